@@ -1,0 +1,232 @@
+//===- Ops.td - AMIR operations ----------------------------*- tablegen -*-===//
+
+#ifndef RAKE_AMIR_OPS
+#define RAKE_AMIR_OPS
+
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "Rake/Dialect/AMIR/IR/Dialect.td"
+include "Rake/Dialect/AMIR/IR/Attrs.td"
+include "Rake/Dialect/GpuIR/IR/Attrs.td"
+
+defvar AMIR_ScopeTraits = [SingleBlock, NoTerminator];
+
+def AMIR_ProcOp : AMIR_Op<"proc", [FunctionOpInterface, IsolatedFromAbove,
+                                   SingleBlock, NoTerminator]> {
+  let summary = "an abstract-machine program over control parameters";
+  let description = [{
+    ```mlir
+    amir.proc @gemm(%M: index, %N: index, %K: index) { ... }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def AMIR_LoopOp : AMIR_Op<"loop", AMIR_ScopeTraits # [AttrSizedOperandSegments]> {
+  let summary = "a loop; with a thread mapping, each iteration on its threads";
+  let description = [{
+    ```mlir
+    amir.loop %t = 0 to 256 threads(#amir.tile<dim = 1, offset = 0, step = 1, box = 1>) { ... }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$lowerOperands,
+                       Variadic<Index>:$upperOperands,
+                       AffineMapAttr:$lowerMap, AffineMapAttr:$upperMap,
+                       OptionalAttr<AMIR_ThreadMapping>:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def AMIR_GuardOp : AMIR_Op<"guard", AMIR_ScopeTraits> {
+  let summary = "a conditional scope; with a thread mapping, on some threads";
+  let description = [{
+    Runs its body when the condition holds (always, without one). A device
+    function becomes a guard with a domain; a warps region a guard with a
+    slice.
+
+    ```mlir
+    amir.guard (%t < 32) { ... }
+    amir.guard threads(#amir.domain<[256]>) { ... }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$operands,
+                       AffineMapAttr:$map,
+                       DenseI32ArrayAttr:$predicates,
+                       OptionalAttr<AMIR_ThreadMapping>:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def AMIR_AllocOp : AMIR_Op<"alloc"> {
+  let summary = "begin the lifetime of a data or barrier variable";
+  let description = [{
+    `name` is the GpuIR variable's name for reports; `shared` marks shared
+    memory, whose free must wait for every thread of the cluster.
+
+    ```mlir
+    %tile = amir.alloc "tile" [256] shared : !amir.data
+    %bar = amir.alloc "full" [4] : !amir.barrier<mbarrier>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$shape, UnitAttr:$shared);
+  let results = (outs AMIR_AnyVariable:$result);
+  let assemblyFormat = "$name $shape (`shared` $shared^)? attr-dict `:` type($result)";
+}
+
+def AMIR_FreeOp : AMIR_Op<"free"> {
+  let summary = "end the lifetime of a variable";
+  let arguments = (ins AMIR_AnyVariable:$variable);
+  let assemblyFormat = "$variable attr-dict `:` type($variable)";
+}
+
+class AMIR_AccessOp<string mnemonic, string summaryText>
+    : AMIR_Op<mnemonic> {
+  let summary = summaryText;
+  let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
+                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
+                       GpuIR_QualTimelineAttr:$quals);
+  let assemblyFormat = [{
+    $variable custom<Window>($indices, $map, $intervals)
+    `on` custom<QualSet>($quals) attr-dict `:` type($variable)
+  }];
+  let hasVerifier = 1;
+}
+
+def AMIR_RecordReadOp : AMIR_AccessOp<"record_read",
+    "record a read of a window by the current threads"> {
+  let description = [{
+    ```mlir
+    amir.record_read %A[%task * 256 + %t] on cuda_in_order_ram : !amir.data
+    ```
+  }];
+}
+def AMIR_RecordMutateOp : AMIR_AccessOp<"record_mutate",
+    "record a write or reduction of a window by the current threads">;
+
+class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel>
+    : AMIR_Op<mnemonic> {
+  let summary = summaryText;
+  let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
+                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
+                       GpuIR_QualTimelineAttr:$quals,
+                       DefaultValuedAttr<AMIR_VisibilityLevelAttr,
+                         "::mlir::rake::amir::VisibilityLevel::" # defaultLevel>:$level);
+  let assemblyFormat = [{
+    $variable custom<Window>($indices, $map, $intervals)
+    `on` custom<QualSet>($quals) (`at` $level^)? attr-dict `:` type($variable)
+  }];
+  let hasVerifier = 1;
+}
+
+def AMIR_CheckReadsOp : AMIR_CheckOp<"check_reads",
+    "check that the window may be read: prior mutations are visible", "fully_ordered"> {
+  let description = [{
+    Fails unless every prior mutation of the window is visible to the
+    current threads on the given timelines at least at `level`.
+
+    ```mlir
+    amir.check_reads %tile[%t] on cuda_in_order_ram : !amir.data
+    ```
+  }];
+}
+def AMIR_CheckMutatesOp : AMIR_CheckOp<"check_mutates",
+    "check that the window may be mutated: prior accesses are ordered before",
+    "temporally_ordered"> {
+  let description = [{
+    Fails unless every prior read and mutation of the window is visible to
+    the current threads on the given timelines at least at `level`.
+  }];
+}
+def AMIR_CheckBarrierOp : AMIR_CheckOp<"check_barrier",
+    "check that a barrier may be used: it is allocated and initialized",
+    "temporally_ordered">;
+
+def AMIR_FenceOp : AMIR_Op<"fence"> {
+  let summary = "a fence of the current threads";
+  let description = [{
+    Accesses of the current threads on `pre` become visible after the fence
+    on `full` (fully) and `temporal` (temporally).
+
+    ```mlir
+    amir.fence pre(cuda_in_order_ram | cuda_in_order_rmem) full(cuda_in_order_ram | cuda_in_order_rmem) temporal(cuda_in_order_ram) transitive
+    ```
+  }];
+  let arguments = (ins GpuIR_QualTimelineAttr:$pre,
+                       GpuIR_QualTimelineAttr:$full,
+                       GpuIR_QualTimelineAttr:$temporal,
+                       UnitAttr:$transitive);
+  let assemblyFormat = [{
+    `pre` `(` custom<QualSet>($pre) `)` `full` `(` custom<QualSet>($full) `)`
+    `temporal` `(` custom<QualSet>($temporal) `)` (`transitive` $transitive^)? attr-dict
+  }];
+}
+
+def AMIR_ArriveOp : AMIR_Op<"arrive"> {
+  let summary = "arrive on a barrier";
+  let description = [{
+    Accesses of the current threads on `pre` are captured by the barrier;
+    the barrier itself is accessed on `on`.
+
+    ```mlir
+    amir.arrive %full[%s] pre(tma_to_smem_async) on cuda_in_order_ram : !amir.barrier<mbarrier>
+    ```
+  }];
+  let arguments = (ins AMIR_BarrierType:$barrier, Variadic<Index>:$indices,
+                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
+                       GpuIR_QualTimelineAttr:$pre,
+                       GpuIR_QualTimelineAttr:$quals,
+                       UnitAttr:$transitive);
+  let assemblyFormat = [{
+    $barrier custom<Window>($indices, $map, $intervals)
+    `pre` `(` custom<QualSet>($pre) `)` `on` custom<QualSet>($quals)
+    (`transitive` $transitive^)? attr-dict `:` type($barrier)
+  }];
+  let hasVerifier = 1;
+}
+
+def AMIR_AwaitOp : AMIR_Op<"await"> {
+  let summary = "await a barrier";
+  let description = [{
+    Accesses captured by the matching arrives become visible to the current
+    threads on `full` (fully) and `temporal` (temporally).
+
+    ```mlir
+    amir.await %full[%s] full(cuda_in_order_ram) temporal(cuda_in_order_ram) lag(1) : !amir.barrier<mbarrier>
+    ```
+  }];
+  let arguments = (ins AMIR_BarrierType:$barrier, Variadic<Index>:$indices,
+                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
+                       GpuIR_QualTimelineAttr:$full,
+                       GpuIR_QualTimelineAttr:$temporal,
+                       OptionalAttr<I64Attr>:$lag,
+                       OptionalAttr<I64Attr>:$outstanding);
+  let assemblyFormat = [{
+    $barrier custom<Window>($indices, $map, $intervals)
+    `full` `(` custom<QualSet>($full) `)` `temporal` `(` custom<QualSet>($temporal) `)`
+    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? attr-dict `:` type($barrier)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // RAKE_AMIR_OPS

@@ -1,0 +1,51 @@
+//===- ControlExpr.h - parsing and printing control expressions -*- C++ -*-===//
+//
+// Control expressions are quasi-affine expressions written with SSA names
+// (`%task * 256 + %t`). GpuIR and AMIR ops store several of them as one
+// affine map over one list of index operands; these helpers read and write
+// them, so every op spells them the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_DIALECT_GPUIR_IR_CONTROLEXPR_H
+#define RAKE_DIALECT_GPUIR_IR_CONTROLEXPR_H
+
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+
+namespace mlir::rake {
+
+/// Parses one control expression, appending its SSA names to `operands` and
+/// numbering its dims after the operands already there.
+ParseResult parseControlExpr(OpAsmParser &parser,
+                             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                             AffineExpr &expr);
+void printControlExpr(OpAsmPrinter &p, AffineExpr expr, ValueRange operands);
+
+/// `[c, lo : hi, ...]`: a window's coordinates as one map whose results are,
+/// per coordinate, lo (and hi for an interval).
+ParseResult parseWindowCoords(OpAsmParser &parser,
+                              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                              SmallVectorImpl<AffineExpr> &exprs,
+                              SmallVectorImpl<bool> &intervals,
+                              bool allowIntervals, bool optional);
+void printWindowCoords(OpAsmPrinter &p, AffineMap map, ValueRange operands,
+                       ArrayRef<bool> intervals);
+
+/// `lhs < rhs and ...`: a conjunction of comparisons as a map of (lhs, rhs)
+/// pairs and the predicates.
+ParseResult parseCondition(OpAsmParser &parser,
+                           SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                           SmallVectorImpl<AffineExpr> &exprs,
+                           SmallVectorImpl<int32_t> &predicates);
+void printCondition(OpAsmPrinter &p, AffineMap map, ValueRange operands,
+                    ArrayRef<int32_t> predicates);
+/// The condition as an integer set over the operands.
+IntegerSet conditionToIntegerSet(AffineMap map, ArrayRef<int32_t> predicates);
+
+/// `a | b | c`: a set of qualitative timelines, or `none`.
+ParseResult parseQualSet(OpAsmParser &parser, gpuir::QualTimelineAttr &attr);
+void printQualSet(OpAsmPrinter &p, Operation *, gpuir::QualTimelineAttr attr);
+
+} // namespace mlir::rake
+
+#endif // RAKE_DIALECT_GPUIR_IR_CONTROLEXPR_H

@@ -1,0 +1,113 @@
+//===- GpuIR.h - GpuIR dialect ----------------------------------*- C++ -*-===//
+//
+// The GpuIR dialect: its attributes, types, interfaces and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_DIALECT_GPUIR_IR_GPUIR_H
+#define RAKE_DIALECT_GPUIR_IR_GPUIR_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "Rake/Dialect/GpuIR/IR/Dialect.h.inc"
+#include "Rake/Dialect/GpuIR/IR/Enums.h.inc"
+
+namespace mlir::rake::gpuir {
+
+/// One size of a collective type: `num / den` times blockDim and clusterDim
+/// raised to the given powers; `agnostic` is the `*` of a box (any size).
+struct CollSize {
+  int64_t num = 1;
+  int64_t den = 1;
+  unsigned blockDimPow = 0;
+  unsigned clusterDimPow = 0;
+  bool agnostic = false;
+
+  static CollSize constant(int64_t n) { return {n, 1, 0, 0, false}; }
+  static CollSize blockDim() { return {1, 1, 1, 0, false}; }
+  static CollSize clusterDim() { return {1, 1, 0, 1, false}; }
+  static CollSize any() { return {1, 1, 0, 0, true}; }
+
+  /// The value for a launch shape; nullopt if agnostic or not an integer.
+  std::optional<int64_t> evaluate(int64_t blockDim, int64_t clusterDim) const;
+  CollSize operator*(int64_t k) const;
+  CollSize divided(int64_t k) const;
+
+  bool operator==(const CollSize &o) const {
+    return num == o.num && den == o.den && blockDimPow == o.blockDimPow &&
+           clusterDimPow == o.clusterDimPow && agnostic == o.agnostic;
+  }
+};
+llvm::hash_code hash_value(const CollSize &size);
+
+class CollUnitAttr;
+
+/// One data parameter of an instruction, as the instruction interface
+/// reports it.
+struct InstrParam {
+  /// The operand index of the argument in the op.
+  unsigned operandIndex;
+  /// The parameter's name in diagnostics.
+  llvm::StringRef name;
+  AccessMode access;
+  /// The qualitative timeline of the instruction's accesses to it.
+  QualTimeline qual;
+  /// The memory types accepted (empty: any); compared by attribute kind.
+  llvm::SmallVector<mlir::TypeID, 2> memoryTypes;
+  /// The element type accepted (null: any).
+  mlir::Type elementType;
+  /// Whether the hardware may perform the accesses out of order.
+  bool outOfOrder = false;
+  /// Whether the accesses are atomic (reductions to memory).
+  bool atomic = false;
+  /// The units over which the argument's leading dimensions are
+  /// distributed (a warp's fragment registers: [warp, thread]).
+  llvm::SmallVector<mlir::Attribute, 2> distributedUnits;
+};
+
+/// The definition of a sync timeline: its full and temporal qualitative
+/// timeline sets and whether it is transitive.
+struct SyncTimelineInfo {
+  QualTimeline full;
+  QualTimeline temporal;
+  bool transitive;
+};
+const SyncTimelineInfo &getSyncTimelineInfo(SyncTimeline tl);
+
+/// Whether a barrier mechanism is one of the commit-group mechanisms.
+bool isCommitGroup(BarrierMechanism mechanism);
+/// The sync timeline an arrive on a commit group of this mechanism needs.
+std::optional<SyncTimeline> getCommitGroupTimeline(BarrierMechanism mechanism);
+
+/// The scope a statement runs at: CPU code, or code inside a device function.
+enum class DeviceScope { CPU, CUDA };
+DeviceScope getDeviceScope(Operation *op);
+
+LogicalResult verifyInstrOp(Operation *op);
+
+} // namespace mlir::rake::gpuir
+
+#include "Rake/Dialect/GpuIR/IR/AttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Rake/Dialect/GpuIR/IR/Attrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Rake/Dialect/GpuIR/IR/Types.h.inc"
+
+#include "Rake/Dialect/GpuIR/IR/OpInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "Rake/Dialect/GpuIR/IR/Ops.h.inc"
+
+#endif // RAKE_DIALECT_GPUIR_IR_GPUIR_H

@@ -1,0 +1,74 @@
+//===- Interfaces.td - GpuIR interfaces --------------------*- tablegen -*-===//
+
+#ifndef RAKE_GPUIR_INTERFACES
+#define RAKE_GPUIR_INTERFACES
+
+include "mlir/IR/OpBase.td"
+
+def GpuIR_MemoryTypeAttrInterface : AttrInterface<"MemoryTypeAttrInterface"> {
+  let cppNamespace = "::mlir::rake::gpuir";
+  let description = [{
+    A memory type: where a buffer lives, at which level of the thread
+    hierarchy one copy of it is allocated, and where it may be allocated.
+    Another dialect adds a memory type by implementing this interface on an
+    attribute used as a memref memory space.
+  }];
+  let methods = [
+    InterfaceMethod<"The memory type's name as users write it (`smem`).",
+      "::llvm::StringRef", "getMemoryName">,
+    InterfaceMethod<[{The collective unit that owns one copy of a buffer of
+      this memory type (a CollUnitAttr: thread for registers, CTA for shared
+      memory); null for memory that every thread of the device sees.}],
+      "::mlir::Attribute", "getNativeUnit">,
+    InterfaceMethod<"Whether buffers of this type are allocated on the CPU "
+      "(outside device functions) rather than inside a device function.",
+      "bool", "isAllocatedOnHost">,
+    InterfaceMethod<"Whether device code may access this memory.",
+      "bool", "isDeviceVisible">,
+    InterfaceMethod<"Whether CPU code may access this memory.",
+      "bool", "isHostVisible">,
+    InterfaceMethod<"Whether the memory is CTA shared memory.",
+      "bool", "isSharedMemory">,
+    InterfaceMethod<[{Whether accesses are exempt from synchronization
+      checking because they cannot race (grid constants are read-only).}],
+      "bool", "isSyncExempt">,
+    InterfaceMethod<"Whether buffers may have sizes known only at run time.",
+      "bool", "allowsDynamicShape">,
+  ];
+}
+
+def GpuIR_InstrOpInterface : OpInterface<"InstrOpInterface"> {
+  let cppNamespace = "::mlir::rake::gpuir";
+  let description = [{
+    An instruction: an op whose sequential meaning is its behavior and whose
+    parallel meaning is given by this interface. The analyses, the
+    synchronization check and code generation read instructions only through
+    it, so another dialect can add instructions.
+
+    An instruction runs as one collective of `getCollUnit()` threads and
+    belongs to the instruction timeline `getInstrTimeline()`. Each data
+    parameter (`getParams()`) names its operand, its access mode, the
+    qualitative timeline of its accesses, the memory types and element type
+    it accepts, whether the hardware may complete it out of order, and the
+    units its dimensions are distributed over (registers of a warp's mma
+    fragments, for example). An instruction that completes through a barrier
+    takes it as its trailing barrier operand.
+  }];
+  let methods = [
+    InterfaceMethod<"The collective unit that executes one instance.",
+      "::mlir::rake::gpuir::CollUnitAttr", "getCollUnit">,
+    InterfaceMethod<"The instruction timeline.",
+      "::mlir::rake::gpuir::InstrTimeline", "getInstrTimeline">,
+    InterfaceMethod<"The data parameters, in operand order.",
+      "::llvm::SmallVector<::mlir::rake::gpuir::InstrParam>", "getParams">,
+    InterfaceMethod<"The barrier mechanism of the trailing barrier, if any.",
+      "std::optional<::mlir::rake::gpuir::BarrierMechanism>",
+      "getBarrierMechanism", (ins), [{}], [{ return std::nullopt; }]>,
+    InterfaceMethod<"The trailing barrier operand, if any.",
+      "::mlir::Value", "getTrailingBarrier", (ins), [{}],
+      [{ return nullptr; }]>,
+  ];
+  let verify = [{ return ::mlir::rake::gpuir::verifyInstrOp($_op); }];
+}
+
+#endif // RAKE_GPUIR_INTERFACES

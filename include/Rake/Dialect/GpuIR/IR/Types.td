@@ -1,0 +1,64 @@
+//===- Types.td - GpuIR types ------------------------------*- tablegen -*-===//
+
+#ifndef RAKE_GPUIR_TYPES
+#define RAKE_GPUIR_TYPES
+
+include "mlir/IR/AttrTypeBase.td"
+include "Rake/Dialect/GpuIR/IR/Dialect.td"
+include "Rake/Dialect/GpuIR/IR/Enums.td"
+
+class GpuIR_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<GpuIR_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def GpuIR_BarrierType : GpuIR_Type<"Barrier", "barrier"> {
+  let summary = "an array of split barriers";
+  let description = [{
+    A barrier variable: `shape` barriers (none for a scalar barrier) whose
+    arrive and await statements complete through `mechanism`: an mbarrier
+    (optionally initialized as already arrived once, for the "empty" side of
+    a ring), a cluster barrier, or the commit groups of cp.async, TMA stores
+    or wgmma.
+
+    ```mlir
+    !gpuir.barrier<mbarrier [4]>
+    !gpuir.barrier<cluster_sync>
+    !gpuir.barrier<wgmma_group>
+    ```
+  }];
+  let parameters = (ins "::mlir::rake::gpuir::BarrierMechanism":$mechanism,
+                        OptionalArrayRefParameter<"int64_t">:$shape);
+  let assemblyFormat = "`<` $mechanism (` ` `[` $shape^ `]`)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isCommitGroup() const;
+    bool isMbarrier() const;
+    int64_t getRank() const { return getShape().size(); }
+  }];
+}
+
+def GpuIR_TensorMapType : GpuIR_Type<"TensorMap", "tensor_map"> {
+  let summary = "a CUtensorMap window over a global buffer, for TMA";
+  let description = [{
+    A tensor-map window: TMA copies boxes of `box` elements of `elementType`
+    between the windowed global tensor and shared memory, in the given
+    swizzle mode (0 for none, or 32, 64, 128 bytes).
+
+    ```mlir
+    !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
+    ```
+  }];
+  let parameters = (ins "::mlir::Type":$elementType,
+                        ArrayRefParameter<"int64_t">:$box,
+                        "int64_t":$swizzle);
+  let assemblyFormat = "`<` $elementType `,` `box` `[` $box `]` `,` `swizzle` $swizzle `>`";
+  let genVerifyDecl = 1;
+}
+
+def GpuIR_AnyBarrier : Type<CPred<"::llvm::isa<::mlir::rake::gpuir::BarrierType>($_self)">,
+                            "GpuIR barrier">;
+def GpuIR_AnyTensorMap : Type<CPred<"::llvm::isa<::mlir::rake::gpuir::TensorMapType>($_self)">,
+                              "GpuIR tensor map">;
+
+#endif // RAKE_GPUIR_TYPES

@@ -1,0 +1,272 @@
+//===- AMIR.cpp - the abstract machine dialect ----------------------------===//
+
+#include "Rake/Dialect/AMIR/IR/AMIR.h"
+#include "Rake/Dialect/GpuIR/IR/ControlExpr.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::amir;
+
+#include "Rake/Dialect/AMIR/IR/Dialect.cpp.inc"
+#include "Rake/Dialect/AMIR/IR/Enums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Rake/Dialect/AMIR/IR/Attrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Rake/Dialect/AMIR/IR/Types.cpp.inc"
+
+void AMIRDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Rake/Dialect/AMIR/IR/Attrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Rake/Dialect/AMIR/IR/Types.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "Rake/Dialect/AMIR/IR/Ops.cpp.inc"
+      >();
+}
+
+using UnresolvedOperand = OpAsmParser::UnresolvedOperand;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseWindow(OpAsmParser &parser,
+                               SmallVectorImpl<UnresolvedOperand> &indices,
+                               AffineMapAttr &map,
+                               DenseBoolArrayAttr &intervals) {
+  SmallVector<AffineExpr> exprs;
+  SmallVector<bool> flags;
+  if (parseWindowCoords(parser, indices, exprs, flags, /*allowIntervals=*/true,
+                        /*optional=*/true))
+    return failure();
+  map = AffineMapAttr::get(
+      AffineMap::get(indices.size(), 0, exprs, parser.getContext()));
+  intervals = DenseBoolArrayAttr::get(parser.getContext(), flags);
+  return success();
+}
+
+static void printWindow(OpAsmPrinter &p, Operation *, OperandRange indices,
+                        AffineMapAttr map, DenseBoolArrayAttr intervals) {
+  if (!intervals.empty())
+    printWindowCoords(p, map.getValue(), indices, intervals.asArrayRef());
+}
+
+static LogicalResult verifyWindow(Operation *op, ValueRange indices,
+                                  AffineMap map, ArrayRef<bool> intervals) {
+  if (map.getNumDims() != indices.size())
+    return op->emitOpError() << "window map and operands disagree";
+  unsigned expected = intervals.size() + llvm::count(intervals, true);
+  if (map.getNumResults() != expected)
+    return op->emitOpError() << "window map has " << map.getNumResults()
+                             << " expressions, expected " << expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProcOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void ProcOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult ProcOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError() << "an abstract-machine procedure has no results";
+  for (auto [i, t] : llvm::enumerate(type.getInputs()))
+    if (!isa<IndexType>(t))
+      return emitOpError() << "parameter #" << i << " has type " << t
+                           << "; an abstract-machine procedure takes only "
+                              "control parameters (index)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoopOp, GuardOp
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseThreads(OpAsmParser &parser, OperationState &result) {
+  if (failed(parser.parseOptionalKeyword("threads")))
+    return success();
+  Attribute mapping;
+  if (parser.parseLParen() || parser.parseAttribute(mapping) ||
+      parser.parseRParen())
+    return failure();
+  result.addAttribute("threads", mapping);
+  return success();
+}
+
+static void printThreads(OpAsmPrinter &p, std::optional<Attribute> threads) {
+  if (threads && *threads) {
+    p << " threads(";
+    p.printAttribute(*threads);
+    p << ")";
+  }
+}
+
+ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  SmallVector<UnresolvedOperand> lbOperands, ubOperands;
+  AffineExpr lb, ub;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parseControlExpr(parser, lbOperands, lb) || parser.parseKeyword("to") ||
+      parseControlExpr(parser, ubOperands, ub) || parseThreads(parser, result))
+    return failure();
+  Builder &b = parser.getBuilder();
+  MLIRContext *ctx = parser.getContext();
+  result.addAttribute("lowerMap", AffineMapAttr::get(AffineMap::get(
+                                      lbOperands.size(), 0, lb, ctx)));
+  result.addAttribute("upperMap", AffineMapAttr::get(AffineMap::get(
+                                      ubOperands.size(), 0, ub, ctx)));
+  if (parser.resolveOperands(lbOperands, b.getIndexType(), result.operands) ||
+      parser.resolveOperands(ubOperands, b.getIndexType(), result.operands))
+    return failure();
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      b.getDenseI32ArrayAttr({int32_t(lbOperands.size()),
+                                              int32_t(ubOperands.size())}));
+  iv.type = b.getIndexType();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return success();
+}
+
+void LoopOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printOperand(getBody().getArgument(0));
+  p << " = ";
+  printControlExpr(p, getLowerMap().getResult(0), getLowerOperands());
+  p << " to ";
+  printControlExpr(p, getUpperMap().getResult(0), getUpperOperands());
+  printThreads(p, getThreads());
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"lowerMap", "upperMap", "threads",
+                            getOperandSegmentSizesAttrName()});
+}
+
+LogicalResult LoopOp::verify() {
+  if (getLowerMap().getNumResults() != 1 || getUpperMap().getNumResults() != 1)
+    return emitOpError() << "each bound is one affine expression";
+  if (getLowerMap().getNumDims() != getLowerOperands().size() ||
+      getUpperMap().getNumDims() != getUpperOperands().size())
+    return emitOpError() << "bound maps and operands disagree";
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError() << "the body takes one index argument";
+  if (getThreads() && !isa<TileAttr>(*getThreads()))
+    return emitOpError() << "a loop's thread mapping is a #amir.tile";
+  return success();
+}
+
+ParseResult GuardOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<UnresolvedOperand> operands;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int32_t> preds;
+  Builder &b = parser.getBuilder();
+  if (succeeded(parser.parseOptionalLParen()) &&
+      (parseCondition(parser, operands, exprs, preds) || parser.parseRParen()))
+    return failure();
+  result.addAttribute("map", AffineMapAttr::get(AffineMap::get(
+                                 operands.size(), 0, exprs, parser.getContext())));
+  result.addAttribute("predicates", b.getDenseI32ArrayAttr(preds));
+  if (parser.resolveOperands(operands, b.getIndexType(), result.operands) ||
+      parseThreads(parser, result))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {}) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void GuardOp::print(OpAsmPrinter &p) {
+  if (!getPredicates().empty()) {
+    p << " (";
+    printCondition(p, getMap(), getOperands(), getPredicates());
+    p << ")";
+  }
+  printThreads(p, getThreads());
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"map", "predicates", "threads"});
+}
+
+LogicalResult GuardOp::verify() {
+  if (getMap().getNumResults() != 2 * getPredicates().size())
+    return emitOpError() << "needs two expressions for each comparison";
+  if (getMap().getNumDims() != getOperands().size())
+    return emitOpError() << "condition map and operands disagree";
+  if (getThreads() && isa<TileAttr>(*getThreads()))
+    return emitOpError() << "a guard's thread mapping is a #amir.domain or "
+                            "#amir.slice";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Accesses, checks, synchronization
+//===----------------------------------------------------------------------===//
+
+LogicalResult RecordReadOp::verify() {
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+LogicalResult RecordMutateOp::verify() {
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+LogicalResult CheckReadsOp::verify() {
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+LogicalResult CheckMutatesOp::verify() {
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+LogicalResult CheckBarrierOp::verify() {
+  if (!isa<BarrierType>(getVariable().getType()))
+    return emitOpError() << "checks a barrier variable, found "
+                         << getVariable().getType();
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+LogicalResult ArriveOp::verify() {
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+LogicalResult AwaitOp::verify() {
+  if (llvm::is_contained(getIntervals(), true))
+    return emitOpError() << "awaits one barrier; intervals are for arrives";
+  if (getLag() && getOutstanding())
+    return emitOpError() << "takes lag(n) or outstanding(n), not both";
+  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
+}
+
+#define GET_OP_CLASSES
+#include "Rake/Dialect/AMIR/IR/Ops.cpp.inc"

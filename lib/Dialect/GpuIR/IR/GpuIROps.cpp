@@ -1,0 +1,1489 @@
+//===- GpuIROps.cpp - GpuIR operations ------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/IR/ControlExpr.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+//===----------------------------------------------------------------------===//
+// Control expressions
+//
+// Every control expression is an affine expression whose dims are SSA names:
+// `%task * 256 + %t`. Several expressions of one op share one operand list
+// and one affine map; each parsed expression's dims are numbered after the
+// operands already collected.
+//===----------------------------------------------------------------------===//
+
+using UnresolvedOperand = OpAsmParser::UnresolvedOperand;
+
+ParseResult mlir::rake::parseControlExpr(
+    OpAsmParser &parser, SmallVectorImpl<UnresolvedOperand> &operands,
+    AffineExpr &expr) {
+  SmallVector<UnresolvedOperand> dims, syms;
+  if (parser.parseAffineExprOfSSAIds(dims, syms, expr))
+    return failure();
+  unsigned base = operands.size();
+  // Symbols (`symbol(%x)`) are control values like any other: make them dims.
+  SmallVector<AffineExpr> symRepl;
+  for (unsigned i = 0; i < syms.size(); ++i)
+    symRepl.push_back(
+        getAffineDimExpr(base + dims.size() + i, parser.getContext()));
+  expr = expr.shiftDims(dims.size(), base);
+  if (!syms.empty())
+    expr = expr.replaceSymbols(symRepl);
+  operands.append(dims.begin(), dims.end());
+  operands.append(syms.begin(), syms.end());
+  return success();
+}
+
+void mlir::rake::printControlExpr(OpAsmPrinter &p, AffineExpr expr,
+                                  ValueRange operands) {
+  p.printAffineExprOfSSAIds(expr, operands, {});
+}
+
+/// Parses `[c, lo : hi, ...]`: points and, where allowed, intervals.
+ParseResult mlir::rake::parseWindowCoords(
+    OpAsmParser &parser, SmallVectorImpl<UnresolvedOperand> &operands,
+                                     SmallVectorImpl<AffineExpr> &exprs,
+                                     SmallVectorImpl<bool> &intervals,
+                                     bool allowIntervals, bool optional) {
+  if (optional && failed(parser.parseOptionalLSquare()))
+    return success();
+  if (!optional && parser.parseLSquare())
+    return failure();
+  if (succeeded(parser.parseOptionalRSquare()))
+    return success();
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    AffineExpr lo;
+    if (parseControlExpr(parser, operands, lo))
+      return failure();
+    exprs.push_back(lo);
+    if (succeeded(parser.parseOptionalColon())) {
+      if (!allowIntervals)
+        return parser.emitError(loc, "an interval is not allowed here; this "
+                                     "operation accesses single elements");
+      AffineExpr hi;
+      if (parseControlExpr(parser, operands, hi))
+        return failure();
+      exprs.push_back(hi);
+      intervals.push_back(true);
+    } else {
+      intervals.push_back(false);
+    }
+  } while (succeeded(parser.parseOptionalComma()));
+  return parser.parseRSquare();
+}
+
+void mlir::rake::printWindowCoords(OpAsmPrinter &p, AffineMap map,
+                                   ValueRange operands,
+                                   ArrayRef<bool> intervals) {
+  p << "[";
+  unsigned r = 0;
+  for (auto [i, isInterval] : llvm::enumerate(intervals)) {
+    if (i)
+      p << ", ";
+    printControlExpr(p, map.getResult(r++), operands);
+    if (isInterval) {
+      p << " : ";
+      printControlExpr(p, map.getResult(r++), operands);
+    }
+  }
+  p << "]";
+}
+
+static AffineMap makeMap(OpAsmParser &parser, unsigned numOperands,
+                         ArrayRef<AffineExpr> exprs) {
+  return AffineMap::get(numOperands, 0, exprs, parser.getContext());
+}
+
+//===----------------------------------------------------------------------===//
+// Scope queries
+//===----------------------------------------------------------------------===//
+
+DeviceScope mlir::rake::gpuir::getDeviceScope(Operation *op) {
+  return op->getParentOfType<DeviceFunctionOp>() ? DeviceScope::CUDA
+                                                 : DeviceScope::CPU;
+}
+
+static MemoryTypeAttrInterface getMemoryType(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return dyn_cast_or_null<MemoryTypeAttrInterface>(memref.getMemorySpace());
+  return {};
+}
+
+/// Checks that a memref names a GpuIR memory type.
+static LogicalResult verifyMemorySpace(Operation *op, Type type,
+                                       StringRef what) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return success();
+  if (!getMemoryType(memref))
+    return op->emitOpError() << what << " has memory space "
+                             << memref.getMemorySpace()
+                             << ", which is not a memory type; use one of "
+                                "#gpuir.host, #gpuir.gmem, #gpuir.smem, "
+                                "#gpuir.rmem, ... (a MemoryTypeAttrInterface)";
+  return success();
+}
+
+/// Checks that a memory type may be accessed from the op's scope.
+static LogicalResult verifyAccessScope(Operation *op, Type type) {
+  MemoryTypeAttrInterface mem = getMemoryType(type);
+  if (!mem)
+    return success();
+  DeviceScope scope = getDeviceScope(op);
+  if (scope == DeviceScope::CUDA && !mem.isDeviceVisible())
+    return op->emitOpError() << "accesses " << mem.getMemoryName()
+                             << " memory inside a device function; device "
+                                "code cannot see it";
+  if (scope == DeviceScope::CPU && !mem.isHostVisible())
+    return op->emitOpError() << "accesses " << mem.getMemoryName()
+                             << " memory at CPU scope; only device code "
+                                "(inside gpuir.device_function) can access it";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProcOp
+//===----------------------------------------------------------------------===//
+
+void ProcOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                   FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Type t : type.getInputs())
+    block->addArgument(t, state.location);
+}
+
+ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  if (function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+    return failure();
+  Region &body = *result.regions.front();
+  if (body.empty())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "a procedure needs a body");
+  return success();
+}
+
+void ProcOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult ProcOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError() << "has " << type.getNumResults()
+                         << " results; procedures return data through their "
+                            "buffer parameters";
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    if (isa<IndexType>(t))
+      continue;
+    if (isa<MemRefType>(t)) {
+      if (failed(verifyMemorySpace(*this, t,
+                                   "parameter #" + std::to_string(i))))
+        return failure();
+      continue;
+    }
+    if (isa<TensorMapType>(t))
+      continue;
+    return emitOpError() << "parameter #" << i << " has type " << t
+                         << "; a procedure parameter is a control value "
+                            "(index), a buffer (memref) or a tensor map";
+  }
+  return success();
+}
+
+/// The rules of GpuIR that a procedure as a whole enforces: control values
+/// are parameters or loop variables, and scalar data values stay in the block
+/// that makes them.
+LogicalResult ProcOp::verifyRegions() {
+  WalkResult result = walk([&](Operation *op) -> WalkResult {
+    if (op == getOperation())
+      return WalkResult::advance();
+    bool isGpuIR = isa<GpuIRDialect>(op->getDialect());
+    for (OpOperand &use : op->getOpOperands()) {
+      Value v = use.get();
+      if (!isGpuIR || !isa<IndexType>(v.getType()))
+        continue;
+      auto arg = dyn_cast<BlockArgument>(v);
+      Operation *owner = arg ? arg.getOwner()->getParentOp() : nullptr;
+      if (!owner || !isa<ProcOp, ForOp>(owner)) {
+        InFlightDiagnostic diag =
+            op->emitOpError()
+            << "operand #" << use.getOperandNumber()
+            << " is a control value computed by an operation; control values "
+               "are procedure parameters and loop variables, and arithmetic "
+               "on them is written as an affine expression in the operation "
+               "that uses them";
+        if (Operation *def = v.getDefiningOp())
+          diag.attachNote(def->getLoc()) << "computed here";
+        return WalkResult::interrupt();
+      }
+    }
+    for (Value res : op->getResults()) {
+      Type t = res.getType();
+      if (!t.isIntOrFloat() || isa<IndexType>(t))
+        continue;
+      for (OpOperand &use : res.getUses()) {
+        if (use.getOwner()->getBlock() == op->getBlock())
+          continue;
+        InFlightDiagnostic diag =
+            use.getOwner()->emitOpError()
+            << "uses a scalar data value made in another block; a data value "
+               "that outlives its statement must be stored in a buffer (for "
+               "example a register buffer indexed by thread)";
+        diag.attachNote(op->getLoc()) << "value made here";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// CallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<ProcOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name a gpuir.proc";
+  FunctionType type = callee.getFunctionType();
+  if (type.getNumInputs() != getArgs().size())
+    return emitOpError() << "passes " << getArgs().size() << " arguments to '"
+                         << getCallee() << "', which takes "
+                         << type.getNumInputs();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(type.getInputs(), getArgs())))
+    if (std::get<0>(pair) != std::get<1>(pair).getType())
+      return emitOpError() << "argument #" << i << " has type "
+                           << std::get<1>(pair).getType() << " but '"
+                           << getCallee() << "' expects "
+                           << std::get<0>(pair);
+  return success();
+}
+
+LogicalResult CallOp::verify() {
+  if (getDeviceScope(*this) == DeviceScope::CUDA)
+    return emitOpError() << "calls procedure '" << getCallee()
+                         << "' inside a device function; procedures are "
+                            "called only at CPU scope (outside "
+                            "gpuir.device_function)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ForOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iv;
+  SmallVector<UnresolvedOperand> lbOperands, ubOperands;
+  AffineExpr lb, ub;
+  if (parser.parseArgument(iv) || parser.parseEqual() ||
+      parseControlExpr(parser, lbOperands, lb) || parser.parseKeyword("to") ||
+      parseControlExpr(parser, ubOperands, ub) || parser.parseColon())
+    return failure();
+
+  SMLoc modeLoc = parser.getCurrentLocation();
+  StringRef modeName;
+  if (parser.parseKeyword(&modeName))
+    return failure();
+  std::optional<LoopMode> mode = symbolizeLoopMode(modeName);
+  if (!mode)
+    return parser.emitError(modeLoc, "unknown loop mode '")
+           << modeName << "'; expected seq, cuda_tasks or cuda_threads<unit>";
+  MLIRContext *ctx = parser.getContext();
+  result.addAttribute("mode", LoopModeAttr::get(ctx, *mode));
+  if (*mode == LoopMode::cuda_threads) {
+    CollUnitAttr unit;
+    if (parser.parseLess() || parser.parseAttribute(unit) ||
+        parser.parseGreater())
+      return failure();
+    result.addAttribute("unit", unit);
+  }
+
+  Builder &b = parser.getBuilder();
+  Type index = b.getIndexType();
+  result.addAttribute("lowerMap",
+                      AffineMapAttr::get(makeMap(parser, lbOperands.size(), lb)));
+  result.addAttribute("upperMap",
+                      AffineMapAttr::get(makeMap(parser, ubOperands.size(), ub)));
+  if (parser.resolveOperands(lbOperands, index, result.operands) ||
+      parser.resolveOperands(ubOperands, index, result.operands))
+    return failure();
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      b.getDenseI32ArrayAttr({int32_t(lbOperands.size()),
+                                              int32_t(ubOperands.size())}));
+  iv.type = index;
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iv}) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  return success();
+}
+
+void ForOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printOperand(getInductionVar());
+  p << " = ";
+  printControlExpr(p, getLowerMap().getResult(0), getLowerOperands());
+  p << " to ";
+  printControlExpr(p, getUpperMap().getResult(0), getUpperOperands());
+  p << " : " << stringifyLoopMode(getLoopMode());
+  if (getUnit()) {
+    p << "<";
+    p.printAttribute(*getUnit());
+    p << ">";
+  }
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"mode", "unit", "lowerMap", "upperMap",
+                            getOperandSegmentSizesAttrName()});
+}
+
+std::optional<int64_t> ForOp::getConstantLowerBound() {
+  if (auto c = dyn_cast<AffineConstantExpr>(getLowerMap().getResult(0)))
+    return c.getValue();
+  return std::nullopt;
+}
+
+std::optional<int64_t> ForOp::getConstantUpperBound() {
+  if (auto c = dyn_cast<AffineConstantExpr>(getUpperMap().getResult(0)))
+    return c.getValue();
+  return std::nullopt;
+}
+
+LogicalResult ForOp::verify() {
+  if (getLowerMap().getNumResults() != 1 || getUpperMap().getNumResults() != 1)
+    return emitOpError() << "each bound is one affine expression";
+  if (getLowerMap().getNumDims() != getLowerOperands().size() ||
+      getUpperMap().getNumDims() != getUpperOperands().size())
+    return emitOpError() << "bound maps and operands disagree";
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError() << "the body takes one index argument, the loop "
+                            "variable";
+
+  LoopMode mode = getLoopMode();
+  if (mode == LoopMode::cuda_threads && !getUnit())
+    return emitOpError() << "a cuda_threads loop needs a collective unit: "
+                            "cuda_threads<#gpuir.unit<...>>";
+  if (mode != LoopMode::cuda_threads && getUnit())
+    return emitOpError() << "only cuda_threads loops take a collective unit";
+
+  Operation *parent = (*this)->getParentOp();
+  if (mode == LoopMode::cuda_tasks) {
+    auto parentFor = dyn_cast<ForOp>(parent);
+    bool inNest = isa<DeviceFunctionOp>(parent) ||
+                  (parentFor && parentFor.getLoopMode() == LoopMode::cuda_tasks);
+    if (!inNest)
+      return emitOpError()
+             << "cuda_tasks loops appear only as the nest that forms the body "
+                "of a gpuir.device_function; found one inside '"
+             << parent->getName() << "'";
+    if (parentFor && !llvm::hasSingleElement(parentFor.getBodyBlock()->getOperations()))
+      return emitOpError()
+             << "a cuda_tasks loop nested in another must be its only "
+                "statement; the device tasks are the iterations of a perfect "
+                "nest";
+  }
+  if (mode == LoopMode::cuda_threads) {
+    if (getDeviceScope(*this) == DeviceScope::CPU)
+      return emitOpError() << "cuda_threads loops run inside a device "
+                              "function; at CPU scope only seq loops are "
+                              "allowed";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// IfOp
+//===----------------------------------------------------------------------===//
+
+ParseResult mlir::rake::parseCondition(
+    OpAsmParser &parser, SmallVectorImpl<UnresolvedOperand> &operands,
+    SmallVectorImpl<AffineExpr> &exprs, SmallVectorImpl<int32_t> &preds) {
+  do {
+    AffineExpr lhs, rhs;
+    if (parseControlExpr(parser, operands, lhs))
+      return failure();
+    SMLoc predLoc = parser.getCurrentLocation();
+    CmpPredicate pred;
+    if (succeeded(parser.parseOptionalLess()))
+      pred = succeeded(parser.parseOptionalEqual()) ? CmpPredicate::le
+                                                    : CmpPredicate::lt;
+    else if (succeeded(parser.parseOptionalGreater()))
+      pred = succeeded(parser.parseOptionalEqual()) ? CmpPredicate::ge
+                                                    : CmpPredicate::gt;
+    else if (succeeded(parser.parseOptionalEqual())) {
+      if (parser.parseEqual())
+        return failure();
+      pred = CmpPredicate::eq;
+    } else
+      return parser.emitError(predLoc,
+                              "expected a comparison: <, <=, >, >= or ==");
+    if (parseControlExpr(parser, operands, rhs))
+      return failure();
+    exprs.push_back(lhs);
+    exprs.push_back(rhs);
+    preds.push_back(static_cast<int32_t>(pred));
+  } while (succeeded(parser.parseOptionalKeyword("and")));
+  return success();
+}
+
+static StringRef spellPredicate(CmpPredicate pred) {
+  switch (pred) {
+  case CmpPredicate::eq:
+    return "==";
+  case CmpPredicate::lt:
+    return "<";
+  case CmpPredicate::le:
+    return "<=";
+  case CmpPredicate::gt:
+    return ">";
+  case CmpPredicate::ge:
+    return ">=";
+  }
+  llvm_unreachable("unknown predicate");
+}
+
+void mlir::rake::printCondition(OpAsmPrinter &p, AffineMap map,
+                                ValueRange operands,
+                                ArrayRef<int32_t> predicates) {
+  for (auto [i, pred] : llvm::enumerate(predicates)) {
+    if (i)
+      p << " and ";
+    printControlExpr(p, map.getResult(2 * i), operands);
+    p << " " << spellPredicate(static_cast<CmpPredicate>(pred)) << " ";
+    printControlExpr(p, map.getResult(2 * i + 1), operands);
+  }
+}
+
+IntegerSet mlir::rake::conditionToIntegerSet(AffineMap map,
+                                             ArrayRef<int32_t> predicates) {
+  SmallVector<AffineExpr> constraints;
+  SmallVector<bool> eqFlags;
+  for (auto [i, pred] : llvm::enumerate(predicates)) {
+    AffineExpr l = map.getResult(2 * i), r = map.getResult(2 * i + 1);
+    switch (static_cast<CmpPredicate>(pred)) {
+    case CmpPredicate::eq:
+      constraints.push_back(l - r);
+      eqFlags.push_back(true);
+      continue;
+    case CmpPredicate::ge:
+      constraints.push_back(l - r);
+      break;
+    case CmpPredicate::gt:
+      constraints.push_back(l - r - 1);
+      break;
+    case CmpPredicate::le:
+      constraints.push_back(r - l);
+      break;
+    case CmpPredicate::lt:
+      constraints.push_back(r - l - 1);
+      break;
+    }
+    eqFlags.push_back(false);
+  }
+  return IntegerSet::get(map.getNumDims(), 0, constraints, eqFlags);
+}
+
+ParseResult mlir::rake::parseQualSet(OpAsmParser &parser,
+                                     QualTimelineAttr &attr) {
+  QualTimeline bits = QualTimeline::none;
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef name;
+    if (parser.parseKeyword(&name))
+      return failure();
+    std::optional<QualTimeline> q = symbolizeQualTimeline(name);
+    if (!q)
+      return parser.emitError(loc, "unknown qualitative timeline '")
+             << name << "'";
+    bits = bits | *q;
+  } while (succeeded(parser.parseOptionalVerticalBar()));
+  attr = QualTimelineAttr::get(parser.getContext(), bits);
+  return success();
+}
+
+void mlir::rake::printQualSet(OpAsmPrinter &p, Operation *,
+                              QualTimelineAttr attr) {
+  p << stringifyQualTimeline(attr.getValue());
+}
+
+ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<UnresolvedOperand> operands;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int32_t> preds;
+  if (parseCondition(parser, operands, exprs, preds))
+    return failure();
+  Builder &b = parser.getBuilder();
+  result.addAttribute("map",
+                      AffineMapAttr::get(makeMap(parser, operands.size(), exprs)));
+  result.addAttribute("predicates", b.getDenseI32ArrayAttr(preds));
+  if (parser.resolveOperands(operands, b.getIndexType(), result.operands))
+    return failure();
+  Region *thenRegion = result.addRegion();
+  Region *elseRegion = result.addRegion();
+  if (parser.parseRegion(*thenRegion, {}))
+    return failure();
+  if (thenRegion->empty())
+    thenRegion->emplaceBlock();
+  if (succeeded(parser.parseOptionalKeyword("else"))) {
+    if (parser.parseRegion(*elseRegion, {}))
+      return failure();
+    if (elseRegion->empty())
+      elseRegion->emplaceBlock();
+  }
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
+}
+
+void IfOp::print(OpAsmPrinter &p) {
+  p << " ";
+  printCondition(p, getMap(), getOperands(), getPredicates());
+  p << " ";
+  p.printRegion(getThenRegion(), /*printEntryBlockArgs=*/false);
+  if (hasElse()) {
+    p << " else ";
+    p.printRegion(getElseRegion(), /*printEntryBlockArgs=*/false);
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"map", "predicates"});
+}
+
+IntegerSet IfOp::getCondition() {
+  return conditionToIntegerSet(getMap(), getPredicates());
+}
+
+LogicalResult IfOp::verify() {
+  if (getMap().getNumResults() != 2 * getPredicates().size())
+    return emitOpError() << "needs two expressions for each comparison";
+  if (getMap().getNumDims() != getOperands().size())
+    return emitOpError() << "condition map and operands disagree";
+  for (int32_t p : getPredicates())
+    if (!symbolizeCmpPredicate(p))
+      return emitOpError() << "unknown comparison " << p;
+  if (getPredicates().empty())
+    return emitOpError() << "needs a condition";
+  if (hasElse() && !llvm::hasSingleElement(getElseRegion()))
+    return emitOpError() << "the else region is one block";
+  for (Region *r : {&getThenRegion(), &getElseRegion()})
+    if (!r->empty() && r->front().getNumArguments() != 0)
+      return emitOpError() << "branches take no arguments";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceFunctionOp
+//===----------------------------------------------------------------------===//
+
+ParseResult DeviceFunctionOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  Builder &b = parser.getBuilder();
+  auto parseIntClause = [&](StringRef keyword) -> ParseResult {
+    int64_t v;
+    if (parser.parseLParen() || parser.parseInteger(v) || parser.parseRParen())
+      return failure();
+    result.addAttribute(keyword == "blocks_per_sm" ? "blocks_per_sm" : keyword,
+                        b.getI64IntegerAttr(v));
+    return success();
+  };
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (failed(parser.parseOptionalKeyword(
+            &keyword, {"cluster", "blocks_per_sm", "block", "warps"})))
+      break;
+    if (result.attributes.get(keyword == "warps" ? "warp_groups" : keyword))
+      return parser.emitError(loc, "'") << keyword << "' given twice";
+    if (keyword != "warps") {
+      if (parseIntClause(keyword))
+        return failure();
+      continue;
+    }
+    SmallVector<Attribute> groups;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+              StringRef name;
+              int64_t count = 0, regs = 0;
+              RegisterChange change = RegisterChange::none;
+              if (parser.parseKeyword(&name) || parser.parseEqual() ||
+                  parser.parseInteger(count))
+                return failure();
+              if (succeeded(parser.parseOptionalKeyword("dec")))
+                change = RegisterChange::dec;
+              else if (succeeded(parser.parseOptionalKeyword("inc")))
+                change = RegisterChange::inc;
+              if (change != RegisterChange::none &&
+                  (parser.parseLParen() || parser.parseInteger(regs) ||
+                   parser.parseRParen()))
+                return failure();
+              groups.push_back(WarpGroupAttr::get(
+                  parser.getContext(), b.getStringAttr(name), count, change,
+                  regs));
+              return success();
+            }))
+      return failure();
+    result.addAttribute("warp_groups", b.getArrayAttr(groups));
+  }
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {}) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void DeviceFunctionOp::print(OpAsmPrinter &p) {
+  if (getCluster() != 1)
+    p << " cluster(" << getCluster() << ")";
+  if (getBlocksPerSm() != 1)
+    p << " blocks_per_sm(" << getBlocksPerSm() << ")";
+  if (getBlock())
+    p << " block(" << *getBlock() << ")";
+  if (auto groups = getWarpGroups()) {
+    p << " warps(";
+    llvm::interleaveComma(groups->getAsRange<WarpGroupAttr>(), p,
+                          [&](WarpGroupAttr g) {
+                            p << g.getName().getValue() << " = "
+                              << g.getCount();
+                            if (g.getChange() != RegisterChange::none)
+                              p << " " << stringifyRegisterChange(g.getChange())
+                                << "(" << g.getRegisters() << ")";
+                          });
+    p << ")";
+  }
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  p.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"cluster", "blocks_per_sm", "block", "warp_groups"});
+}
+
+int64_t DeviceFunctionOp::getBlockDim() {
+  if (getBlock())
+    return *getBlock();
+  int64_t warps = 0;
+  if (auto groups = getWarpGroups())
+    for (auto g : groups->getAsRange<WarpGroupAttr>())
+      warps += g.getCount();
+  return 32 * warps;
+}
+
+std::optional<std::pair<WarpGroupAttr, int64_t>>
+DeviceFunctionOp::lookupWarpGroup(StringRef name) {
+  int64_t first = 0;
+  if (auto groups = getWarpGroups())
+    for (auto g : groups->getAsRange<WarpGroupAttr>()) {
+      if (g.getName().getValue() == name)
+        return std::make_pair(g, first);
+      first += g.getCount();
+    }
+  return std::nullopt;
+}
+
+LogicalResult DeviceFunctionOp::verify() {
+  int64_t cluster = getCluster();
+  if (cluster < 1 || cluster > 16 || !llvm::isPowerOf2_64(cluster))
+    return emitOpError() << "cluster size must be a power of two from 1 to "
+                            "16, found "
+                         << cluster;
+  if (getBlocksPerSm() < 1)
+    return emitOpError() << "blocks_per_sm must be positive, found "
+                         << getBlocksPerSm();
+  if (getBlock().has_value() == getWarpGroups().has_value())
+    return emitOpError() << "give the CTA size either as block(n) or as named "
+                            "warp groups warps(name = count, ...), not "
+                         << (getBlock() ? "both" : "neither");
+  if (getBlock()) {
+    int64_t n = *getBlock();
+    if (n < 32 || n > 1024 || n % 32 != 0)
+      return emitOpError() << "block size must be a multiple of 32 from 32 "
+                              "to 1024, found "
+                           << n;
+  } else {
+    llvm::StringSet<> names;
+    for (auto g : getWarpGroups()->getAsRange<WarpGroupAttr>()) {
+      StringRef name = g.getName().getValue();
+      if (!names.insert(name).second)
+        return emitOpError() << "warp group '" << name << "' named twice";
+      if (g.getCount() < 1)
+        return emitOpError() << "warp group '" << name
+                             << "' needs at least one warp, found "
+                             << g.getCount();
+      if (g.getChange() != RegisterChange::none &&
+          (g.getRegisters() < 24 || g.getRegisters() > 256 ||
+           g.getRegisters() % 8 != 0))
+        return emitOpError() << "warp group '" << name
+                             << "' sets its register count to "
+                             << g.getRegisters()
+                             << "; setmaxnreg takes a multiple of 8 from 24 "
+                                "to 256";
+    }
+    if (getBlockDim() > 1024)
+      return emitOpError() << "the warp groups add up to " << getBlockDim()
+                           << " threads; a CTA has at most 1024 (32 warps)";
+  }
+  if ((*this)->getParentOfType<DeviceFunctionOp>())
+    return emitOpError() << "device functions cannot nest; a device function "
+                            "is launched from CPU code";
+  if (getBody().empty())
+    return emitOpError() << "needs a body: one nest of cuda_tasks loops";
+  Block &body = getBody().front();
+  auto loop = dyn_cast<ForOp>(body.empty() ? nullptr : &body.front());
+  if (!llvm::hasSingleElement(body) || !loop ||
+      loop.getLoopMode() != LoopMode::cuda_tasks)
+    return emitOpError() << "the body of a device function is one nest of "
+                            "cuda_tasks loops; found "
+                         << body.getOperations().size() << " statement(s)"
+                         << (loop ? "" : " that do not start with a "
+                                         "cuda_tasks loop");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpsOp::verify() {
+  auto device = (*this)->getParentOfType<DeviceFunctionOp>();
+  if (!device)
+    return emitOpError() << "selects warps of a device function and must be "
+                            "inside one";
+  auto found = device.lookupWarpGroup(getGroup());
+  if (!found) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "names warp group '" << getGroup()
+                              << "', which the device function does not have";
+    if (!device.getWarpGroups())
+      diag << " (it declares block(n), no named warp groups)";
+    else {
+      diag << "; it has ";
+      llvm::interleaveComma(
+          device.getWarpGroups()->getAsRange<WarpGroupAttr>(), diag,
+          [&](WarpGroupAttr g) { diag << "'" << g.getName().getValue() << "'"; });
+    }
+    return diag;
+  }
+  int64_t count = found->first.getCount();
+  if (getLo().has_value() != getHi().has_value())
+    return emitOpError() << "a warp range needs both bounds";
+  if (getLo()) {
+    int64_t lo = *getLo(), hi = *getHi();
+    if (lo < 0 || hi > count || lo >= hi)
+      return emitOpError() << "selects warps [" << lo << ", " << hi
+                           << ") of group '" << getGroup() << "', which has "
+                           << count << " warps; the range must be non-empty "
+                           << "and within [0, " << count << ")";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp, FreeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  Type type = getResult().getType();
+  DeviceScope scope = getDeviceScope(*this);
+  if (auto barrier = dyn_cast<BarrierType>(type)) {
+    if (!getDynamicSizes().empty())
+      return emitOpError() << "barrier arrays have static shapes";
+    if (scope == DeviceScope::CPU)
+      return emitOpError() << "allocates a barrier at CPU scope; barriers are "
+                              "allocated inside a device function";
+    return success();
+  }
+  auto memref = cast<MemRefType>(type);
+  if (failed(verifyMemorySpace(*this, memref, "the buffer")))
+    return failure();
+  MemoryTypeAttrInterface mem = getMemoryType(memref);
+  if (!memref.getLayout().isIdentity())
+    return emitOpError() << "allocates a buffer with a non-identity layout; "
+                            "the memory type decides the layout, so allocate "
+                            "it row-major and take windows of it";
+  if (memref.getNumDynamicDims() != getDynamicSizes().size())
+    return emitOpError() << "the type has " << memref.getNumDynamicDims()
+                         << " dynamic sizes but " << getDynamicSizes().size()
+                         << " size operands are given";
+  if (memref.getNumDynamicDims() && !mem.allowsDynamicShape())
+    return emitOpError() << mem.getMemoryName()
+                         << " buffers need static sizes; only host and "
+                            "global memory have sizes known at run time";
+  if (scope == DeviceScope::CPU && !mem.isAllocatedOnHost())
+    return emitOpError() << "allocates " << mem.getMemoryName()
+                         << " memory at CPU scope; it is allocated inside a "
+                            "device function";
+  if (scope == DeviceScope::CUDA && mem.isAllocatedOnHost())
+    return emitOpError() << "allocates " << mem.getMemoryName()
+                         << " memory inside a device function; allocate it "
+                            "on the CPU and pass it in";
+  return success();
+}
+
+LogicalResult FreeOp::verify() {
+  if (!getBuffer().getDefiningOp<AllocOp>())
+    return emitOpError() << "frees a value that no gpuir.alloc made; only "
+                            "allocated buffers and barriers are freed";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Read, write, reduce
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseAccess(OpAsmParser &parser, OperationState &result,
+                               bool hasValue, bool hasResult) {
+  UnresolvedOperand value, memref;
+  SmallVector<UnresolvedOperand> indices;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<bool> intervals;
+  MemRefType type;
+  if (hasValue && (parser.parseOperand(value) || parser.parseComma()))
+    return failure();
+  if (parser.parseOperand(memref) ||
+      parseWindowCoords(parser, indices, exprs, intervals,
+                        /*allowIntervals=*/false, /*optional=*/false) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(type))
+    return failure();
+  Builder &b = parser.getBuilder();
+  if (hasValue &&
+      parser.resolveOperand(value, type.getElementType(), result.operands))
+    return failure();
+  if (parser.resolveOperand(memref, type, result.operands) ||
+      parser.resolveOperands(indices, b.getIndexType(), result.operands))
+    return failure();
+  result.addAttribute("map",
+                      AffineMapAttr::get(makeMap(parser, indices.size(), exprs)));
+  if (hasResult)
+    result.addTypes(type.getElementType());
+  return success();
+}
+
+static void printAccess(OpAsmPrinter &p, Operation *op, Value value,
+                        Value memref, ValueRange indices, AffineMap map) {
+  p << " ";
+  if (value)
+    p << value << ", ";
+  p << memref;
+  SmallVector<bool> points(map.getNumResults(), false);
+  printWindowCoords(p, map, indices, points);
+  p.printOptionalAttrDict(op->getAttrs(), {"map"});
+  p << " : " << memref.getType();
+}
+
+static LogicalResult verifyAccess(Operation *op, Value value, Value memref,
+                                  ValueRange indices, AffineMap map) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (failed(verifyMemorySpace(op, type, "the buffer")))
+    return failure();
+  if (map.getNumDims() != indices.size())
+    return op->emitOpError() << "index map and operands disagree";
+  if (map.getNumResults() != static_cast<unsigned>(type.getRank()))
+    return op->emitOpError() << "gives " << map.getNumResults()
+                             << " indices for a buffer of rank "
+                             << type.getRank();
+  if (value && value.getType() != type.getElementType())
+    return op->emitOpError() << "value of type " << value.getType()
+                             << " does not match the element type "
+                             << type.getElementType();
+  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    auto c = dyn_cast<AffineConstantExpr>(expr);
+    if (c && !type.isDynamicDim(dim) &&
+        (c.getValue() < 0 || c.getValue() >= type.getDimSize(dim)))
+      return op->emitOpError() << "index " << c.getValue() << " of dimension "
+                               << dim << " is out of bounds [0, "
+                               << type.getDimSize(dim) << ")";
+  }
+  return verifyAccessScope(op, type);
+}
+
+ParseResult ReadOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseAccess(parser, result, /*hasValue=*/false, /*hasResult=*/true);
+}
+void ReadOp::print(OpAsmPrinter &p) {
+  printAccess(p, *this, nullptr, getMemref(), getIndices(), getMap());
+}
+LogicalResult ReadOp::verify() {
+  if (getValue().getType() !=
+      cast<MemRefType>(getMemref().getType()).getElementType())
+    return emitOpError() << "result type does not match the element type";
+  return verifyAccess(*this, nullptr, getMemref(), getIndices(), getMap());
+}
+
+ParseResult WriteOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseAccess(parser, result, /*hasValue=*/true, /*hasResult=*/false);
+}
+void WriteOp::print(OpAsmPrinter &p) {
+  printAccess(p, *this, getValue(), getMemref(), getIndices(), getMap());
+}
+LogicalResult WriteOp::verify() {
+  return verifyAccess(*this, getValue(), getMemref(), getIndices(), getMap());
+}
+
+ParseResult ReduceOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseAccess(parser, result, /*hasValue=*/true, /*hasResult=*/false);
+}
+void ReduceOp::print(OpAsmPrinter &p) {
+  printAccess(p, *this, getValue(), getMemref(), getIndices(), getMap());
+}
+LogicalResult ReduceOp::verify() {
+  if (!getValue().getType().isIntOrFloat())
+    return emitOpError() << "reduces values of type " << getValue().getType()
+                         << "; only integer and float values are added";
+  return verifyAccess(*this, getValue(), getMemref(), getIndices(), getMap());
+}
+
+//===----------------------------------------------------------------------===//
+// Window, tensor map
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseWindowLike(OpAsmParser &parser,
+                                   OperationState &result) {
+  UnresolvedOperand source;
+  SmallVector<UnresolvedOperand> indices;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<bool> intervals;
+  MemRefType sourceType;
+  Type resultType;
+  if (parser.parseOperand(source) ||
+      parseWindowCoords(parser, indices, exprs, intervals,
+                        /*allowIntervals=*/true, /*optional=*/false) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(sourceType) || parser.parseArrow() ||
+      parser.parseType(resultType))
+    return failure();
+  Builder &b = parser.getBuilder();
+  if (parser.resolveOperand(source, sourceType, result.operands) ||
+      parser.resolveOperands(indices, b.getIndexType(), result.operands))
+    return failure();
+  result.addAttribute("map",
+                      AffineMapAttr::get(makeMap(parser, indices.size(), exprs)));
+  result.addAttribute("intervals", b.getDenseBoolArrayAttr(intervals));
+  result.addTypes(resultType);
+  return success();
+}
+
+static void printWindowLike(OpAsmPrinter &p, Operation *op, Value source,
+                            ValueRange indices, AffineMap map,
+                            ArrayRef<bool> intervals, Type resultType) {
+  p << " " << source;
+  printWindowCoords(p, map, indices, intervals);
+  p.printOptionalAttrDict(op->getAttrs(), {"map", "intervals"});
+  p << " : " << source.getType() << " -> " << resultType;
+}
+
+/// Checks the coordinates of a window: one per source dimension, each
+/// interval's extent, and returns the extents of the kept dimensions
+/// (ShapedType::kDynamic where not constant).
+static LogicalResult verifyWindowCoords(Operation *op, MemRefType source,
+                                        ValueRange indices, AffineMap map,
+                                        ArrayRef<bool> intervals,
+                                        SmallVectorImpl<int64_t> &extents) {
+  if (map.getNumDims() != indices.size())
+    return op->emitOpError() << "window map and operands disagree";
+  unsigned expected = intervals.size() + llvm::count(intervals, true);
+  if (map.getNumResults() != expected)
+    return op->emitOpError() << "window map has " << map.getNumResults()
+                             << " expressions, expected " << expected;
+  if (intervals.size() != static_cast<size_t>(source.getRank()))
+    return op->emitOpError() << "gives " << intervals.size()
+                             << " coordinates for a buffer of rank "
+                             << source.getRank();
+  unsigned r = 0;
+  for (auto [dim, isInterval] : llvm::enumerate(intervals)) {
+    AffineExpr lo = map.getResult(r++);
+    if (!isInterval)
+      continue;
+    AffineExpr hi = map.getResult(r++);
+    AffineExpr extent =
+        simplifyAffineExpr(hi - lo, map.getNumDims(), map.getNumSymbols());
+    auto c = dyn_cast<AffineConstantExpr>(extent);
+    if (!c) {
+      extents.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    if (c.getValue() <= 0)
+      return op->emitOpError() << "interval of dimension " << dim
+                               << " has extent " << c.getValue()
+                               << "; intervals are lo : hi with hi > lo";
+    if (!source.isDynamicDim(dim) && c.getValue() > source.getDimSize(dim))
+      return op->emitOpError() << "interval of dimension " << dim
+                               << " has extent " << c.getValue()
+                               << ", larger than the dimension's size "
+                               << source.getDimSize(dim);
+    extents.push_back(c.getValue());
+  }
+  return success();
+}
+
+ParseResult WindowOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseWindowLike(parser, result);
+}
+void WindowOp::print(OpAsmPrinter &p) {
+  printWindowLike(p, *this, getSource(), getIndices(), getMap(),
+                  getIntervals(), getResult().getType());
+}
+LogicalResult WindowOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  if (failed(verifyMemorySpace(*this, source, "the source")))
+    return failure();
+  SmallVector<int64_t> extents;
+  if (failed(verifyWindowCoords(*this, source, getIndices(), getMap(),
+                                getIntervals(), extents)))
+    return failure();
+  if (result.getElementType() != source.getElementType() ||
+      result.getMemorySpace() != source.getMemorySpace())
+    return emitOpError() << "a window keeps its source's element type and "
+                            "memory type; expected a memref of "
+                         << source.getElementType() << " in "
+                         << source.getMemorySpace();
+  if (extents.size() != static_cast<size_t>(result.getRank()))
+    return emitOpError() << "the window has " << extents.size()
+                         << " intervals, so its type must have rank "
+                         << extents.size() << ", not " << result.getRank();
+  for (auto [i, e] : llvm::enumerate(extents))
+    if (result.getDimSize(i) != e)
+      return emitOpError() << "dimension " << i << " of the window has "
+                           << (ShapedType::isDynamic(e)
+                                   ? std::string("a size known at run time")
+                                   : "size " + std::to_string(e))
+                           << " but the result type says "
+                           << (result.isDynamicDim(i)
+                                   ? std::string("?")
+                                   : std::to_string(result.getDimSize(i)));
+  return success();
+}
+
+ParseResult TensorMapOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseWindowLike(parser, result);
+}
+void TensorMapOp::print(OpAsmPrinter &p) {
+  printWindowLike(p, *this, getSource(), getIndices(), getMap(),
+                  getIntervals(), getResult().getType());
+}
+LogicalResult TensorMapOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto tm = cast<TensorMapType>(getResult().getType());
+  if (failed(verifyMemorySpace(*this, source, "the source")))
+    return failure();
+  MemoryTypeAttrInterface mem = getMemoryType(source);
+  if (!isa<GmemAttr>(mem))
+    return emitOpError() << "a tensor map windows global memory "
+                            "(#gpuir.gmem), not "
+                         << mem.getMemoryName();
+  if (getDeviceScope(*this) == DeviceScope::CUDA)
+    return emitOpError() << "tensor maps are made at CPU scope and passed "
+                            "to the kernel";
+  SmallVector<int64_t> extents;
+  if (failed(verifyWindowCoords(*this, source, getIndices(), getMap(),
+                                getIntervals(), extents)))
+    return failure();
+  if (tm.getElementType() != source.getElementType())
+    return emitOpError() << "the tensor map's element type "
+                         << tm.getElementType()
+                         << " differs from the buffer's "
+                         << source.getElementType();
+  if (extents.size() != tm.getBox().size())
+    return emitOpError() << "the window has " << extents.size()
+                         << " intervals but the box has " << tm.getBox().size()
+                         << " dimensions";
+  for (auto [i, e] : llvm::enumerate(extents))
+    if (!ShapedType::isDynamic(e) && tm.getBox()[i] > e)
+      return emitOpError() << "box dimension " << i << " (" << tm.getBox()[i]
+                           << ") is larger than the window (" << e << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseSyncTimeline(OpAsmParser &parser,
+                                     SyncTimelineAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<SyncTimeline> tl = symbolizeSyncTimeline(name);
+  if (!tl) {
+    InFlightDiagnostic diag = parser.emitError(loc)
+                              << "unknown sync timeline '" << name
+                              << "'; expected one of ";
+    for (uint32_t i = 0; i <= getMaxEnumValForSyncTimeline(); ++i)
+      diag << (i ? ", " : "") << stringifySyncTimeline(SyncTimeline(i));
+    return diag;
+  }
+  attr = SyncTimelineAttr::get(parser.getContext(), *tl);
+  return success();
+}
+
+static void printSyncTimeline(OpAsmPrinter &p, Operation *,
+                              SyncTimelineAttr attr) {
+  p << stringifySyncTimeline(attr.getValue());
+}
+
+static constexpr QualTimeline kCpuQuals =
+    QualTimeline::cpu_in_order | QualTimeline::cpu_cuda_stream;
+
+/// The timelines a device-side synchronization statement may name.
+static LogicalResult verifyDeviceTimeline(Operation *op, SyncTimeline tl,
+                                          StringRef which) {
+  if (tl == SyncTimeline::cpu_in_order || tl == SyncTimeline::cuda_stream_sync)
+    return op->emitOpError()
+           << "uses " << stringifySyncTimeline(tl) << " as its " << which
+           << " timeline inside a device function; it names CPU-side "
+              "accesses, use a CUDA timeline such as cuda_in_order";
+  (void)kCpuQuals;
+  return success();
+}
+
+LogicalResult FenceOp::verify() {
+  SyncTimeline pre = getPre(), post = getPost();
+  if (pre == SyncTimeline::empty || post == SyncTimeline::empty)
+    return emitOpError() << "a fence with an empty timeline orders nothing; "
+                            "name the accesses it orders on both sides";
+  if (getDeviceScope(*this) == DeviceScope::CPU) {
+    bool ok = (pre == SyncTimeline::cuda_stream_sync ||
+               pre == SyncTimeline::cpu_in_order) &&
+              post == SyncTimeline::cpu_in_order;
+    if (!ok)
+      return emitOpError()
+             << "at CPU scope a fence is cuda_stream_sync -> cpu_in_order "
+                "(wait for the device) or cpu_in_order -> cpu_in_order; found "
+             << stringifySyncTimeline(pre) << " -> "
+             << stringifySyncTimeline(post);
+    return success();
+  }
+  if (failed(verifyDeviceTimeline(*this, pre, "first")) ||
+      failed(verifyDeviceTimeline(*this, post, "second")))
+    return failure();
+  return success();
+}
+
+/// Parses `%bar[coords]`, returning the barrier operand, its index operands
+/// and the map of its coordinates.
+static ParseResult
+parseBarrierExpr(OpAsmParser &parser, UnresolvedOperand &barrier,
+                 SmallVectorImpl<UnresolvedOperand> &indices, AffineMap &map,
+                 SmallVectorImpl<bool> &intervals, bool allowIntervals) {
+  SmallVector<AffineExpr> exprs;
+  if (parser.parseOperand(barrier) ||
+      parseWindowCoords(parser, indices, exprs, intervals, allowIntervals,
+                        /*optional=*/true))
+    return failure();
+  map = makeMap(parser, indices.size(), exprs);
+  return success();
+}
+
+static void printBarrierExpr(OpAsmPrinter &p, Value barrier,
+                             ValueRange indices, AffineMap map,
+                             ArrayRef<bool> intervals) {
+  p << barrier;
+  if (!intervals.empty())
+    printWindowCoords(p, map, indices, intervals);
+}
+
+ParseResult ArriveOp::parse(OpAsmParser &parser, OperationState &result) {
+  SyncTimelineAttr pre;
+  if (parseSyncTimeline(parser, pre) || parser.parseGreater() ||
+      parser.parseGreater())
+    return failure();
+  result.addAttribute("pre", pre);
+  SmallVector<UnresolvedOperand> barriers, allIndices;
+  SmallVector<Attribute> maps, intervalAttrs;
+  Builder &b = parser.getBuilder();
+  do {
+    UnresolvedOperand barrier;
+    SmallVector<UnresolvedOperand> indices;
+    SmallVector<bool> intervals;
+    AffineMap map;
+    if (parseBarrierExpr(parser, barrier, indices, map, intervals,
+                         /*allowIntervals=*/true))
+      return failure();
+    barriers.push_back(barrier);
+    allIndices.append(indices);
+    maps.push_back(AffineMapAttr::get(map));
+    intervalAttrs.push_back(b.getDenseBoolArrayAttr(intervals));
+  } while (succeeded(parser.parseOptionalComma()));
+  SmallVector<Type> types;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseTypeList(types))
+    return failure();
+  if (types.size() != barriers.size())
+    return parser.emitError(parser.getCurrentLocation())
+           << "expected one type for each of the " << barriers.size()
+           << " barriers";
+  if (parser.resolveOperands(barriers, types, parser.getNameLoc(),
+                             result.operands) ||
+      parser.resolveOperands(allIndices, b.getIndexType(), result.operands))
+    return failure();
+  result.addAttribute("maps", b.getArrayAttr(maps));
+  result.addAttribute("intervals", b.getArrayAttr(intervalAttrs));
+  result.addAttribute(getOperandSegmentSizesAttrName(result.name),
+                      b.getDenseI32ArrayAttr({int32_t(barriers.size()),
+                                              int32_t(allIndices.size())}));
+  return success();
+}
+
+OperandRange ArriveOp::getBarrierIndices(unsigned i) {
+  unsigned start = 0;
+  for (unsigned j = 0; j < i; ++j)
+    start += cast<AffineMapAttr>(getMaps()[j]).getValue().getNumDims();
+  unsigned n = cast<AffineMapAttr>(getMaps()[i]).getValue().getNumDims();
+  return getIndices().slice(start, n);
+}
+
+void ArriveOp::print(OpAsmPrinter &p) {
+  p << " " << stringifySyncTimeline(getPre()) << " >> ";
+  for (unsigned i = 0, e = getBarriers().size(); i < e; ++i) {
+    if (i)
+      p << ", ";
+    printBarrierExpr(p, getBarriers()[i], getBarrierIndices(i),
+                     cast<AffineMapAttr>(getMaps()[i]).getValue(),
+                     cast<DenseBoolArrayAttr>(getIntervals()[i]).asArrayRef());
+  }
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {"pre", "maps", "intervals",
+                           getOperandSegmentSizesAttrName()});
+  p << " : ";
+  llvm::interleaveComma(getBarriers().getTypes(), p);
+}
+
+/// Checks a barrier expression's coordinates against the barrier's shape.
+static LogicalResult verifyBarrierCoords(Operation *op, BarrierType type,
+                                         AffineMap map,
+                                         ArrayRef<bool> intervals) {
+  if (intervals.size() != static_cast<size_t>(type.getRank()))
+    return op->emitOpError() << "gives " << intervals.size()
+                             << " coordinates for a barrier array of rank "
+                             << type.getRank();
+  unsigned r = 0;
+  for (auto [dim, isInterval] : llvm::enumerate(intervals)) {
+    for (unsigned k = 0; k < (isInterval ? 2u : 1u); ++k) {
+      auto c = dyn_cast<AffineConstantExpr>(map.getResult(r++));
+      int64_t limit = type.getShape()[dim] + (k == 1 ? 1 : 0);
+      if (c && (c.getValue() < 0 || c.getValue() >= limit))
+        return op->emitOpError()
+               << "barrier coordinate " << c.getValue() << " of dimension "
+               << dim << " is out of bounds [0, " << type.getShape()[dim]
+               << ")";
+    }
+  }
+  return success();
+}
+
+LogicalResult ArriveOp::verify() {
+  if (getDeviceScope(*this) == DeviceScope::CPU)
+    return emitOpError() << "arrive is a device statement; at CPU scope use "
+                            "gpuir.fence cuda_stream_sync -> cpu_in_order";
+  SyncTimeline pre = getPre();
+  if (failed(verifyDeviceTimeline(*this, pre, "first")))
+    return failure();
+  if (getMaps().size() != getBarriers().size() ||
+      getIntervals().size() != getBarriers().size())
+    return emitOpError() << "needs one index map and interval list per "
+                            "barrier";
+  unsigned totalDims = 0;
+  for (Attribute m : getMaps())
+    totalDims += cast<AffineMapAttr>(m).getValue().getNumDims();
+  if (totalDims != getIndices().size())
+    return emitOpError() << "index maps and operands disagree";
+  for (unsigned i = 0, e = getBarriers().size(); i < e; ++i) {
+    auto type = cast<BarrierType>(getBarriers()[i].getType());
+    ArrayRef<bool> intervals =
+        cast<DenseBoolArrayAttr>(getIntervals()[i]).asArrayRef();
+    if (failed(verifyBarrierCoords(
+            *this, type, cast<AffineMapAttr>(getMaps()[i]).getValue(),
+            intervals)))
+      return failure();
+    if (!type.isMbarrier() &&
+        (e > 1 || llvm::is_contained(intervals, true)))
+      return emitOpError() << "arrives on several barriers at once; only "
+                              "mbarriers take multicast arrives, this one is "
+                           << stringifyBarrierMechanism(type.getMechanism());
+    if (std::optional<SyncTimeline> needed =
+            getCommitGroupTimeline(type.getMechanism());
+        needed && *needed != pre)
+      return emitOpError() << "commits a " << stringifyBarrierMechanism(
+                                                 type.getMechanism())
+                           << " group, whose arrive timeline is "
+                           << stringifySyncTimeline(*needed) << ", not "
+                           << stringifySyncTimeline(pre);
+    if (type.getMechanism() == BarrierMechanism::cluster_sync &&
+        pre == SyncTimeline::empty)
+      return emitOpError() << "a cluster sync arrive orders the accesses "
+                              "before it; give a timeline such as "
+                              "cuda_in_order";
+  }
+  return success();
+}
+
+ParseResult AwaitOp::parse(OpAsmParser &parser, OperationState &result) {
+  UnresolvedOperand barrier;
+  SmallVector<UnresolvedOperand> indices;
+  SmallVector<bool> intervals;
+  AffineMap map;
+  SyncTimelineAttr post;
+  if (parseBarrierExpr(parser, barrier, indices, map, intervals,
+                       /*allowIntervals=*/false) ||
+      parser.parseComma() || parseSyncTimeline(parser, post))
+    return failure();
+  Builder &b = parser.getBuilder();
+  result.addAttribute("post", post);
+  result.addAttribute("map", AffineMapAttr::get(map));
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    int64_t v;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    if (keyword != "lag" && keyword != "outstanding")
+      return parser.emitError(loc, "expected lag(n) or outstanding(n), found '")
+             << keyword << "'";
+    if (parser.parseLParen() || parser.parseInteger(v) || parser.parseRParen())
+      return failure();
+    result.addAttribute(keyword, b.getI64IntegerAttr(v));
+  }
+  Type type;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(type) ||
+      parser.resolveOperand(barrier, type, result.operands) ||
+      parser.resolveOperands(indices, b.getIndexType(), result.operands))
+    return failure();
+  return success();
+}
+
+void AwaitOp::print(OpAsmPrinter &p) {
+  p << " ";
+  SmallVector<bool> points(getMap().getNumResults(), false);
+  printBarrierExpr(p, getBarrier(), getIndices(), getMap(), points);
+  p << ", " << stringifySyncTimeline(getPost());
+  if (getLag())
+    p << ", lag(" << *getLag() << ")";
+  if (getOutstanding())
+    p << ", outstanding(" << *getOutstanding() << ")";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {"post", "map", "lag", "outstanding"});
+  p << " : " << getBarrier().getType();
+}
+
+LogicalResult AwaitOp::verify() {
+  if (getDeviceScope(*this) == DeviceScope::CPU)
+    return emitOpError() << "await is a device statement; at CPU scope use "
+                            "gpuir.fence cuda_stream_sync -> cpu_in_order";
+  SyncTimeline post = getPost();
+  if (failed(verifyDeviceTimeline(*this, post, "second")))
+    return failure();
+  auto type = cast<BarrierType>(getBarrier().getType());
+  if (getMap().getNumDims() != getIndices().size())
+    return emitOpError() << "index map and operands disagree";
+  SmallVector<bool> points(getMap().getNumResults(), false);
+  if (failed(verifyBarrierCoords(*this, type, getMap(), points)))
+    return failure();
+  if (getLag() && !type.isMbarrier())
+    return emitOpError() << "lag(n) counts phases of an mbarrier ring; this "
+                            "barrier is "
+                         << stringifyBarrierMechanism(type.getMechanism());
+  if (getLag() && *getLag() < 0)
+    return emitOpError() << "lag must not be negative, found " << *getLag();
+  if (getOutstanding() && !type.isCommitGroup())
+    return emitOpError() << "outstanding(n) counts unfinished commit groups; "
+                            "this barrier is "
+                         << stringifyBarrierMechanism(type.getMechanism());
+  if (getOutstanding() && *getOutstanding() < 0)
+    return emitOpError() << "outstanding must not be negative, found "
+                         << *getOutstanding();
+  if (post == SyncTimeline::empty)
+    return emitOpError() << "an await with an empty timeline orders nothing "
+                            "after it";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rake::gpuir::verifyInstrOp(Operation *op) {
+  auto instr = cast<InstrOpInterface>(op);
+  bool onDevice = getDeviceScope(op) == DeviceScope::CUDA;
+  InstrTimeline itl = instr.getInstrTimeline();
+  bool cpuInstr =
+      itl == InstrTimeline::cpu_in_order || itl == InstrTimeline::cpu_cuda_stream;
+  if (onDevice == cpuInstr)
+    return op->emitOpError()
+           << "is a " << (cpuInstr ? "CPU" : "CUDA") << " instruction ("
+           << stringifyInstrTimeline(itl) << ") used "
+           << (onDevice ? "inside a device function" : "at CPU scope");
+  for (const InstrParam &param : instr.getParams()) {
+    if (param.operandIndex >= op->getNumOperands())
+      return op->emitOpError() << "parameter '" << param.name
+                               << "' names a missing operand";
+    Type type = op->getOperand(param.operandIndex).getType();
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref)
+      return op->emitOpError() << "parameter '" << param.name
+                               << "' takes a buffer (memref), found " << type;
+    if (param.elementType && memref.getElementType() != param.elementType)
+      return op->emitOpError() << "parameter '" << param.name << "' takes "
+                               << param.elementType << " elements, found "
+                               << memref.getElementType();
+    MemoryTypeAttrInterface mem = getMemoryType(memref);
+    if (!mem)
+      return verifyMemorySpace(op, memref, "parameter '" + param.name.str() + "'");
+    if (!param.memoryTypes.empty() &&
+        !llvm::is_contained(param.memoryTypes, mem.getTypeID()))
+      return op->emitOpError() << "parameter '" << param.name
+                               << "' cannot take a buffer in "
+                               << mem.getMemoryName() << " memory";
+  }
+  std::optional<BarrierMechanism> mech = instr.getBarrierMechanism();
+  Value barrier = instr.getTrailingBarrier();
+  if (mech && !barrier)
+    return op->emitOpError() << "needs a trailing barrier of mechanism "
+                             << stringifyBarrierMechanism(*mech);
+  if (barrier) {
+    auto type = dyn_cast<BarrierType>(barrier.getType());
+    if (!type)
+      return op->emitOpError() << "trailing barrier is not a barrier";
+    if (mech && type.getMechanism() != *mech)
+      return op->emitOpError() << "completes through a "
+                               << stringifyBarrierMechanism(*mech)
+                               << " barrier, but the trailing barrier is "
+                               << stringifyBarrierMechanism(type.getMechanism());
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "Rake/Dialect/GpuIR/IR/Ops.cpp.inc"

@@ -1,0 +1,111 @@
+//===- TestInstrs.cpp - instructions for tests ----------------------------===//
+
+#include "TestInstrs.h"
+#include "Rake/Dialect/GpuIR/IR/ControlExpr.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+using namespace mlir::rake::rtest;
+
+#include "TestInstrsDialect.cpp.inc"
+
+void RTestDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "TestInstrs.cpp.inc"
+      >();
+}
+
+void mlir::rake::rtest::registerTestDialect(DialectRegistry &registry) {
+  registry.insert<RTestDialect>();
+}
+
+static ParseResult
+parseCoords(OpAsmParser &parser,
+            SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+            AffineMapAttr &map, DenseBoolArrayAttr &intervals) {
+  SmallVector<AffineExpr> exprs;
+  SmallVector<bool> flags;
+  if (parseWindowCoords(parser, indices, exprs, flags, /*allowIntervals=*/true,
+                        /*optional=*/true))
+    return failure();
+  map = AffineMapAttr::get(
+      AffineMap::get(indices.size(), 0, exprs, parser.getContext()));
+  intervals = DenseBoolArrayAttr::get(parser.getContext(), flags);
+  return success();
+}
+
+static void printCoords(OpAsmPrinter &p, Operation *, OperandRange indices,
+                        AffineMapAttr map, DenseBoolArrayAttr intervals) {
+  if (!intervals.empty())
+    printWindowCoords(p, map.getValue(), indices, intervals.asArrayRef());
+}
+
+static CollUnitAttr unit(MLIRContext *ctx, CollUnitKind kind) {
+  return CollUnitAttr::get(ctx, kind, 1, 0);
+}
+
+// in_order_op: an in-order read-modify-write of its buffer.
+CollUnitAttr InOrderOp::getCollUnit() { return getUnit(); }
+InstrTimeline InOrderOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+SmallVector<InstrParam> InOrderOp::getParams() {
+  InstrParam p{0, "buf", AccessMode::read_write,
+               QualTimeline::cuda_in_order_ram};
+  return {p};
+}
+std::optional<BarrierMechanism> InOrderOp::getBarrierMechanism() {
+  return std::nullopt;
+}
+Value InOrderOp::getTrailingBarrier() { return nullptr; }
+
+// example_wgmma: D (registers) += A (SMEM) * B (SMEM), by a warpgroup.
+CollUnitAttr ExampleWgmmaOp::getCollUnit() {
+  return unit(getContext(), CollUnitKind::warpgroup);
+}
+InstrTimeline ExampleWgmmaOp::getInstrTimeline() {
+  return InstrTimeline::wgmma_async;
+}
+SmallVector<InstrParam> ExampleWgmmaOp::getParams() {
+  MLIRContext *ctx = getContext();
+  InstrParam d{0, "d", AccessMode::read_write, QualTimeline::wgmma_async_rmem_d,
+               {TypeID::get<RmemAttr>()}};
+  d.outOfOrder = true;
+  d.distributedUnits = {unit(ctx, CollUnitKind::thread)};
+  InstrParam a{1, "a", AccessMode::read, QualTimeline::wgmma_async_smem,
+               {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
+  InstrParam b{2, "b", AccessMode::read, QualTimeline::wgmma_async_smem,
+               {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
+  a.outOfOrder = b.outOfOrder = true;
+  return {d, a, b};
+}
+std::optional<BarrierMechanism> ExampleWgmmaOp::getBarrierMechanism() {
+  return std::nullopt;
+}
+Value ExampleWgmmaOp::getTrailingBarrier() { return nullptr; }
+
+// example_tma_multicast: global -> shared memory of the CTAs in the
+// destination window, completing on an mbarrier.
+CollUnitAttr ExampleTmaMulticastOp::getCollUnit() {
+  return unit(getContext(), CollUnitKind::thread);
+}
+InstrTimeline ExampleTmaMulticastOp::getInstrTimeline() {
+  return InstrTimeline::tma_to_smem_async;
+}
+SmallVector<InstrParam> ExampleTmaMulticastOp::getParams() {
+  InstrParam src{0, "src", AccessMode::read, QualTimeline::tma_to_smem_async,
+                 {TypeID::get<GmemAttr>()}};
+  InstrParam dst{1, "dst", AccessMode::write, QualTimeline::tma_to_smem_async,
+                 {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
+  src.outOfOrder = dst.outOfOrder = true;
+  return {src, dst};
+}
+std::optional<BarrierMechanism> ExampleTmaMulticastOp::getBarrierMechanism() {
+  return BarrierMechanism::mbarrier;
+}
+Value ExampleTmaMulticastOp::getTrailingBarrier() { return getBarrier(); }
+
+#define GET_OP_CLASSES
+#include "TestInstrs.cpp.inc"

@@ -1,0 +1,30 @@
+//===- rake-opt.cpp - Rake GPU's optimizer driver -------------------------===//
+//
+// mlir-opt with the Rake dialects and passes registered beside the upstream
+// ones that Rake lowers through.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/AMIR/IR/AMIR.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "TestInstrs.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::rake::gpuir::GpuIRDialect,
+                  mlir::rake::amir::AMIRDialect>();
+  mlir::rake::rtest::registerTestDialect(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "Rake GPU optimizer driver\n", registry));
+}
