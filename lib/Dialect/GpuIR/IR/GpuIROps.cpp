@@ -126,6 +126,10 @@ static LogicalResult verifyMemorySpace(Operation *op, Type type,
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref)
     return success();
+  if (!memref.getMemorySpace())
+    return op->emitOpError() << what << " has no memory space; give it a "
+                                "memory type such as #gpuir.gmem, "
+                                "#gpuir.smem or #gpuir.rmem";
   if (!getMemoryType(memref))
     return op->emitOpError() << what << " has memory space "
                              << memref.getMemorySpace()
@@ -169,21 +173,39 @@ void ProcOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
-  if (function_interface_impl::parseFunctionOp(
-          parser, result, /*allowVariadic=*/false,
-          getFunctionTypeAttrName(result.name), buildFuncType,
-          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name)))
+  StringAttr name;
+  SmallVector<OpAsmParser::Argument> args;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (parser.parseSymbolName(name, SymbolTable::getSymbolAttrName(),
+                             result.attributes) ||
+      function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, args, isVariadic, resultTypes,
+          resultAttrs))
     return failure();
-  Region &body = *result.regions.front();
-  if (body.empty())
-    return parser.emitError(parser.getCurrentLocation(),
-                            "a procedure needs a body");
+  Builder &b = parser.getBuilder();
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : args)
+    argTypes.push_back(arg.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(b.getFunctionType(argTypes, resultTypes)));
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  call_interface_impl::addArgAndResultAttrs(
+      b, result, args, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+  // An empty body `{}` is a procedure that does nothing; it still has its
+  // entry block, which holds the parameters.
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args, /*enableNameShadowing=*/false))
+    return failure();
+  if (body->empty()) {
+    Block *block = &body->emplaceBlock();
+    for (OpAsmParser::Argument &arg : args)
+      block->addArgument(arg.type, arg.sourceLoc ? *arg.sourceLoc
+                                                 : result.location);
+  }
   return success();
 }
 
@@ -755,17 +777,17 @@ LogicalResult DeviceFunctionOp::verify() {
   if ((*this)->getParentOfType<DeviceFunctionOp>())
     return emitOpError() << "device functions cannot nest; a device function "
                             "is launched from CPU code";
-  if (getBody().empty())
-    return emitOpError() << "needs a body: one nest of cuda_tasks loops";
   Block &body = getBody().front();
-  auto loop = dyn_cast<ForOp>(body.empty() ? nullptr : &body.front());
-  if (!llvm::hasSingleElement(body) || !loop ||
-      loop.getLoopMode() != LoopMode::cuda_tasks)
+  auto loop = dyn_cast_or_null<ForOp>(body.empty() ? nullptr : &body.front());
+  bool startsWithTasks = loop && loop.getLoopMode() == LoopMode::cuda_tasks;
+  if (!llvm::hasSingleElement(body) || !startsWithTasks)
     return emitOpError() << "the body of a device function is one nest of "
                             "cuda_tasks loops; found "
                          << body.getOperations().size() << " statement(s)"
-                         << (loop ? "" : " that do not start with a "
-                                         "cuda_tasks loop");
+                         << (body.empty() || startsWithTasks
+                                 ? ""
+                                 : ", the first of which is not a cuda_tasks "
+                                   "loop");
   return success();
 }
 
@@ -1237,11 +1259,13 @@ ParseResult ArriveOp::parse(OpAsmParser &parser, OperationState &result) {
     intervalAttrs.push_back(b.getDenseBoolArrayAttr(intervals));
   } while (succeeded(parser.parseOptionalComma()));
   SmallVector<Type> types;
-  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
-      parser.parseTypeList(types))
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  SMLoc typesLoc = parser.getCurrentLocation();
+  if (parser.parseTypeList(types))
     return failure();
   if (types.size() != barriers.size())
-    return parser.emitError(parser.getCurrentLocation())
+    return parser.emitError(typesLoc)
            << "expected one type for each of the " << barriers.size()
            << " barriers";
   if (parser.resolveOperands(barriers, types, parser.getNameLoc(),

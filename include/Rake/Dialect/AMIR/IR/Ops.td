@@ -219,8 +219,8 @@ def AMIR_AwaitOp : AMIR_Op<"await"> {
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
                        GpuIR_QualTimelineAttr:$full,
                        GpuIR_QualTimelineAttr:$temporal,
-                       OptionalAttr<I64Attr>:$lag,
-                       OptionalAttr<I64Attr>:$outstanding);
+                       OptionalAttr<GpuIR_IntAttr>:$lag,
+                       OptionalAttr<GpuIR_IntAttr>:$outstanding);
   let assemblyFormat = [{
     $barrier custom<Window>($indices, $map, $intervals)
     `full` `(` custom<QualSet>($full) `)` `temporal` `(` custom<QualSet>($temporal) `)`

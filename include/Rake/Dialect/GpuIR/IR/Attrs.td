@@ -9,6 +9,12 @@ include "Rake/Dialect/GpuIR/IR/Dialect.td"
 include "Rake/Dialect/GpuIR/IR/Enums.td"
 include "Rake/Dialect/GpuIR/IR/Interfaces.td"
 
+// A 64-bit integer read back as signed, so that verifiers see negative values.
+def GpuIR_IntAttr : TypedSignlessIntegerAttrBase<I64, "int64_t",
+                                                 "64-bit integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 class GpuIR_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<GpuIR_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -122,12 +128,12 @@ def GpuIR_CollTilingAttr : GpuIR_Attr<"CollTiling", "tiling"> {
     outermost first. Collective analysis attaches one to every scope.
 
     ```mlir
-    #gpuir.tiling<domain [2, 384] ops [#gpuir.tile<level = 0, dim = 1, offset = 0, step = 128, box = 128, count = 3>]>
+    #gpuir.tiling<domain [2, 384] ops [<level = 0, dim = 1, offset = 0, step = 128, box = 128, count = 3>]>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$domain,
                         OptionalArrayRefParameter<"TileOpAttr">:$ops);
-  let assemblyFormat = "`<` `domain` `[` $domain `]` (`ops` `[` $ops^ `]`)? `>`";
+  let assemblyFormat = "`<` `domain` ` ` `[` $domain `]` (` ` `ops` ` ` `[` $ops^ `]`)? `>`";
 }
 
 //===----------------------------------------------------------------------===//

@@ -175,9 +175,9 @@ def GpuIR_DeviceFunctionOp : GpuIR_Op<"device_function", GpuIR_ScopeTraits> {
         warps(producer = 1 dec(40), consumer = 8 inc(232)) { ... }
     ```
   }];
-  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$cluster,
-                       DefaultValuedAttr<I64Attr, "1">:$blocks_per_sm,
-                       OptionalAttr<I64Attr>:$block,
+  let arguments = (ins DefaultValuedAttr<GpuIR_IntAttr, "1">:$cluster,
+                       DefaultValuedAttr<GpuIR_IntAttr, "1">:$blocks_per_sm,
+                       OptionalAttr<GpuIR_IntAttr>:$block,
                        OptionalAttr<TypedArrayAttrBase<GpuIR_WarpGroupAttr,
                                     "warp groups">>:$warp_groups);
   let regions = (region SizedRegion<1>:$body);
@@ -204,8 +204,8 @@ def GpuIR_WarpsOp : GpuIR_Op<"warps", GpuIR_ScopeTraits> {
     ```
   }];
   let arguments = (ins StrAttr:$group,
-                       OptionalAttr<I64Attr>:$lo,
-                       OptionalAttr<I64Attr>:$hi);
+                       OptionalAttr<GpuIR_IntAttr>:$lo,
+                       OptionalAttr<GpuIR_IntAttr>:$hi);
   let regions = (region MaxSizedRegion<1>:$body);
   let assemblyFormat = [{
     $group (`[` $lo^ `:` $hi `]`)? attr-dict-with-keyword $body
@@ -414,8 +414,8 @@ def GpuIR_AwaitOp : GpuIR_Op<"await"> {
                        Variadic<Index>:$indices,
                        AffineMapAttr:$map,
                        GpuIR_SyncTimelineAttr:$post,
-                       OptionalAttr<I64Attr>:$lag,
-                       OptionalAttr<I64Attr>:$outstanding);
+                       OptionalAttr<GpuIR_IntAttr>:$lag,
+                       OptionalAttr<GpuIR_IntAttr>:$outstanding);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }

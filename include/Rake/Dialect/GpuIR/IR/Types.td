@@ -52,7 +52,7 @@ def GpuIR_TensorMapType : GpuIR_Type<"TensorMap", "tensor_map"> {
   let parameters = (ins "::mlir::Type":$elementType,
                         ArrayRefParameter<"int64_t">:$box,
                         "int64_t":$swizzle);
-  let assemblyFormat = "`<` $elementType `,` `box` `[` $box `]` `,` `swizzle` $swizzle `>`";
+  let assemblyFormat = "`<` $elementType `,` `box` ` ` `[` $box `]` `,` `swizzle` $swizzle `>`";
   let genVerifyDecl = 1;
 }
 
