@@ -1,7 +1,7 @@
 //===- AMIR.cpp - the abstract machine dialect ----------------------------===//
 
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
-#include "Rake/Dialect/GpuIR/IR/ControlExpr.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -62,6 +62,30 @@ static void printWindow(OpAsmPrinter &p, Operation *, OperandRange indices,
     printWindowCoords(p, map.getValue(), indices, intervals.asArrayRef());
 }
 
+static ParseResult parseLevel(OpAsmParser &parser,
+                              VisibilityLevelAttr &attr) {
+  if (failed(parser.parseOptionalKeyword("at")))
+    return success();
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<VisibilityLevel> level = symbolizeVisibilityLevel(name);
+  if (!level)
+    return parser.emitError(loc, "unknown visibility level '")
+           << name
+           << "'; expected invisible, atomic_only, unordered, "
+              "temporally_ordered or fully_ordered";
+  attr = VisibilityLevelAttr::get(parser.getContext(), *level);
+  return success();
+}
+
+static void printLevel(OpAsmPrinter &p, Operation *op,
+                       VisibilityLevelAttr attr) {
+  if (attr)
+    p << " at " << stringifyVisibilityLevel(attr.getValue());
+}
+
 static LogicalResult verifyWindow(Operation *op, ValueRange indices,
                                   AffineMap map, ArrayRef<bool> intervals) {
   if (map.getNumDims() != indices.size())
@@ -78,16 +102,9 @@ static LogicalResult verifyWindow(Operation *op, ValueRange indices,
 //===----------------------------------------------------------------------===//
 
 ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  return parseProcedure(parser, result, getFunctionTypeAttrName(result.name),
+                        getArgAttrsAttrName(result.name),
+                        getResAttrsAttrName(result.name));
 }
 
 void ProcOp::print(OpAsmPrinter &p) {

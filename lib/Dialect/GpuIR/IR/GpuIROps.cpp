@@ -1,7 +1,7 @@
 //===- GpuIROps.cpp - GpuIR operations ------------------------------------===//
 
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
-#include "Rake/Dialect/GpuIR/IR/ControlExpr.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -30,17 +30,22 @@ ParseResult mlir::rake::parseControlExpr(
   SmallVector<UnresolvedOperand> dims, syms;
   if (parser.parseAffineExprOfSSAIds(dims, syms, expr))
     return failure();
-  unsigned base = operands.size();
-  // Symbols (`symbol(%x)`) are control values like any other: make them dims.
-  SmallVector<AffineExpr> symRepl;
-  for (unsigned i = 0; i < syms.size(); ++i)
-    symRepl.push_back(
-        getAffineDimExpr(base + dims.size() + i, parser.getContext()));
-  expr = expr.shiftDims(dims.size(), base);
-  if (!syms.empty())
-    expr = expr.replaceSymbols(symRepl);
-  operands.append(dims.begin(), dims.end());
-  operands.append(syms.begin(), syms.end());
+  // A name already used by an earlier expression of the op keeps its dim, so
+  // that `%i * 64 : %i * 64 + 64` has the constant extent 64. Symbols
+  // (`symbol(%x)`) are control values like any other and become dims.
+  auto dimOf = [&](const UnresolvedOperand &v) {
+    for (auto [i, o] : llvm::enumerate(operands))
+      if (o.name == v.name && o.number == v.number)
+        return getAffineDimExpr(i, parser.getContext());
+    operands.push_back(v);
+    return getAffineDimExpr(operands.size() - 1, parser.getContext());
+  };
+  SmallVector<AffineExpr> dimRepl, symRepl;
+  for (const UnresolvedOperand &d : dims)
+    dimRepl.push_back(dimOf(d));
+  for (const UnresolvedOperand &d : syms)
+    symRepl.push_back(dimOf(d));
+  expr = expr.replaceDimsAndSymbols(dimRepl, symRepl);
   return success();
 }
 
@@ -98,6 +103,32 @@ void mlir::rake::printWindowCoords(OpAsmPrinter &p, AffineMap map,
     }
   }
   p << "]";
+}
+
+ParseResult mlir::rake::parseTrailingBarrier(
+    OpAsmParser &parser, UnresolvedOperand &barrier,
+    SmallVectorImpl<UnresolvedOperand> &indices, AffineMapAttr &map,
+    DenseBoolArrayAttr &intervals) {
+  SmallVector<AffineExpr> exprs;
+  SmallVector<bool> flags;
+  if (parser.parseGreater() || parser.parseGreater() ||
+      parser.parseOperand(barrier) ||
+      parseWindowCoords(parser, indices, exprs, flags, /*allowIntervals=*/true,
+                        /*optional=*/true))
+    return failure();
+  map = AffineMapAttr::get(
+      AffineMap::get(indices.size(), 0, exprs, parser.getContext()));
+  intervals = DenseBoolArrayAttr::get(parser.getContext(), flags);
+  return success();
+}
+
+void mlir::rake::printTrailingBarrier(OpAsmPrinter &p, Operation *,
+                                      Value barrier, OperandRange indices,
+                                      AffineMapAttr map,
+                                      DenseBoolArrayAttr intervals) {
+  p << ">> " << barrier;
+  if (!intervals.empty())
+    printWindowCoords(p, map.getValue(), indices, intervals.asArrayRef());
 }
 
 static AffineMap makeMap(OpAsmParser &parser, unsigned numOperands,
@@ -172,7 +203,11 @@ void ProcOp::build(OpBuilder &builder, OperationState &state, StringRef name,
     block->addArgument(t, state.location);
 }
 
-ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
+ParseResult mlir::rake::parseProcedure(OpAsmParser &parser,
+                                       OperationState &result,
+                                       StringAttr typeAttrName,
+                                       StringAttr argAttrsName,
+                                       StringAttr resAttrsName) {
   StringAttr name;
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<Type> resultTypes;
@@ -188,13 +223,12 @@ ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<Type> argTypes;
   for (OpAsmParser::Argument &arg : args)
     argTypes.push_back(arg.type);
-  result.addAttribute(getFunctionTypeAttrName(result.name),
+  result.addAttribute(typeAttrName,
                       TypeAttr::get(b.getFunctionType(argTypes, resultTypes)));
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
-  call_interface_impl::addArgAndResultAttrs(
-      b, result, args, resultAttrs, getArgAttrsAttrName(result.name),
-      getResAttrsAttrName(result.name));
+  call_interface_impl::addArgAndResultAttrs(b, result, args, resultAttrs,
+                                            argAttrsName, resAttrsName);
   // An empty body `{}` is a procedure that does nothing; it still has its
   // entry block, which holds the parameters.
   Region *body = result.addRegion();
@@ -207,6 +241,12 @@ ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
                                                  : result.location);
   }
   return success();
+}
+
+ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parseProcedure(parser, result, getFunctionTypeAttrName(result.name),
+                        getArgAttrsAttrName(result.name),
+                        getResAttrsAttrName(result.name));
 }
 
 void ProcOp::print(OpAsmPrinter &p) {

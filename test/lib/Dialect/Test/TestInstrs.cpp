@@ -1,7 +1,7 @@
 //===- TestInstrs.cpp - instructions for tests ----------------------------===//
 
 #include "TestInstrs.h"
-#include "Rake/Dialect/GpuIR/IR/ControlExpr.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -19,27 +19,6 @@ void RTestDialect::initialize() {
 
 void mlir::rake::rtest::registerTestDialect(DialectRegistry &registry) {
   registry.insert<RTestDialect>();
-}
-
-static ParseResult
-parseCoords(OpAsmParser &parser,
-            SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
-            AffineMapAttr &map, DenseBoolArrayAttr &intervals) {
-  SmallVector<AffineExpr> exprs;
-  SmallVector<bool> flags;
-  if (parseWindowCoords(parser, indices, exprs, flags, /*allowIntervals=*/true,
-                        /*optional=*/true))
-    return failure();
-  map = AffineMapAttr::get(
-      AffineMap::get(indices.size(), 0, exprs, parser.getContext()));
-  intervals = DenseBoolArrayAttr::get(parser.getContext(), flags);
-  return success();
-}
-
-static void printCoords(OpAsmPrinter &p, Operation *, OperandRange indices,
-                        AffineMapAttr map, DenseBoolArrayAttr intervals) {
-  if (!intervals.empty())
-    printWindowCoords(p, map.getValue(), indices, intervals.asArrayRef());
 }
 
 static CollUnitAttr unit(MLIRContext *ctx, CollUnitKind kind) {
@@ -61,6 +40,19 @@ std::optional<BarrierMechanism> InOrderOp::getBarrierMechanism() {
 }
 Value InOrderOp::getTrailingBarrier() { return nullptr; }
 
+// host_op: a CPU instruction reading a host buffer.
+CollUnitAttr HostOp::getCollUnit() { return {}; }
+InstrTimeline HostOp::getInstrTimeline() { return InstrTimeline::cpu_in_order; }
+SmallVector<InstrParam> HostOp::getParams() {
+  InstrParam p{0, "buf", AccessMode::read, QualTimeline::cpu_in_order,
+               {TypeID::get<HostAttr>()}};
+  return {p};
+}
+std::optional<BarrierMechanism> HostOp::getBarrierMechanism() {
+  return std::nullopt;
+}
+Value HostOp::getTrailingBarrier() { return nullptr; }
+
 // example_wgmma: D (registers) += A (SMEM) * B (SMEM), by a warpgroup.
 CollUnitAttr ExampleWgmmaOp::getCollUnit() {
   return unit(getContext(), CollUnitKind::warpgroup);
@@ -72,6 +64,7 @@ SmallVector<InstrParam> ExampleWgmmaOp::getParams() {
   MLIRContext *ctx = getContext();
   InstrParam d{0, "d", AccessMode::read_write, QualTimeline::wgmma_async_rmem_d,
                {TypeID::get<RmemAttr>()}};
+  d.elementType = Float32Type::get(ctx);
   d.outOfOrder = true;
   d.distributedUnits = {unit(ctx, CollUnitKind::thread)};
   InstrParam a{1, "a", AccessMode::read, QualTimeline::wgmma_async_smem,

@@ -31,6 +31,12 @@ def RTest_InOrderOp : RTest_Instr<"in_order_op"> {
   let assemblyFormat = "$buf `unit` $unit attr-dict `:` type($buf)";
 }
 
+def RTest_HostOp : RTest_Instr<"host_op"> {
+  let summary = "a CPU instruction that reads a host buffer";
+  let arguments = (ins AnyMemRef:$buf);
+  let assemblyFormat = "$buf attr-dict `:` type($buf)";
+}
+
 def RTest_ExampleWgmmaOp : RTest_Instr<"example_wgmma"> {
   let summary = "D += A * B by a warpgroup, asynchronously (wgmma)";
   let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b);
@@ -43,7 +49,7 @@ def RTest_ExampleTmaMulticastOp : RTest_Instr<"example_tma_multicast"> {
                        Variadic<Index>:$indices, AffineMapAttr:$map,
                        DenseBoolArrayAttr:$intervals);
   let assemblyFormat = [{
-    $src `,` $dst `>` `>` $barrier custom<Coords>($indices, $map, $intervals)
+    $src `,` $dst custom<TrailingBarrier>($barrier, $indices, $map, $intervals)
     attr-dict `:` type($src) `,` type($dst) `,` type($barrier)
   }];
 }

@@ -107,7 +107,7 @@ class AMIR_AccessOp<string mnemonic, string summaryText>
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
                        GpuIR_QualTimelineAttr:$quals);
   let assemblyFormat = [{
-    $variable custom<Window>($indices, $map, $intervals)
+    $variable `` custom<Window>($indices, $map, $intervals)
     `on` custom<QualSet>($quals) attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
@@ -130,13 +130,21 @@ class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel>
   let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
                        GpuIR_QualTimelineAttr:$quals,
-                       DefaultValuedAttr<AMIR_VisibilityLevelAttr,
-                         "::mlir::rake::amir::VisibilityLevel::" # defaultLevel>:$level);
+                       OptionalAttr<AMIR_VisibilityLevelAttr>:$level);
   let assemblyFormat = [{
-    $variable custom<Window>($indices, $map, $intervals)
-    `on` custom<QualSet>($quals) (`at` $level^)? attr-dict `:` type($variable)
+    $variable `` custom<Window>($indices, $map, $intervals)
+    `on` custom<QualSet>($quals) `` custom<Level>($level) attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The visibility the check requires: `level` if given, else the
+    /// default of this kind of check.
+    ::mlir::rake::amir::VisibilityLevel getRequiredLevel() {
+      if (auto l = getLevel())
+        return *l;
+      return ::mlir::rake::amir::VisibilityLevel::}] # defaultLevel # [{;
+    }
+  }];
 }
 
 def AMIR_CheckReadsOp : AMIR_CheckOp<"check_reads",
@@ -198,9 +206,9 @@ def AMIR_ArriveOp : AMIR_Op<"arrive"> {
                        GpuIR_QualTimelineAttr:$quals,
                        UnitAttr:$transitive);
   let assemblyFormat = [{
-    $barrier custom<Window>($indices, $map, $intervals)
+    $barrier `` custom<Window>($indices, $map, $intervals)
     `pre` `(` custom<QualSet>($pre) `)` `on` custom<QualSet>($quals)
-    (`transitive` $transitive^)? attr-dict `:` type($barrier)
+    (`transitive` $transitive^)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }
@@ -222,9 +230,9 @@ def AMIR_AwaitOp : AMIR_Op<"await"> {
                        OptionalAttr<GpuIR_IntAttr>:$lag,
                        OptionalAttr<GpuIR_IntAttr>:$outstanding);
   let assemblyFormat = [{
-    $barrier custom<Window>($indices, $map, $intervals)
+    $barrier `` custom<Window>($indices, $map, $intervals)
     `full` `(` custom<QualSet>($full) `)` `temporal` `(` custom<QualSet>($temporal) `)`
-    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? attr-dict `:` type($barrier)
+    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }

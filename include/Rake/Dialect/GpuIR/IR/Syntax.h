@@ -1,14 +1,15 @@
-//===- ControlExpr.h - parsing and printing control expressions -*- C++ -*-===//
+//===- Syntax.h - the textual syntax shared by Rake's dialects --*- C++ -*-===//
 //
 // Control expressions are quasi-affine expressions written with SSA names
 // (`%task * 256 + %t`). GpuIR and AMIR ops store several of them as one
 // affine map over one list of index operands; these helpers read and write
-// them, so every op spells them the same way.
+// them, and the other pieces of syntax the dialects share, so every op spells
+// them the same way.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef RAKE_DIALECT_GPUIR_IR_CONTROLEXPR_H
-#define RAKE_DIALECT_GPUIR_IR_CONTROLEXPR_H
+#ifndef RAKE_DIALECT_GPUIR_IR_SYNTAX_H
+#define RAKE_DIALECT_GPUIR_IR_SYNTAX_H
 
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 
@@ -31,6 +32,16 @@ ParseResult parseWindowCoords(OpAsmParser &parser,
 void printWindowCoords(OpAsmPrinter &p, AffineMap map, ValueRange operands,
                        ArrayRef<bool> intervals);
 
+/// ` >> %bar[coords]`: an instruction's trailing barrier, for use as
+/// `custom<TrailingBarrier>($barrier, $indices, $map, $intervals)`.
+ParseResult parseTrailingBarrier(
+    OpAsmParser &parser, OpAsmParser::UnresolvedOperand &barrier,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+    AffineMapAttr &map, DenseBoolArrayAttr &intervals);
+void printTrailingBarrier(OpAsmPrinter &p, Operation *op, Value barrier,
+                          OperandRange indices, AffineMapAttr map,
+                          DenseBoolArrayAttr intervals);
+
 /// `lhs < rhs and ...`: a conjunction of comparisons as a map of (lhs, rhs)
 /// pairs and the predicates.
 ParseResult parseCondition(OpAsmParser &parser,
@@ -42,10 +53,16 @@ void printCondition(OpAsmPrinter &p, AffineMap map, ValueRange operands,
 /// The condition as an integer set over the operands.
 IntegerSet conditionToIntegerSet(AffineMap map, ArrayRef<int32_t> predicates);
 
+/// `@name(%n: index, ...) attributes {...} { body }`: a procedure whose body
+/// may be empty (`{}` still has the entry block holding the parameters).
+ParseResult parseProcedure(OpAsmParser &parser, OperationState &result,
+                           StringAttr typeAttrName, StringAttr argAttrsName,
+                           StringAttr resAttrsName);
+
 /// `a | b | c`: a set of qualitative timelines, or `none`.
 ParseResult parseQualSet(OpAsmParser &parser, gpuir::QualTimelineAttr &attr);
 void printQualSet(OpAsmPrinter &p, Operation *, gpuir::QualTimelineAttr attr);
 
 } // namespace mlir::rake
 
-#endif // RAKE_DIALECT_GPUIR_IR_CONTROLEXPR_H
+#endif // RAKE_DIALECT_GPUIR_IR_SYNTAX_H
