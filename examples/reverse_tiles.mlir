@@ -1,0 +1,21 @@
+// Reverse every tile of 256 floats: each CTA copies its tile of A into shared
+// memory, waits at a CTA-wide fence, and writes the tile back to B in
+// reverse order. The seed paper's first example (section 2.1).
+//
+//   build/bin/rake-opt examples/reverse_tiles.mlir
+gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(256) {
+    gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {
+      %tile = gpuir.alloc : memref<256xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %A[%task * 256 + %t] : memref<?xf32, #gpuir.gmem>
+        gpuir.write %v, %tile[%t] : memref<256xf32, #gpuir.smem>
+      }
+      gpuir.fence cuda_in_order -> cuda_in_order
+      gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %tile[255 - %t] : memref<256xf32, #gpuir.smem>
+        gpuir.write %v, %B[%task * 256 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}

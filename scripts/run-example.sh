@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The main job: set up, build, and take an example kernel through every stage
+# of the compiler that exists today. Today that is parsing and verifying the
+# GpuIR (every op's rules: scopes, memory types, units, timelines), printing
+# the verified IR, and lowering nothing yet; later stages (analyses, the
+# synchronization check, code generation, the cubin verifier and a run on the
+# GPU where one exists) join this script as they land.
+#
+#   scripts/run-example.sh [examples/<kernel>.mlir]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+example=${1:-$root/examples/reverse_tiles.mlir}
+"$root/scripts/setup.sh" > /dev/null
+echo "== $example: parse and verify"
+"$build/bin/rake-opt" "$example" --verify-each
+echo "== $example: verified"
