@@ -817,6 +817,11 @@ LogicalResult DeviceFunctionOp::verify() {
   if ((*this)->getParentOfType<DeviceFunctionOp>())
     return emitOpError() << "device functions cannot nest; a device function "
                             "is launched from CPU code";
+  return success();
+}
+
+// The body is checked once its ops have been verified themselves.
+LogicalResult DeviceFunctionOp::verifyRegions() {
   Block &body = getBody().front();
   auto loop = dyn_cast_or_null<ForOp>(body.empty() ? nullptr : &body.front());
   bool startsWithTasks = loop && loop.getLoopMode() == LoopMode::cuda_tasks;

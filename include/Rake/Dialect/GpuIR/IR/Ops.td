@@ -183,6 +183,7 @@ def GpuIR_DeviceFunctionOp : GpuIR_Op<"device_function", GpuIR_ScopeTraits> {
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// Threads per CTA.
     int64_t getBlockDim();
