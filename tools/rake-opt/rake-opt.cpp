@@ -7,6 +7,7 @@
 
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Transforms/Passes.h"
 #include "TestInstrs.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -17,6 +18,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::rake::registerRakePasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -115,13 +115,14 @@ gpuir.proc @multicast_race(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>) {
 gpuir.proc @wgmma_not_awaited(%n: index) {
   gpuir.device_function cluster(2) block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {
-      %A = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
+      %A = gpuir.alloc : memref<2x64x64xf16, #gpuir.smem>
       %D = gpuir.alloc : memref<2x256x32xf32, #gpuir.rmem>
       gpuir.for %cta = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        %Ac = gpuir.window %A[%cta, 0 : 64, 0 : 64] : memref<2x64x64xf16, #gpuir.smem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
         gpuir.for %wg = 0 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
           %Dw = gpuir.window %D[%cta, %wg * 128 : %wg * 128 + 128, 0 : 32] : memref<2x256x32xf32, #gpuir.rmem> -> memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
-          rtest.example_wgmma %Dw, %A, %A : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>, memref<64x64xf16, #gpuir.smem>, memref<64x64xf16, #gpuir.smem>
-          rtest.in_order_op %Dw unit <warpgroup> : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
+          rtest.example_wgmma %Dw, %Ac, %Ac : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>, memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
+          rtest.in_order_op %Dw unit <warpgroup> over <thread> : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
         }
       }
     }
@@ -166,7 +167,7 @@ gpuir.proc @async_and_cluster_sync(%n: index, %G: memref<?x64x64xf16, #gpuir.gme
         gpuir.for %wg = 0 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
           %Dw = gpuir.window %D[%cta, %wg * 128 : %wg * 128 + 128, 0 : 32] : memref<2x256x32xf32, #gpuir.rmem> -> memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
           gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
-          rtest.in_order_op %Dw unit <warpgroup> : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
+          rtest.in_order_op %Dw unit <warpgroup> over <thread> : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
         }
       }
     }

@@ -331,6 +331,29 @@ std::optional<int64_t> CollUnitAttr::getNumThreads(int64_t blockDim,
 }
 
 //===----------------------------------------------------------------------===//
+// ShardingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute ShardingAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> pitches;
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       return parser.parseInteger(
+                                           pitches.emplace_back());
+                                     }) ||
+      parser.parseGreater())
+    return {};
+  return get(parser.getContext(), pitches);
+}
+
+void ShardingAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(getPitches(), printer);
+  printer << "]>";
+}
+
+//===----------------------------------------------------------------------===//
 // Memory types
 //===----------------------------------------------------------------------===//
 

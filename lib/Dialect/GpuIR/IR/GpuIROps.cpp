@@ -1527,6 +1527,25 @@ LogicalResult mlir::rake::gpuir::verifyInstrOp(Operation *op) {
       return op->emitOpError() << "parameter '" << param.name << "' takes "
                                << param.elementType << " elements, found "
                                << memref.getElementType();
+    if (!param.shape.empty()) {
+      bool ok = static_cast<size_t>(memref.getRank()) == param.shape.size();
+      for (size_t i = 0; ok && i < param.shape.size(); ++i)
+        ok = ShapedType::isDynamic(param.shape[i]) ||
+             memref.getDimSize(i) == param.shape[i];
+      if (!ok) {
+        auto show = [](ArrayRef<int64_t> shape) {
+          std::string s = "[";
+          for (auto [i, d] : llvm::enumerate(shape))
+            s += (i ? ", " : "") +
+                 (ShapedType::isDynamic(d) ? std::string("?")
+                                           : std::to_string(d));
+          return s + "]";
+        };
+        return op->emitOpError()
+               << "parameter '" << param.name << "' takes a window of shape "
+               << show(param.shape) << ", found " << show(memref.getShape());
+      }
+    }
     MemoryTypeAttrInterface mem = getMemoryType(memref);
     if (!mem)
       return verifyMemorySpace(op, memref, "parameter '" + param.name.str() + "'");

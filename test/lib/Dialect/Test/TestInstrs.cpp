@@ -31,8 +31,14 @@ InstrTimeline InOrderOp::getInstrTimeline() {
   return InstrTimeline::cuda_in_order;
 }
 SmallVector<InstrParam> InOrderOp::getParams() {
-  InstrParam p{0, "buf", AccessMode::read_write,
-               QualTimeline::cuda_in_order_ram};
+  // Registers and memory are different qualitative timelines.
+  auto space = cast<MemRefType>(getBuf().getType()).getMemorySpace();
+  QualTimeline qual = isa_and_nonnull<RmemAttr, UniformRmemAttr>(space)
+                          ? QualTimeline::cuda_in_order_rmem
+                          : QualTimeline::cuda_in_order_ram;
+  InstrParam p{0, "buf", AccessMode::read_write, qual};
+  if (auto over = getOverAttr())
+    p.distributedUnits = {over};
   return {p};
 }
 std::optional<BarrierMechanism> InOrderOp::getBarrierMechanism() {
@@ -72,6 +78,8 @@ SmallVector<InstrParam> ExampleWgmmaOp::getParams() {
   InstrParam b{2, "b", AccessMode::read, QualTimeline::wgmma_async_smem,
                {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
   a.outOfOrder = b.outOfOrder = true;
+  a.shape = {64, ShapedType::kDynamic};
+  b.shape = {ShapedType::kDynamic, ShapedType::kDynamic};
   return {d, a, b};
 }
 std::optional<BarrierMechanism> ExampleWgmmaOp::getBarrierMechanism() {
@@ -93,6 +101,7 @@ SmallVector<InstrParam> ExampleTmaMulticastOp::getParams() {
   InstrParam dst{1, "dst", AccessMode::write, QualTimeline::tma_to_smem_async,
                  {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
   src.outOfOrder = dst.outOfOrder = true;
+  dst.multicast = true;
   return {src, dst};
 }
 std::optional<BarrierMechanism> ExampleTmaMulticastOp::getBarrierMechanism() {

@@ -107,15 +107,21 @@ def GpuIR_TileOpAttr : GpuIR_Attr<"TileOp", "tile"> {
   let summary = "one refinement of a collective tiling";
   let description = [{
     Iteration `i` (counted from the loop's lower bound) of the loop at
-    `level` (0 = outermost cuda_threads loop or warps region) takes
-    coordinates `[offset + i * step, offset + i * step + box)` of dimension
-    `dim` of the tiling's domain. A warps region is a tile with count 1.
+    `level` (0 = the outermost cuda_threads loop or warps region of the
+    device function) takes `box` coordinates of dimension `dim` of the
+    tiling's domain, starting at `((offset + i * step) floordiv div) mod mod`
+    past where the earlier refinements of that dimension start (`mod = 0`:
+    no modulus). A warps region is a refinement with count 1. `div` and `mod`
+    appear when a dimension was split inside a loop's range.
   }];
   let parameters = (ins "int64_t":$level, "int64_t":$dim, "int64_t":$offset,
-                        "int64_t":$step, "int64_t":$box, "int64_t":$count);
+                        "int64_t":$step, "int64_t":$box, "int64_t":$count,
+                        DefaultValuedParameter<"int64_t", "1">:$div,
+                        DefaultValuedParameter<"int64_t", "0">:$mod);
   let assemblyFormat = [{
     `<` `level` `=` $level `,` `dim` `=` $dim `,` `offset` `=` $offset `,`
-        `step` `=` $step `,` `box` `=` $box `,` `count` `=` $count `>`
+        `step` `=` $step `,` `box` `=` $box `,` `count` `=` $count
+        (`,` `div` `=` $div^)? (`,` `mod` `=` $mod^)? `>`
   }];
 }
 
@@ -134,6 +140,24 @@ def GpuIR_CollTilingAttr : GpuIR_Attr<"CollTiling", "tiling"> {
   let parameters = (ins ArrayRefParameter<"int64_t">:$domain,
                         OptionalArrayRefParameter<"TileOpAttr">:$ops);
   let assemblyFormat = "`<` `domain` ` ` `[` $domain `]` (` ` `ops` ` ` `[` $ops^ `]`)? `>`";
+}
+
+def GpuIR_ShardingAttr : GpuIR_Attr<"Sharding", "sharding"> {
+  let summary = "how a buffer is distributed over the threads that own it";
+  let description = [{
+    The result of distributed memory analysis: the buffer's leading
+    dimensions, one per entry, are distributed over copies of the memory
+    type's native unit (one thread's registers, one CTA's shared memory),
+    and each entry is the thread pitch of its dimension: incrementing that
+    index moves to the copy owned by threads that many natural thread
+    indices further. `[]` is a buffer that one collective owns whole.
+
+    ```mlir
+    #gpuir.sharding<[256, 1]>    // acc[cta, t, ...]: one row per thread of 2 CTAs of 256
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$pitches);
+  let hasCustomAssemblyFormat = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -70,6 +70,12 @@ struct InstrParam {
   bool outOfOrder = false;
   /// Whether the accesses are atomic (reductions to memory).
   bool atomic = false;
+  /// Whether the argument may span the copies of several owners (a TMA
+  /// multicast into the shared memory of several CTAs).
+  bool multicast = false;
+  /// The static shape the argument must have (empty: any; a dynamic entry
+  /// matches any size).
+  llvm::SmallVector<int64_t, 4> shape;
   /// The units over which the argument's leading dimensions are
   /// distributed (a warp's fragment registers: [warp, thread]).
   llvm::SmallVector<mlir::Attribute, 2> distributedUnits;

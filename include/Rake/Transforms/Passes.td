@@ -1,0 +1,50 @@
+//===- Passes.td - passes that check, change or annotate GpuIR ---*- tablegen -*-===//
+
+#ifndef RAKE_TRANSFORMS_PASSES
+#define RAKE_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def CollectiveAnalysisPass : Pass<"rake-collective-analysis", "::mlir::ModuleOp"> {
+  let summary = "Give every scope of a device function its collective tiling and check thread collectives";
+  let description = [{
+    Runs collective analysis (section 4 of the Exo-GPU paper) and attaches
+    its results: every scope op inside a device function (the device
+    function, loops, ifs, warps regions) gets `gpuir.tiling`, the collective
+    tiling of its body, and `gpuir.scope`, the unit its collectives are when
+    they are one (thread, warp, warpgroup, CTA, cluster, ...).
+
+    It rejects cuda_threads loops that need more threads than their scope
+    has or do not tile it, warps regions that do not fit, instructions used
+    outside a scope of their collective unit, fences that would not run on
+    whole warps, a CTA or a cluster, and cluster-barrier arrives and awaits
+    outside cluster scope. Where a gpuir.if on a thread loop's variable is
+    the cause, the error says the threads may diverge.
+  }];
+  let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
+  let statistics = [
+    Statistic<"numScopes", "scopes", "Number of scopes given a tiling">,
+  ];
+}
+
+def DistributedMemoryPass : Pass<"rake-distributed-memory", "::mlir::ModuleOp"> {
+  let summary = "Deduce how each device buffer and barrier is sharded over its owners, and check every access";
+  let description = [{
+    Distributed memory analysis (section 4.1 of the Exo-GPU paper). A buffer
+    in a memory type with a native unit (a thread's registers, a CTA's shared
+    memory) allocated at a larger scope has one copy per unit: its leading
+    dimensions are indexed by the loop variables of the cuda_threads loops
+    that split the allocating scope down to that unit. From each access the
+    pass deduces the thread pitch of those dimensions, checks that all
+    accesses agree, and attaches the result to the allocation as
+    `gpuir.sharding`.
+
+    It rejects an access by threads that do not own the copy they touch (a
+    register read by another thread, another CTA's shared memory without a
+    multicast instruction), an access whose collective spans several copies,
+    and buffers or barrier arrays sharded differently at different uses.
+  }];
+  let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
+}
+
+#endif // RAKE_TRANSFORMS_PASSES

@@ -1,0 +1,573 @@
+//===- DistributedMemory.cpp - how buffers are sharded over threads -------===//
+
+#include "Rake/Analysis/DistributedMemory.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace {
+
+/// A control expression as sum(coeff * key) + constant. Keys are loop
+/// variables (their Value's opaque pointer) or the synthetic loops of an
+/// instruction's distributed parameters.
+struct LinearForm {
+  llvm::MapVector<const void *, int64_t> coeffs;
+  int64_t constant = 0;
+  bool linear = true;
+
+  LinearForm &operator+=(const LinearForm &o) {
+    for (auto [k, c] : o.coeffs)
+      coeffs[k] += c;
+    constant += o.constant;
+    linear &= o.linear;
+    return *this;
+  }
+  LinearForm scaled(int64_t s) const {
+    LinearForm r = *this;
+    for (auto &kc : r.coeffs)
+      kc.second *= s;
+    r.constant *= s;
+    return r;
+  }
+  void dropZeros() {
+    llvm::MapVector<const void *, int64_t> kept;
+    for (auto [k, c] : coeffs)
+      if (c)
+        kept[k] = c;
+    coeffs = std::move(kept);
+  }
+};
+
+LinearForm linearize(AffineExpr e, ValueRange operands) {
+  LinearForm f;
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    f.constant = c.getValue();
+    return f;
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    f.coeffs[operands[d.getPosition()].getAsOpaquePointer()] = 1;
+    return f;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  LinearForm l = linearize(bin.getLHS(), operands);
+  LinearForm r = linearize(bin.getRHS(), operands);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    l += r;
+    return l;
+  case AffineExprKind::Mul:
+    if (r.coeffs.empty())
+      return l.scaled(r.constant);
+    if (l.coeffs.empty())
+      return r.scaled(l.constant);
+    break;
+  default:
+    break;
+  }
+  f.linear = false;
+  for (auto [k, c] : l.coeffs)
+    f.coeffs[k] = 0;
+  for (auto [k, c] : r.coeffs)
+    f.coeffs[k] = 0;
+  return f;
+}
+
+/// One coordinate of an access: a point, or an interval [lo, hi).
+struct Coord {
+  LinearForm lo;
+  bool interval = false;
+  int64_t extent = 0; // For intervals with a constant extent.
+  /// For an interval bound to a synthetic loop of an instruction parameter.
+  const void *syntheticKey = nullptr;
+};
+
+/// An access of the buffer: by which op, at which coordinates.
+struct Access {
+  Operation *op;
+  SmallVector<Coord> coords;
+  /// The instruction's parameter may touch the copies of several owners.
+  bool multicast = false;
+  /// The units an instruction parameter's leading intervals are
+  /// distributed over.
+  SmallVector<CollUnitAttr> distributed;
+};
+
+/// Coordinates of a window's source dims.
+SmallVector<Coord> windowCoords(AffineMap map, ValueRange operands,
+                                ArrayRef<bool> intervals) {
+  SmallVector<Coord> coords;
+  unsigned r = 0;
+  for (bool isInterval : intervals) {
+    Coord c;
+    c.lo = linearize(map.getResult(r++), operands);
+    if (isInterval) {
+      c.interval = true;
+      LinearForm hi = linearize(map.getResult(r++), operands);
+      LinearForm diff = hi;
+      diff += c.lo.scaled(-1);
+      diff.dropZeros();
+      c.extent = diff.coeffs.empty() && diff.linear ? diff.constant : 0;
+    }
+    coords.push_back(c);
+  }
+  return coords;
+}
+
+} // namespace
+
+DistributedMemoryAnalysis::DistributedMemoryAnalysis(
+    Operation *root, const CollectiveAnalysis &coll)
+    : coll(coll) {
+  root->walk([&](AllocOp alloc) {
+    if (getDeviceScope(alloc) != DeviceScope::CUDA)
+      return;
+    Type type = alloc.getResult().getType();
+    CollUnitAttr native;
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      auto mem =
+          dyn_cast_or_null<MemoryTypeAttrInterface>(memref.getMemorySpace());
+      if (mem)
+        native = dyn_cast_or_null<CollUnitAttr>(mem.getNativeUnit());
+    } else if (auto barrier = dyn_cast<BarrierType>(type)) {
+      if (barrier.isMbarrier())
+        native = CollUnitAttr::get(alloc.getContext(),
+                                   CollUnitKind::cta_in_cluster, 1, 0);
+    }
+    if (native)
+      analyze(alloc, alloc.getResult(), native);
+  });
+}
+
+const Sharding *DistributedMemoryAnalysis::getSharding(Value buffer) const {
+  auto it = shardings.find(buffer);
+  return it == shardings.end() ? nullptr : &it->second;
+}
+
+LogicalResult DistributedMemoryAnalysis::emitErrors() const {
+  for (const AnalysisError &e : errors) {
+    InFlightDiagnostic diag = e.op->emitOpError() << e.message;
+    for (auto &[loc, text] : e.notes)
+      diag.attachNote(loc) << text;
+  }
+  return failure(!errors.empty());
+}
+
+/// Collects the accesses of `value` (a buffer or a window of one) with its
+/// coordinates expressed in the buffer's dimensions. `outer` maps the
+/// value's dimensions to the buffer's (identity for the buffer itself).
+static LogicalResult
+collectAccesses(Value value, ArrayRef<Coord> outer, SmallVectorImpl<Access> &out,
+                std::string &error, Operation *&errorOp) {
+  // Composes coordinates of `value` (one per interval of `outer`) into the
+  // buffer's coordinates.
+  auto compose = [&](ArrayRef<Coord> inner) {
+    if (outer.empty())
+      return SmallVector<Coord>(inner.begin(), inner.end());
+    SmallVector<Coord> result;
+    size_t k = 0;
+    for (const Coord &o : outer) {
+      if (!o.interval) {
+        result.push_back(o);
+        continue;
+      }
+      Coord c = inner[k++];
+      c.lo += o.lo;
+      result.push_back(c);
+    }
+    return result;
+  };
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<FreeOp>(user))
+      continue;
+    if (auto read = dyn_cast<ReadOp>(user)) {
+      out.push_back({user, compose(windowCoords(read.getMap(), read.getIndices(),
+                                                SmallVector<bool>(read.getMap().getNumResults(), false)))});
+      continue;
+    }
+    if (auto write = dyn_cast<WriteOp>(user)) {
+      if (use.getOperandNumber() != 1)
+        continue;
+      out.push_back({user, compose(windowCoords(write.getMap(), write.getIndices(),
+                                                SmallVector<bool>(write.getMap().getNumResults(), false)))});
+      continue;
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(user)) {
+      if (use.getOperandNumber() != 1)
+        continue;
+      out.push_back({user, compose(windowCoords(reduce.getMap(), reduce.getIndices(),
+                                                SmallVector<bool>(reduce.getMap().getNumResults(), false)))});
+      continue;
+    }
+    if (auto window = dyn_cast<WindowOp>(user)) {
+      SmallVector<Coord> coords =
+          compose(windowCoords(window.getMap(), window.getIndices(),
+                               window.getIntervals()));
+      if (failed(collectAccesses(window.getResult(), coords, out, error,
+                                 errorOp)))
+        return failure();
+      continue;
+    }
+    if (auto arrive = dyn_cast<ArriveOp>(user)) {
+      unsigned i = 0;
+      for (; i < arrive.getBarriers().size(); ++i)
+        if (&arrive->getOpOperand(i) == &use)
+          break;
+      Access a{user, compose(windowCoords(
+                         cast<AffineMapAttr>(arrive.getMaps()[i]).getValue(),
+                         arrive.getBarrierIndices(i),
+                         cast<DenseBoolArrayAttr>(arrive.getIntervals()[i])
+                             .asArrayRef()))};
+      a.multicast = llvm::any_of(a.coords, [](const Coord &c) { return c.interval; });
+      out.push_back(a);
+      continue;
+    }
+    if (auto await = dyn_cast<AwaitOp>(user)) {
+      out.push_back({user, compose(windowCoords(await.getMap(), await.getIndices(),
+                                                SmallVector<bool>(await.getMap().getNumResults(), false)))});
+      continue;
+    }
+    if (auto instr = dyn_cast<InstrOpInterface>(user)) {
+      if (use.get() == instr.getTrailingBarrier()) {
+        // The instruction's own coordinates of its trailing barrier are not
+        // visible through the interface; treat it as touching the whole
+        // barrier array it names, like a multicast.
+        Access a{user, SmallVector<Coord>(outer.begin(), outer.end())};
+        a.multicast = true;
+        out.push_back(a);
+        continue;
+      }
+      for (const InstrParam &param : instr.getParams()) {
+        if (param.operandIndex != use.getOperandNumber())
+          continue;
+        Access a{user, SmallVector<Coord>(outer.begin(), outer.end())};
+        a.multicast = param.multicast;
+        for (Attribute u : param.distributedUnits)
+          a.distributed.push_back(cast<CollUnitAttr>(u));
+        // A buffer passed whole: every dimension is a full interval.
+        if (outer.empty()) {
+          auto type = cast<MemRefType>(value.getType());
+          for (int64_t d : type.getShape()) {
+            Coord c;
+            c.interval = true;
+            c.extent = ShapedType::isDynamic(d) ? 0 : d;
+            a.coords.push_back(c);
+          }
+        }
+        out.push_back(a);
+      }
+      continue;
+    }
+    error = "cannot see how '" + user->getName().getStringRef().str() +
+            "' accesses it; distributed memory analysis understands GpuIR "
+            "accesses and instructions (InstrOpInterface)";
+    errorOp = user;
+    return failure();
+  }
+  return success();
+}
+
+void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
+                                        CollUnitAttr native) {
+  const CollTiling *allocTiling = coll.getScopeTiling(alloc);
+  if (!allocTiling)
+    return;
+  auto [blockDim, clusterDim] = coll.getLaunchShape(alloc);
+  std::string why;
+  auto nativeUnit =
+      evaluateUnit(native.getCollType(), blockDim, clusterDim, why);
+  if (failed(nativeUnit))
+    return;
+  std::string name, nativeText;
+  switch (native.getKind()) {
+  case CollUnitKind::thread:
+    nativeText = "thread";
+    break;
+  case CollUnitKind::warp:
+    nativeText = "warp";
+    break;
+  case CollUnitKind::cta_in_cluster:
+    nativeText = "CTA";
+    break;
+  default: {
+    llvm::raw_string_ostream os(nativeText);
+    os << native;
+  }
+  }
+  if (auto memref = dyn_cast<MemRefType>(buffer.getType()))
+    name = "the " +
+           cast<MemoryTypeAttrInterface>(memref.getMemorySpace())
+               .getMemoryName()
+               .str() +
+           " buffer (one copy per " + nativeText + ")";
+  else
+    name = "the mbarrier array (one copy per " + nativeText + ")";
+  std::pair<Location, std::string> allocNote{alloc->getLoc(),
+                                             "the buffer is allocated here"};
+
+  SmallVector<Access> accesses;
+  Operation *errorOp = nullptr;
+  if (failed(collectAccesses(buffer, {}, accesses, why, errorOp))) {
+    errors.push_back({errorOp, "uses " + name + ", but " + why, {allocNote}});
+    return;
+  }
+
+  // Check the accesses in program order, so the first one found wrong is
+  // the first one a reader meets.
+  DenseMap<Operation *, unsigned> position;
+  alloc->getParentOfType<ProcOp>()->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { position[op] = position.size(); });
+  llvm::stable_sort(accesses, [&](const Access &a, const Access &b) {
+    return position[a.op] < position[b.op];
+  });
+  size_t errorsBefore = errors.size();
+
+  std::optional<Sharding> first;
+  Operation *firstOp = nullptr;
+  // Keys of the synthetic loops of instruction parameters.
+  SmallVector<std::unique_ptr<char>> syntheticKeys;
+
+  for (Access &access : accesses) {
+    // One report per buffer: later accesses usually repeat the first mistake.
+    if (errors.size() != errorsBefore)
+      break;
+    const CollTiling *tiling = coll.getScopeTiling(access.op);
+    if (!tiling)
+      continue;
+    CollTiling scope = *tiling;
+
+    // An instruction parameter distributed over units: its leading
+    // intervals are iterated by synthetic cuda_threads loops inside the
+    // instruction's collective.
+    size_t nextInterval = 0;
+    bool failedSynthetic = false;
+    for (CollUnitAttr u : access.distributed) {
+      while (nextInterval < access.coords.size() &&
+             !access.coords[nextInterval].interval)
+        ++nextInterval;
+      if (nextInterval == access.coords.size() ||
+          access.coords[nextInterval].extent <= 0) {
+        errors.push_back({access.op,
+                          "passes " + name +
+                              " to a parameter distributed over threads, but "
+                              "the window has no interval of constant size "
+                              "for the distributed dimension",
+                          {}});
+        failedSynthetic = true;
+        break;
+      }
+      Coord &c = access.coords[nextInterval++];
+      auto unit = evaluateUnit(u.getCollType(), blockDim, clusterDim, why);
+      syntheticKeys.push_back(std::make_unique<char>());
+      c.syntheticKey = syntheticKeys.back().get();
+      FailureOr<CollTiling> derived =
+          failed(unit) ? FailureOr<CollTiling>(failure())
+                       : scope.derive(access.op, Value(), *unit, 0, c.extent,
+                                      /*tiled=*/true, why);
+      if (failed(derived)) {
+        errors.push_back({access.op,
+                          "cannot distribute " + name + " over the " +
+                              std::to_string(c.extent) +
+                              " collectives its parameter asks for: " + why,
+                          {}});
+        failedSynthetic = true;
+        break;
+      }
+      scope = *derived;
+    }
+    if (failedSynthetic)
+      continue;
+
+    auto completed = scope.completeWith(*nativeUnit, why);
+    if (failed(completed)) {
+      errors.push_back({access.op,
+                        "cannot relate the threads that access " + name +
+                            " to the copies of its " + nativeText +
+                            " memory: " + why,
+                        {}});
+      continue;
+    }
+    const CollTiling &t = completed->first;
+
+    // The refinements made since the allocation on the dimensions that
+    // select a copy, their keys and thread pitches.
+    struct Split {
+      const void *key;
+      int64_t pitch;
+      Operation *owner;
+    };
+    SmallVector<Split> splits;
+    int64_t specOffset = 0;
+    bool spansCopies = false;
+    bool undecidable = false;
+    for (auto [dim, expect] : llvm::zip(t.getDims(), completed->second)) {
+      if (expect != DimExpectation::Subdivided)
+        continue;
+      if (dim.box() != 1)
+        spansCopies = true;
+      for (const TileOp &op : dim.ops) {
+        if (op.level < allocTiling->getDepth())
+          continue;
+        if (op.div != 1) {
+          undecidable = true;
+          continue;
+        }
+        if (op.count == 1) {
+          specOffset += dim.pitch * op.offset;
+          continue;
+        }
+        const void *key = op.iv ? op.iv.getAsOpaquePointer() : nullptr;
+        if (!key) {
+          // A synthetic loop: find the coordinate it binds.
+          for (const Coord &c : access.coords)
+            if (c.syntheticKey && op.owner == access.op &&
+                llvm::none_of(splits, [&](const Split &s) {
+                  return s.key == c.syntheticKey;
+                })) {
+              key = c.syntheticKey;
+              break;
+            }
+        }
+        splits.push_back({key, dim.pitch * op.step, op.owner});
+      }
+    }
+    if (undecidable) {
+      errors.push_back({access.op,
+                        "cannot decide which copy of " + name +
+                            " this access uses: a cuda_threads loop's range "
+                            "crosses the boundary between copies",
+                        {}});
+      continue;
+    }
+    if (spansCopies && !access.multicast) {
+      errors.push_back(
+          {access.op,
+           "accesses " + name + " from " + scope.describe() +
+               ", which spans several copies; access it from a scope within "
+               "one " + nativeText,
+           {allocNote}});
+      continue;
+    }
+    if (access.multicast)
+      continue;
+
+    // Find the distributed prefix: the leading dimensions whose indices are
+    // the split loops' variables.
+    SmallVector<const void *> keys;
+    for (const Split &s : splits)
+      keys.push_back(s.key);
+    Sharding sharding;
+    sharding.base = specOffset;
+    size_t covered = 0;
+    size_t k = 0;
+    std::string problem;
+    for (; k < access.coords.size() && covered < keys.size(); ++k) {
+      const Coord &c = access.coords[k];
+      LinearForm f = c.lo;
+      if (c.syntheticKey)
+        f.coeffs[c.syntheticKey] += 1;
+      f.dropZeros();
+      if (c.interval && !c.syntheticKey) {
+        problem = "dimension " + std::to_string(k) +
+                  " selects a copy but is indexed by an interval";
+        break;
+      }
+      if (!f.linear) {
+        problem = "the index of dimension " + std::to_string(k) +
+                  ", which selects a copy, is not a sum of loop variables "
+                  "times constants";
+        break;
+      }
+      std::optional<int64_t> pitch;
+      bool any = false;
+      for (auto [key, coeff] : f.coeffs) {
+        auto it = llvm::find_if(splits, [&](const Split &s) { return s.key == key; });
+        if (it == splits.end()) {
+          problem = "the index of dimension " + std::to_string(k) +
+                    ", which selects a copy, depends on a variable that does "
+                    "not select threads";
+          break;
+        }
+        any = true;
+        ++covered;
+        if (it->pitch % coeff != 0 ||
+            (pitch && *pitch != it->pitch / coeff)) {
+          problem = "the index of dimension " + std::to_string(k) +
+                    " does not follow the threads of the loops it uses";
+          break;
+        }
+        pitch = it->pitch / coeff;
+      }
+      if (!problem.empty())
+        break;
+      if (!any) {
+        problem = "dimension " + std::to_string(k) +
+                  " comes before the dimensions that select a copy but is "
+                  "indexed by a constant";
+        break;
+      }
+      sharding.pitches.push_back(*pitch);
+      sharding.base -= *pitch * f.constant;
+    }
+    if (problem.empty() && covered < keys.size()) {
+      // Some split loop's variable indexes no leading dimension: its
+      // iterations' threads would share one copy.
+      Operation *loop = nullptr;
+      for (const Split &s : splits) {
+        bool used = false;
+        for (const Coord &c : access.coords) {
+          if (c.syntheticKey == s.key || c.lo.coeffs.count(s.key))
+            used = true;
+        }
+        if (!used) {
+          loop = s.owner;
+          break;
+        }
+      }
+      SmallVector<std::pair<Location, std::string>, 2> notes{allocNote};
+      if (loop)
+        notes.push_back({loop->getLoc(), "the cuda_threads loop"});
+      errors.push_back(
+          {access.op,
+           "accesses " + name + " from each iteration of a cuda_threads "
+               "loop, but its indices do not depend on the loop's variable: "
+               "each " + nativeText + " would use its own copy where the "
+               "program means one; give the buffer a leading dimension "
+               "indexed by the loop variable, or access it outside the loop",
+           notes});
+      continue;
+    }
+    if (!problem.empty()) {
+      errors.push_back({access.op, "accesses " + name + ", but " + problem,
+                        {allocNote}});
+      continue;
+    }
+    if (!first) {
+      first = sharding;
+      firstOp = access.op;
+      continue;
+    }
+    if (!(sharding == *first)) {
+      auto text = [](const Sharding &s) {
+        std::string r = "[";
+        llvm::raw_string_ostream os(r);
+        llvm::interleaveComma(s.pitches, os);
+        os << "] from thread " << s.base;
+        return r;
+      };
+      errors.push_back(
+          {access.op,
+           "accesses " + name + " with a different distribution (pitches " +
+               text(sharding) + ") than its first access (pitches " +
+               text(*first) +
+               "); every access must use the same copy for the same threads",
+           {{firstOp->getLoc(), "first access"}, allocNote}});
+    }
+  }
+  shardings[buffer] = first.value_or(Sharding{});
+}

@@ -1,0 +1,113 @@
+// RUN: rake-opt %s -split-input-file --rake-collective-analysis | FileCheck %s
+
+// Collective analysis gives every scope of a device function its tiling
+// (gpuir.tiling) and, when its collectives are one, its unit (gpuir.scope).
+
+// One CTA of 256 threads: loops over threads, warps, warpgroups, quadpairs
+// and groups of 8 threads.
+// CHECK-LABEL: gpuir.proc @cta_units
+gpuir.proc @cta_units(%n: index) {
+  gpuir.device_function block(256) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
+      }
+      gpuir.for %w = 0 to 8 : cuda_threads<#gpuir.unit<warp>> {
+        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        }
+        gpuir.for %q = 0 to 4 : cuda_threads<#gpuir.unit<quadpair>> {
+        }
+      }
+      gpuir.for %g = 0 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+      }
+      gpuir.for %e = 2 to 32 : cuda_threads<#gpuir.unit<8 x thread>> {
+      }
+      gpuir.for %i = 0 to 4 : seq {
+      }
+    }
+  }
+}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 256>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 32, box = 32, count = 8>, <level = 1, dim = 0, offset = 0, step = 1, box = 1, count = 32>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<quadpair>, gpuir.tiling = #gpuir.tiling<domain [16, 16] ops [<level = 0, dim = 0, offset = 0, step = 2, box = 2, count = 8>, <level = 1, dim = 1, offset = 0, step = 4, box = 4, count = 4>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 32, box = 32, count = 8>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 128, box = 128, count = 2>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<8 x thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 16, step = 8, box = 8, count = 30>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
+
+// -----
+
+// A cluster of 2 CTAs: the task is a cluster scope; a loop over CTAs gives
+// CTA scopes, inside which warps of the CTA can be tiled.
+// CHECK-LABEL: gpuir.proc @cluster_of_2
+gpuir.proc @cluster_of_2(%n: index) {
+  gpuir.device_function cluster(2) block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %w = 0 to 4 : cuda_threads<#gpuir.unit<warp_in_cluster>> {
+        }
+      }
+      // A thread loop at cluster scope runs each iteration on one thread of
+      // every CTA: its collectives are not a named unit.
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+      }
+    }
+  }
+}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 32, box = 32, count = 4>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>]>}
+// CHECK: } attributes {gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 1, offset = 0, step = 1, box = 1, count = 128>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128]>}
+
+// -----
+
+// A cluster of 4 CTAs: pairs of CTAs, then the strided unit inside a pair.
+// CHECK-LABEL: gpuir.proc @cluster_of_4
+gpuir.proc @cluster_of_4(%n: index) {
+  gpuir.device_function cluster(4) block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %c = 0 to 4 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+      }
+      gpuir.for %p = 0 to 2 : cuda_threads<#gpuir.unit<2 x cta_in_cluster>> {
+        gpuir.for %s = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster_strided(2)>> {
+          gpuir.for %w = 0 to 4 : cuda_threads<#gpuir.unit<warp_in_cluster_strided(2)>> {
+          }
+        }
+      }
+    }
+  }
+}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 4>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 1, box = 1, count = 2>, <level = 2, dim = 2, offset = 0, step = 32, box = 32, count = 4>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 1, box = 1, count = 2>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<2 x cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<level = 0, dim = 0, offset = 0, step = 2, box = 2, count = 2>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128]>}
+
+// -----
+
+// Warp specialization: each warps region is a slice of the CTA's warps
+// (count 1); a slice of whole warpgroups is a warpgroup scope.
+// CHECK-LABEL: gpuir.proc @warp_specialized
+gpuir.proc @warp_specialized(%n: index) {
+  gpuir.device_function warps(producer = 4 dec(40), consumer = 8 inc(232)) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.warps "producer"[0 : 1] {
+      }
+      gpuir.warps "consumer" {
+        gpuir.for %wg = 0 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+        }
+      }
+      gpuir.warps "consumer"[1 : 3] {
+      }
+    }
+  }
+}
+// CHECK: attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 0, step = 0, box = 32, count = 1>]>}
+// CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 128, step = 0, box = 256, count = 1>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 128, step = 0, box = 256, count = 1>, <level = 1, dim = 0, offset = 0, step = 128, box = 128, count = 2>]>}
+// CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 160, step = 0, box = 64, count = 1>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [384]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [384]>}
