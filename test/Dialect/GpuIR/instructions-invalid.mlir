@@ -68,3 +68,16 @@ gpuir.proc @barrier_mechanism(%n: index, %A: memref<64x64xf16, #gpuir.gmem>) {
     }
   }
 }
+
+// -----
+
+gpuir.proc @window_shape(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %D = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %A = gpuir.alloc : memref<32x64xf16, #gpuir.smem>
+      // expected-error @+1 {{'rtest.example_wgmma' op parameter 'a' takes a window of shape [64, ?], found [32, 64]}}
+      rtest.example_wgmma %D, %A, %A : memref<128x32xf32, #gpuir.rmem>, memref<32x64xf16, #gpuir.smem>, memref<32x64xf16, #gpuir.smem>
+    }
+  }
+}

@@ -1,9 +1,14 @@
 // RUN: rake-opt %s -split-input-file -allow-unregistered-dialect | FileCheck %s
+// RUN: rake-opt %s -split-input-file -allow-unregistered-dialect --rake-check -verify-diagnostics | FileCheck %s --check-prefix=CHECKED
 
 // The examples of the Exo-GPU paper (sections 2.1 and 2.2) in GpuIR. All of
 // them are well-formed programs, so they parse and verify; the erroneous ones
 // are rejected later, by distributed memory analysis (the broadcast through a
 // register) and by the synchronization check (the three races).
+//
+// rake-check (collective and distributed memory analysis) rejects the
+// broadcast and accepts the others, whose races are the synchronization
+// check's to find.
 //
 // The paper's placeholder instructions are the rtest dialect's
 // example_tma_multicast, example_wgmma and in_order_op (some_in_order_op).
@@ -13,6 +18,8 @@
 // loop before the reads of the second.
 // CHECK-LABEL: gpuir.proc @reverse_tiles
 // CHECK: gpuir.fence cuda_in_order -> cuda_in_order
+// CHECKED-LABEL: gpuir.proc @reverse_tiles
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[]>} : memref<256xf32, #gpuir.smem>
 gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(256) {
     gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {
@@ -67,9 +74,12 @@ gpuir.proc @reverse_tiles_split(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: m
 gpuir.proc @broadcast_through_tmp(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %task = 0 to %n : cuda_tasks {
+      // expected-note @+1 {{the buffer is allocated here}}
       %tmp = gpuir.alloc : memref<f32, #gpuir.rmem>
+      // expected-note @+1 {{the cuda_threads loop}}
       gpuir.for %i = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
         %v = gpuir.read %A[%task * 32 + %i] : memref<?xf32, #gpuir.gmem>
+        // expected-error @+1 {{accesses the rmem buffer (one copy per thread) from each iteration of a cuda_threads loop, but its indices do not depend on the loop's variable}}
         gpuir.write %v, %tmp[] : memref<f32, #gpuir.rmem>
       }
       gpuir.for %i = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
@@ -87,6 +97,8 @@ gpuir.proc @broadcast_through_tmp(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B:
 // multicast of CTA 0 also writes B[1] while CTA 1 may still be reading it.
 // The fence would have to be a cluster-wide synchronization.
 // CHECK-LABEL: gpuir.proc @multicast_race
+// CHECKED-LABEL: gpuir.proc @multicast_race
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[128]>} : memref<2x64x64xf16, #gpuir.smem>
 gpuir.proc @multicast_race(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>) {
   gpuir.device_function cluster(2) block(128) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -112,6 +124,9 @@ gpuir.proc @multicast_race(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>) {
 // in_order_op reads its output. An arrive/await on a wgmma commit group
 // between the two is missing.
 // CHECK-LABEL: gpuir.proc @wgmma_not_awaited
+// CHECKED-LABEL: gpuir.proc @wgmma_not_awaited
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[256]>} : memref<2x64x64xf16, #gpuir.smem>
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[256, 1]>} : memref<2x256x32xf32, #gpuir.rmem>
 gpuir.proc @wgmma_not_awaited(%n: index) {
   gpuir.device_function cluster(2) block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -139,6 +154,8 @@ gpuir.proc @wgmma_not_awaited(%n: index) {
 // and the commit-group await comes too late to help: the multicast of the
 // other CTA may overwrite B while a wgmma still reads it.
 // CHECK-LABEL: gpuir.proc @async_and_cluster_sync
+// CHECKED-LABEL: gpuir.proc @async_and_cluster_sync
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[256]>} : memref<2x64x64xf16, #gpuir.smem>
 gpuir.proc @async_and_cluster_sync(%n: index, %G: memref<?x64x64xf16, #gpuir.gmem>) {
   gpuir.device_function cluster(2) block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {

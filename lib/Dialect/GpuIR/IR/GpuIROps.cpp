@@ -286,7 +286,7 @@ LogicalResult ProcOp::verifyRegions() {
   WalkResult result = walk([&](Operation *op) -> WalkResult {
     if (op == getOperation())
       return WalkResult::advance();
-    bool isGpuIR = isa<GpuIRDialect>(op->getDialect());
+    bool isGpuIR = isa_and_nonnull<GpuIRDialect>(op->getDialect());
     for (OpOperand &use : op->getOpOperands()) {
       Value v = use.get();
       if (!isGpuIR || !isa<IndexType>(v.getType()))
