@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The main job: set up, build, and take an example kernel through every stage
-# of the compiler that exists today. Today that is parsing and verifying the
-# GpuIR (every op's rules: scopes, memory types, units, timelines), printing
-# the verified IR, and lowering nothing yet; later stages (analyses, the
-# synchronization check, code generation, the cubin verifier and a run on the
-# GPU where one exists) join this script as they land.
+# of the compiler that exists today: parsing and verifying the GpuIR (every
+# op's rules: scopes, memory types, units, timelines), then collective and
+# distributed memory analysis (rake-check), printing the annotated IR. Later
+# stages (the synchronization check, code generation, the cubin verifier and
+# a run on the GPU where one exists) join this script as they land.
 #
 #   scripts/run-example.sh [examples/<kernel>.mlir]
 set -euo pipefail
@@ -12,6 +12,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 example=${1:-$root/examples/reverse_tiles.mlir}
 "$root/scripts/setup.sh" > /dev/null
-echo "== $example: parse and verify"
-"$build/bin/rake-opt" "$example" --verify-each
-echo "== $example: verified"
+echo "== $example: parse, verify, collective and distributed memory analysis"
+"$build/bin/rake-opt" "$example" --rake-check
+echo "== $example: checked"
