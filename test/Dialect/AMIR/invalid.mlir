@@ -13,7 +13,7 @@ amir.proc @results() -> index {
 // -----
 
 amir.proc @loop_mapping() {
-  // expected-error @+1 {{'amir.loop' op a loop's thread mapping is a #amir.tile}}
+  // expected-error @+1 {{'amir.loop' op a loop's thread mapping is a #amir.tile or a list of them}}
   amir.loop %i = 0 to 4 threads(#amir.domain<[32]>) {
   }
 }
@@ -23,6 +23,14 @@ amir.proc @loop_mapping() {
 amir.proc @guard_mapping() {
   // expected-error @+1 {{'amir.guard' op a guard's thread mapping is a #amir.domain or #amir.slice}}
   amir.guard threads(#amir.tile<dim = 0, offset = 0, step = 1, box = 1>) {
+  }
+}
+
+// -----
+
+amir.proc @loop_tasks_threads() {
+  // expected-error @+1 {{'amir.loop' op a loop over tasks has no thread mapping}}
+  amir.loop %i = 0 to 4 threads(#amir.tile<dim = 0, offset = 0, step = 1, box = 1>) tasks {
   }
 }
 
@@ -59,6 +67,7 @@ amir.proc @guard_pairs(%n: index) {
   // expected-error @+1 {{'amir.guard' op needs two expressions for each comparison}}
   "amir.guard"(%n) <{map = affine_map<(d0) -> (d0)>, predicates = array<i32: 1>}> ({
   ^bb0:
+  }, {
   }) : (index) -> ()
 }
 
@@ -68,6 +77,7 @@ amir.proc @guard_operands(%n: index) {
   // expected-error @+1 {{'amir.guard' op condition map and operands disagree}}
   "amir.guard"(%n) <{map = affine_map<() -> (0, 1)>, predicates = array<i32: 1>}> ({
   ^bb0:
+  }, {
   }) : (index) -> ()
 }
 

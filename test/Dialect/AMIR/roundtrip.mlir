@@ -13,8 +13,8 @@ amir.proc @reverse_tiles(%n: index) {
   amir.fence pre(cpu_in_order) full(cpu_in_order | cuda_in_order_rmem | cuda_in_order_ram) temporal(cpu_in_order | cuda_in_order_rmem | cuda_in_order_ram) transitive
   // CHECK: amir.guard threads(#amir.domain<[256]>) {
   amir.guard threads(#amir.domain<[256]>) {
-    // CHECK: amir.loop %[[T:.*]] = 0 to %{{.*}} ceildiv 256 {
-    amir.loop %task = 0 to %n ceildiv 256 {
+    // CHECK: amir.loop %[[T:.*]] = 0 to %{{.*}} ceildiv 256 tasks {
+    amir.loop %task = 0 to %n ceildiv 256 tasks {
       // CHECK: %[[TILE:.*]] = amir.alloc "tile" [256] shared : !amir.data
       %tile = amir.alloc "tile" [256] shared : !amir.data
       // CHECK: %[[BAR:.*]] = amir.alloc "bar" [4] : !amir.barrier<mbarrier>
@@ -47,7 +47,14 @@ amir.proc @reverse_tiles(%n: index) {
         amir.fence pre(cuda_in_order_ram) full(cuda_in_order_ram) temporal(none)
       }
       // CHECK: amir.guard (%[[T]] == 0) {
+      // CHECK: } else {
       amir.guard (%task == 0) {
+      } else {
+        // CHECK: amir.loop %{{.*}} = 0 to 64 threads([#amir.tile<dim = 0, offset = 0, step = 1, box = 1, div = 32>, #amir.tile<dim = 1, offset = 0, step = 1, box = 1, mod = 32>]) {
+        amir.loop %i = 0 to 64 threads([#amir.tile<dim = 0, offset = 0, step = 1, box = 1, div = 32>, #amir.tile<dim = 1, offset = 0, step = 1, box = 1, mod = 32>]) {
+          // CHECK: amir.record_mutate %[[TILE]][0 : 64] on tma_to_smem_async out_of_order : !amir.data
+          amir.record_mutate %tile[0 : 64] on tma_to_smem_async out_of_order : !amir.data
+        }
       }
       %cg = amir.alloc "cg" [] : !amir.barrier<wgmma_group>
       // CHECK: amir.await %{{.*}} full(wgmma_async_rmem_d) temporal(wgmma_async_rmem_d) outstanding(0) : !amir.barrier<wgmma_group>

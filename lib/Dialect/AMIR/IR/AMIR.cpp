@@ -156,6 +156,8 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
       parseControlExpr(parser, lbOperands, lb) || parser.parseKeyword("to") ||
       parseControlExpr(parser, ubOperands, ub) || parseThreads(parser, result))
     return failure();
+  if (succeeded(parser.parseOptionalKeyword("tasks")))
+    result.addAttribute("tasks", parser.getBuilder().getUnitAttr());
   Builder &b = parser.getBuilder();
   MLIRContext *ctx = parser.getContext();
   result.addAttribute("lowerMap", AffineMapAttr::get(AffineMap::get(
@@ -184,10 +186,12 @@ void LoopOp::print(OpAsmPrinter &p) {
   p << " to ";
   printControlExpr(p, getUpperMap().getResult(0), getUpperOperands());
   printThreads(p, getThreads());
+  if (getTasks())
+    p << " tasks";
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {"lowerMap", "upperMap", "threads",
+      (*this)->getAttrs(), {"lowerMap", "upperMap", "threads", "tasks",
                             getOperandSegmentSizesAttrName()});
 }
 
@@ -200,8 +204,18 @@ LogicalResult LoopOp::verify() {
   Block &body = getBody().front();
   if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
     return emitOpError() << "the body takes one index argument";
-  if (getThreads() && !isa<TileAttr>(*getThreads()))
-    return emitOpError() << "a loop's thread mapping is a #amir.tile";
+  if (auto threads = getThreads()) {
+    auto tiles = dyn_cast<ArrayAttr>(*threads);
+    bool ok = isa<TileAttr>(*threads) ||
+              (tiles && llvm::all_of(tiles, [](Attribute a) {
+                 return isa<TileAttr>(a);
+               }));
+    if (!ok)
+      return emitOpError() << "a loop's thread mapping is a #amir.tile or a "
+                              "list of them";
+  }
+  if (getTasks() && getThreads())
+    return emitOpError() << "a loop over tasks has no thread mapping";
   return success();
 }
 
@@ -220,12 +234,18 @@ ParseResult GuardOp::parse(OpAsmParser &parser, OperationState &result) {
       parseThreads(parser, result))
     return failure();
   Region *body = result.addRegion();
-  if (parser.parseRegion(*body, {}) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  Region *elseBody = result.addRegion();
+  if (parser.parseRegion(*body, {}))
     return failure();
   if (body->empty())
     body->emplaceBlock();
-  return success();
+  if (succeeded(parser.parseOptionalKeyword("else"))) {
+    if (parser.parseRegion(*elseBody, {}))
+      return failure();
+    if (elseBody->empty())
+      elseBody->emplaceBlock();
+  }
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
 }
 
 void GuardOp::print(OpAsmPrinter &p) {
@@ -237,6 +257,10 @@ void GuardOp::print(OpAsmPrinter &p) {
   printThreads(p, getThreads());
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+  if (!getElseBody().empty()) {
+    p << " else ";
+    p.printRegion(getElseBody(), /*printEntryBlockArgs=*/false);
+  }
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {"map", "predicates", "threads"});
 }
@@ -246,9 +270,16 @@ LogicalResult GuardOp::verify() {
     return emitOpError() << "needs two expressions for each comparison";
   if (getMap().getNumDims() != getOperands().size())
     return emitOpError() << "condition map and operands disagree";
-  if (getThreads() && isa<TileAttr>(*getThreads()))
-    return emitOpError() << "a guard's thread mapping is a #amir.domain or "
-                            "#amir.slice";
+  if (auto threads = getThreads()) {
+    auto slices = dyn_cast<ArrayAttr>(*threads);
+    bool ok = isa<DomainAttr, SliceAttr>(*threads) ||
+              (slices && llvm::all_of(slices, [](Attribute a) {
+                 return isa<SliceAttr>(a);
+               }));
+    if (!ok)
+      return emitOpError() << "a guard's thread mapping is a #amir.domain or "
+                              "#amir.slice";
+  }
   return success();
 }
 

@@ -48,16 +48,19 @@ def AMIR_TileAttr : AMIR_Attr<"Tile", "tile"> {
   let summary = "thread mapping of a loop over threads";
   let description = [{
     Iteration `i` (counted from the lower bound) of the loop runs on the
-    threads whose coordinate `dim` is in
-    `[offset + i * step, offset + i * step + box)`, within the enclosing
-    scope's threads.
+    threads whose coordinate `dim` is in `[s, s + box)` past the start that
+    the enclosing scopes left, where `s = ((offset + i * step) floordiv div)
+    mod mod` (`mod = 0`: no modulus). A loop whose range crosses a dimension
+    boundary has one tile per dimension it moves along.
 
     ```mlir
     #amir.tile<dim = 2, offset = 0, step = 32, box = 32>
     ```
   }];
   let parameters = (ins "int64_t":$dim, "int64_t":$offset, "int64_t":$step,
-                        "int64_t":$box);
+                        "int64_t":$box,
+                        DefaultValuedParameter<"int64_t", "1">:$div,
+                        DefaultValuedParameter<"int64_t", "0">:$mod);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -65,7 +68,7 @@ def AMIR_SliceAttr : AMIR_Attr<"Slice", "slice"> {
   let summary = "thread mapping of a guard that selects warps";
   let description = [{
     The guard's body runs on the threads whose coordinate `dim` is in
-    `[lo, hi)`.
+    `[lo, hi)` past the start that the enclosing scopes left.
 
     ```mlir
     #amir.slice<dim = 1, lo = 1, hi = 3>
@@ -75,7 +78,8 @@ def AMIR_SliceAttr : AMIR_Attr<"Slice", "slice"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
-def AMIR_ThreadMapping : AnyAttrOf<[AMIR_DomainAttr, AMIR_TileAttr, AMIR_SliceAttr]>;
+def AMIR_ThreadMapping : AnyAttrOf<[AMIR_DomainAttr, AMIR_TileAttr, AMIR_SliceAttr,
+    TypedArrayAttrBase<AnyAttrOf<[AMIR_TileAttr, AMIR_SliceAttr]>, "tiles">]>;
 
 class AMIR_Type<string name, string typeMnemonic>
     : TypeDef<AMIR_Dialect, name> {

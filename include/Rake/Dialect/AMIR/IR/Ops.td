@@ -44,14 +44,19 @@ def AMIR_ProcOp : AMIR_Op<"proc", [FunctionOpInterface, IsolatedFromAbove,
 def AMIR_LoopOp : AMIR_Op<"loop", AMIR_ScopeTraits # [AttrSizedOperandSegments]> {
   let summary = "a loop; with a thread mapping, each iteration on its threads";
   let description = [{
+    A loop marked `tasks` gives each iteration to a new device task (a
+    cluster's threads, distinct from every other task's).
+
     ```mlir
+    amir.loop %task = 0 to %n tasks { ... }
     amir.loop %t = 0 to 256 threads(#amir.tile<dim = 1, offset = 0, step = 1, box = 1>) { ... }
     ```
   }];
   let arguments = (ins Variadic<Index>:$lowerOperands,
                        Variadic<Index>:$upperOperands,
                        AffineMapAttr:$lowerMap, AffineMapAttr:$upperMap,
-                       OptionalAttr<AMIR_ThreadMapping>:$threads);
+                       OptionalAttr<AMIR_ThreadMapping>:$threads,
+                       UnitAttr:$tasks);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -60,12 +65,12 @@ def AMIR_LoopOp : AMIR_Op<"loop", AMIR_ScopeTraits # [AttrSizedOperandSegments]>
 def AMIR_GuardOp : AMIR_Op<"guard", AMIR_ScopeTraits> {
   let summary = "a conditional scope; with a thread mapping, on some threads";
   let description = [{
-    Runs its body when the condition holds (always, without one). A device
-    function becomes a guard with a domain; a warps region a guard with a
-    slice.
+    Runs its body when the condition holds (always, without one), and its
+    else region otherwise. A device function becomes a guard with a domain;
+    a warps region a guard with a slice.
 
     ```mlir
-    amir.guard (%t < 32) { ... }
+    amir.guard (%t < 32) { ... } else { ... }
     amir.guard threads(#amir.domain<[256]>) { ... }
     ```
   }];
@@ -73,7 +78,7 @@ def AMIR_GuardOp : AMIR_Op<"guard", AMIR_ScopeTraits> {
                        AffineMapAttr:$map,
                        DenseI32ArrayAttr:$predicates,
                        OptionalAttr<AMIR_ThreadMapping>:$threads);
-  let regions = (region SizedRegion<1>:$body);
+  let regions = (region SizedRegion<1>:$body, MaxSizedRegion<1>:$elseBody);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
@@ -105,10 +110,10 @@ class AMIR_AccessOp<string mnemonic, string summaryText>
   let summary = summaryText;
   let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
-                       GpuIR_QualTimelineAttr:$quals);
+                       GpuIR_QualTimelineAttr:$quals, UnitAttr:$out_of_order);
   let assemblyFormat = [{
     $variable `` custom<Window>($indices, $map, $intervals)
-    `on` custom<QualSet>($quals) attr-dict `:` type($variable)
+    `on` custom<QualSet>($quals) (`out_of_order` $out_of_order^)? attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
 }
@@ -122,7 +127,17 @@ def AMIR_RecordReadOp : AMIR_AccessOp<"record_read",
   }];
 }
 def AMIR_RecordMutateOp : AMIR_AccessOp<"record_mutate",
-    "record a write or reduction of a window by the current threads">;
+    "record a write or reduction of a window by the current threads"> {
+  let description = [{
+    An `out_of_order` access (an asynchronous instruction's) is not visible
+    even to the threads that issued it until a synchronization makes it so.
+
+    ```mlir
+    amir.record_mutate %tile[%t] on cuda_in_order_ram : !amir.data
+    amir.record_mutate %B[0 : 64, 0 : 64] on tma_to_smem_async out_of_order : !amir.data
+    ```
+  }];
+}
 
 class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel>
     : AMIR_Op<mnemonic> {
