@@ -270,6 +270,19 @@ static LogicalResult checkUnitFits(const ConcreteUnit &unit,
   return success();
 }
 
+FailureOr<CollTiling> CollTiling::refinedTo(ArrayRef<int64_t> domain,
+                                            std::string &error) const {
+  CollTiling t = *this;
+  if (failed(t.refineTo(domain, error)))
+    return failure();
+  if (t.getDomain() != SmallVector<int64_t>(domain)) {
+    error = "the domain " + join(getDomain()) + " does not refine to " +
+            join(domain);
+    return failure();
+  }
+  return t;
+}
+
 FailureOr<std::pair<CollTiling, SmallVector<DimExpectation>>>
 CollTiling::completeWith(const ConcreteUnit &unit, std::string &error) const {
   if (failed(checkUnitFits(unit, error)))
@@ -491,6 +504,35 @@ const CollTiling *CollectiveAnalysis::getScopeTiling(Operation *op) const {
     if (const CollTiling *t = getTilingInside(p))
       return t;
   return nullptr;
+}
+
+FailureOr<SmallVector<int64_t>>
+CollectiveAnalysis::getCommonDomain(DeviceFunctionOp device,
+                                    std::string &error) const {
+  const CollTiling *root = getTilingInside(device);
+  if (!root) {
+    error = "the device function has no collective tiling";
+    return failure();
+  }
+  SmallVector<int64_t> domain = root->getDomain();
+  bool ok = true;
+  device.walk([&](Operation *op) {
+    const CollTiling *t = getTilingInside(op);
+    if (!t || !ok)
+      return;
+    std::optional<SmallVector<int64_t>> common =
+        commonRefinement(domain, t->getDomain());
+    if (!common) {
+      error = "the scopes' domains " + join(domain) + " and " +
+              join(t->getDomain()) + " have no common refinement";
+      ok = false;
+      return;
+    }
+    domain = *common;
+  });
+  if (!ok)
+    return failure();
+  return domain;
 }
 
 std::pair<int64_t, int64_t>

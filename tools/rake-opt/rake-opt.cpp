@@ -7,6 +7,7 @@
 
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Conversion/Passes.h"
 #include "Rake/Transforms/Passes.h"
 #include "TestInstrs.h"
 
@@ -19,6 +20,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::rake::registerRakePasses();
+  mlir::rake::registerRakeConversionPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

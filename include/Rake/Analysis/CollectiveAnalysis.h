@@ -103,6 +103,10 @@ public:
   /// unit; if not, why.
   std::optional<std::string> unitMismatch(const ConcreteUnit &unit) const;
 
+  /// This tiling with its domain split into `domain`, a refinement of it.
+  FailureOr<CollTiling> refinedTo(ArrayRef<int64_t> domain,
+                                  std::string &error) const;
+
   /// The tiling as an attribute for lit tests and later passes.
   gpuir::CollTilingAttr toAttr(MLIRContext *ctx) const;
 
@@ -136,6 +140,11 @@ public:
   const CollTiling *getTilingInside(Operation *scopeOp) const;
   /// The tiling of the scope that `op` runs in; null at CPU scope.
   const CollTiling *getScopeTiling(Operation *op) const;
+  /// The coarsest domain that refines every scope's domain inside a device
+  /// function: a common coordinate system for all of its collectives.
+  FailureOr<SmallVector<int64_t>> getCommonDomain(gpuir::DeviceFunctionOp device,
+                                                  std::string &error) const;
+
   /// The launch shape of the device function around `op`.
   std::pair<int64_t, int64_t> getLaunchShape(Operation *op) const;
 

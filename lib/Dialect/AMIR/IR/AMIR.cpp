@@ -104,13 +104,26 @@ static LogicalResult verifyWindow(Operation *op, ValueRange indices,
 ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseProcedure(parser, result, getFunctionTypeAttrName(result.name),
                         getArgAttrsAttrName(result.name),
-                        getResAttrsAttrName(result.name));
+                        getResAttrsAttrName(result.name),
+                        getArgNamesAttrName(result.name));
 }
 
 void ProcOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(
-      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
-      getArgAttrsAttrName(), getResAttrsAttrName());
+  printProcedure(p, *this,
+                 {getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                  getResAttrsAttrName(), getArgNamesAttrName(),
+                  getSymNameAttrName(), getSymVisibilityAttrName()});
+}
+
+void ProcOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setName) {
+  nameArguments(region.front(), getArgNamesAttr(), setName);
+}
+
+void LoopOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setName) {
+  if (auto name = getIvNameAttr())
+    setName(region.front().getArgument(0), name.getValue());
 }
 
 LogicalResult ProcOp::verify() {
@@ -171,6 +184,8 @@ ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
                       b.getDenseI32ArrayAttr({int32_t(lbOperands.size()),
                                               int32_t(ubOperands.size())}));
   iv.type = b.getIndexType();
+  if (!ssaName(iv).empty())
+    result.addAttribute("iv_name", b.getStringAttr(ssaName(iv)));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, {iv}) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
@@ -192,7 +207,7 @@ void LoopOp::print(OpAsmPrinter &p) {
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(), {"lowerMap", "upperMap", "threads", "tasks",
-                            getOperandSegmentSizesAttrName()});
+                            "iv_name", getOperandSegmentSizesAttrName()});
 }
 
 LogicalResult LoopOp::verify() {

@@ -207,7 +207,8 @@ ParseResult mlir::rake::parseProcedure(OpAsmParser &parser,
                                        OperationState &result,
                                        StringAttr typeAttrName,
                                        StringAttr argAttrsName,
-                                       StringAttr resAttrsName) {
+                                       StringAttr resAttrsName,
+                                       StringAttr argNamesName) {
   StringAttr name;
   SmallVector<OpAsmParser::Argument> args;
   SmallVector<Type> resultTypes;
@@ -229,6 +230,16 @@ ParseResult mlir::rake::parseProcedure(OpAsmParser &parser,
     return failure();
   call_interface_impl::addArgAndResultAttrs(b, result, args, resultAttrs,
                                             argAttrsName, resAttrsName);
+  if (!result.attributes.get(argNamesName)) {
+    SmallVector<Attribute> names;
+    bool any = false;
+    for (OpAsmParser::Argument &arg : args) {
+      names.push_back(b.getStringAttr(ssaName(arg)));
+      any |= !ssaName(arg).empty();
+    }
+    if (any)
+      result.addAttribute(argNamesName, b.getArrayAttr(names));
+  }
   // An empty body `{}` is a procedure that does nothing; it still has its
   // entry block, which holds the parameters.
   Region *body = result.addRegion();
@@ -243,16 +254,55 @@ ParseResult mlir::rake::parseProcedure(OpAsmParser &parser,
   return success();
 }
 
+StringRef mlir::rake::ssaName(const OpAsmParser::Argument &arg) {
+  StringRef name = arg.ssaName.name;
+  name.consume_front("%");
+  // Numbered names (%0, %arg0) say nothing a reader wants kept.
+  if (name.empty() || llvm::isDigit(name.front()) ||
+      (name.starts_with("arg") && name.size() > 3 &&
+       llvm::all_of(name.drop_front(3), llvm::isDigit)))
+    return "";
+  return name;
+}
+
+void mlir::rake::printProcedure(OpAsmPrinter &p, FunctionOpInterface op,
+                                ArrayRef<StringRef> elided) {
+  p << ' ';
+  p.printSymbolName(SymbolTable::getSymbolName(op).getValue());
+  function_interface_impl::printFunctionSignature(
+      p, op, op.getArgumentTypes(), /*isVariadic=*/false,
+      op.getResultTypes());
+  function_interface_impl::printFunctionAttributes(p, op, elided);
+  p << ' ';
+  p.printRegion(op.getFunctionBody(), /*printEntryBlockArgs=*/false);
+}
+
+void mlir::rake::nameArguments(Block &block, ArrayAttr names,
+                               OpAsmSetValueNameFn setName) {
+  if (!names)
+    return;
+  for (auto [arg, name] : llvm::zip(block.getArguments(), names))
+    if (auto s = dyn_cast<StringAttr>(name); s && !s.getValue().empty())
+      setName(arg, s.getValue());
+}
+
 ParseResult ProcOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseProcedure(parser, result, getFunctionTypeAttrName(result.name),
                         getArgAttrsAttrName(result.name),
-                        getResAttrsAttrName(result.name));
+                        getResAttrsAttrName(result.name),
+                        getArgNamesAttrName(result.name));
+}
+
+void ProcOp::getAsmBlockArgumentNames(Region &region,
+                                      OpAsmSetValueNameFn setName) {
+  nameArguments(region.front(), getArgNamesAttr(), setName);
 }
 
 void ProcOp::print(OpAsmPrinter &p) {
-  function_interface_impl::printFunctionOp(
-      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
-      getArgAttrsAttrName(), getResAttrsAttrName());
+  printProcedure(p, *this,
+                 {getFunctionTypeAttrName(), getArgAttrsAttrName(),
+                  getResAttrsAttrName(), getArgNamesAttrName(),
+                  getSymNameAttrName(), getSymVisibilityAttrName()});
 }
 
 LogicalResult ProcOp::verify() {
@@ -404,11 +454,19 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
                       b.getDenseI32ArrayAttr({int32_t(lbOperands.size()),
                                               int32_t(ubOperands.size())}));
   iv.type = index;
+  if (!ssaName(iv).empty())
+    result.addAttribute("iv_name", b.getStringAttr(ssaName(iv)));
   Region *body = result.addRegion();
   if (parser.parseRegion(*body, {iv}) ||
       parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   return success();
+}
+
+void ForOp::getAsmBlockArgumentNames(Region &region,
+                                     OpAsmSetValueNameFn setName) {
+  if (auto name = getIvNameAttr())
+    setName(region.front().getArgument(0), name.getValue());
 }
 
 void ForOp::print(OpAsmPrinter &p) {
@@ -427,7 +485,7 @@ void ForOp::print(OpAsmPrinter &p) {
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {"mode", "unit", "lowerMap", "upperMap",
+      (*this)->getAttrs(), {"mode", "unit", "lowerMap", "upperMap", "iv_name",
                             getOperandSegmentSizesAttrName()});
 }
 

@@ -45,6 +45,10 @@ std::optional<BarrierMechanism> InOrderOp::getBarrierMechanism() {
   return std::nullopt;
 }
 Value InOrderOp::getTrailingBarrier() { return nullptr; }
+void InOrderOp::getTrailingBarrierCoords(SmallVectorImpl<Value> &, AffineMap &map,
+                                  SmallVectorImpl<bool> &) {
+  map = AffineMap::get(getContext());
+}
 
 // host_op: a CPU instruction reading a host buffer.
 CollUnitAttr HostOp::getCollUnit() { return {}; }
@@ -58,6 +62,10 @@ std::optional<BarrierMechanism> HostOp::getBarrierMechanism() {
   return std::nullopt;
 }
 Value HostOp::getTrailingBarrier() { return nullptr; }
+void HostOp::getTrailingBarrierCoords(SmallVectorImpl<Value> &, AffineMap &map,
+                                  SmallVectorImpl<bool> &) {
+  map = AffineMap::get(getContext());
+}
 
 // example_wgmma: D (registers) += A (SMEM) * B (SMEM), by a warpgroup.
 CollUnitAttr ExampleWgmmaOp::getCollUnit() {
@@ -86,6 +94,10 @@ std::optional<BarrierMechanism> ExampleWgmmaOp::getBarrierMechanism() {
   return std::nullopt;
 }
 Value ExampleWgmmaOp::getTrailingBarrier() { return nullptr; }
+void ExampleWgmmaOp::getTrailingBarrierCoords(SmallVectorImpl<Value> &, AffineMap &map,
+                                  SmallVectorImpl<bool> &) {
+  map = AffineMap::get(getContext());
+}
 
 // example_tma_multicast: global -> shared memory of the CTAs in the
 // destination window, completing on an mbarrier.
@@ -108,6 +120,13 @@ std::optional<BarrierMechanism> ExampleTmaMulticastOp::getBarrierMechanism() {
   return BarrierMechanism::mbarrier;
 }
 Value ExampleTmaMulticastOp::getTrailingBarrier() { return getBarrier(); }
+void ExampleTmaMulticastOp::getTrailingBarrierCoords(
+    SmallVectorImpl<Value> &indices, AffineMap &map,
+    SmallVectorImpl<bool> &intervals) {
+  indices.append(getIndices().begin(), getIndices().end());
+  map = getMap();
+  intervals.append(getIntervals().begin(), getIntervals().end());
+}
 
 #define GET_OP_CLASSES
 #include "TestInstrs.cpp.inc"

@@ -23,7 +23,8 @@ def RTest_Dialect : Dialect {
 class RTest_Instr<string mnemonic>
     : Op<RTest_Dialect, mnemonic,
          [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
-                                    ["getBarrierMechanism", "getTrailingBarrier"]>]>;
+                                    ["getBarrierMechanism", "getTrailingBarrier",
+                                     "getTrailingBarrierCoords"]>]>;
 
 def RTest_InOrderOp : RTest_Instr<"in_order_op"> {
   let summary = "an ordinary in-order access of a buffer by a collective of a given unit";

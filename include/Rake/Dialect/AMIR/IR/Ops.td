@@ -15,7 +15,8 @@ include "Rake/Dialect/GpuIR/IR/Attrs.td"
 defvar AMIR_ScopeTraits = [SingleBlock, NoTerminator];
 
 def AMIR_ProcOp : AMIR_Op<"proc", [FunctionOpInterface, IsolatedFromAbove,
-                                   SingleBlock, NoTerminator]> {
+    SingleBlock, NoTerminator,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "an abstract-machine program over control parameters";
   let description = [{
     ```mlir
@@ -26,7 +27,8 @@ def AMIR_ProcOp : AMIR_Op<"proc", [FunctionOpInterface, IsolatedFromAbove,
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<StrArrayAttr>:$arg_names);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -41,7 +43,8 @@ def AMIR_ProcOp : AMIR_Op<"proc", [FunctionOpInterface, IsolatedFromAbove,
   }];
 }
 
-def AMIR_LoopOp : AMIR_Op<"loop", AMIR_ScopeTraits # [AttrSizedOperandSegments]> {
+def AMIR_LoopOp : AMIR_Op<"loop", AMIR_ScopeTraits # [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a loop; with a thread mapping, each iteration on its threads";
   let description = [{
     A loop marked `tasks` gives each iteration to a new device task (a
@@ -56,7 +59,8 @@ def AMIR_LoopOp : AMIR_Op<"loop", AMIR_ScopeTraits # [AttrSizedOperandSegments]>
                        Variadic<Index>:$upperOperands,
                        AffineMapAttr:$lowerMap, AffineMapAttr:$upperMap,
                        OptionalAttr<AMIR_ThreadMapping>:$threads,
-                       UnitAttr:$tasks);
+                       UnitAttr:$tasks,
+                       OptionalAttr<StrAttr>:$iv_name);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

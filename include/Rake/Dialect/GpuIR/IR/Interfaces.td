@@ -67,6 +67,14 @@ def GpuIR_InstrOpInterface : OpInterface<"InstrOpInterface"> {
     InterfaceMethod<"The trailing barrier operand, if any.",
       "::mlir::Value", "getTrailingBarrier", (ins), [{}],
       [{ return nullptr; }]>,
+    InterfaceMethod<[{The coordinates of the trailing barrier expression:
+      its index operands, a map whose results are each coordinate's lo (and
+      hi for an interval), and which coordinates are intervals.}],
+      "void", "getTrailingBarrierCoords",
+      (ins "::llvm::SmallVectorImpl<::mlir::Value> &":$indices,
+           "::mlir::AffineMap &":$map,
+           "::llvm::SmallVectorImpl<bool> &":$intervals), [{}],
+      [{ map = ::mlir::AffineMap::get($_op->getContext()); }]>,
   ];
   let verify = [{ return ::mlir::rake::gpuir::verifyInstrOp($_op); }];
 }

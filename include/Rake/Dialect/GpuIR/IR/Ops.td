@@ -23,7 +23,8 @@ defvar GpuIR_ScopeTraits = [SingleBlock, NoTerminator, RecursiveMemoryEffects];
 //===----------------------------------------------------------------------===//
 
 def GpuIR_ProcOp : GpuIR_Op<"proc", [
-    FunctionOpInterface, IsolatedFromAbove, SingleBlock, NoTerminator]> {
+    FunctionOpInterface, IsolatedFromAbove, SingleBlock, NoTerminator,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a procedure: control and data parameters and a body";
   let description = [{
     A procedure runs on the CPU. Its parameters are control values (`index`)
@@ -40,7 +41,8 @@ def GpuIR_ProcOp : GpuIR_Op<"proc", [
                        TypeAttrOf<FunctionType>:$function_type,
                        OptionalAttr<StrAttr>:$sym_visibility,
                        OptionalAttr<DictArrayAttr>:$arg_attrs,
-                       OptionalAttr<DictArrayAttr>:$res_attrs);
+                       OptionalAttr<DictArrayAttr>:$res_attrs,
+                       OptionalAttr<StrArrayAttr>:$arg_names);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -96,7 +98,8 @@ def GpuIR_CallOp : GpuIR_Op<"call", [
 // Control flow
 //===----------------------------------------------------------------------===//
 
-def GpuIR_ForOp : GpuIR_Op<"for", GpuIR_ScopeTraits # [AttrSizedOperandSegments]> {
+def GpuIR_ForOp : GpuIR_Op<"for", GpuIR_ScopeTraits # [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
   let summary = "a loop: sequential, over clusters, or over threads";
   let description = [{
     Iterates `%i` from `lo` to `hi - 1`; the bounds are quasi-affine
@@ -118,7 +121,8 @@ def GpuIR_ForOp : GpuIR_Op<"for", GpuIR_ScopeTraits # [AttrSizedOperandSegments]
                        AffineMapAttr:$lowerMap,
                        AffineMapAttr:$upperMap,
                        GpuIR_LoopModeAttr:$mode,
-                       OptionalAttr<GpuIR_CollUnitAttr>:$unit);
+                       OptionalAttr<GpuIR_CollUnitAttr>:$unit,
+                       OptionalAttr<StrAttr>:$iv_name);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -55,9 +55,17 @@ IntegerSet conditionToIntegerSet(AffineMap map, ArrayRef<int32_t> predicates);
 
 /// `@name(%n: index, ...) attributes {...} { body }`: a procedure whose body
 /// may be empty (`{}` still has the entry block holding the parameters).
+/// The parameters' SSA names are kept in `argNamesName` so that printing
+/// (and diagnostics) use them again.
 ParseResult parseProcedure(OpAsmParser &parser, OperationState &result,
                            StringAttr typeAttrName, StringAttr argAttrsName,
-                           StringAttr resAttrsName);
+                           StringAttr resAttrsName, StringAttr argNamesName);
+void printProcedure(OpAsmPrinter &p, FunctionOpInterface op,
+                    ArrayRef<StringRef> elided);
+/// Names a block's arguments from a list of strings (empty: no name).
+void nameArguments(Block &block, ArrayAttr names, OpAsmSetValueNameFn setName);
+/// The name a parsed SSA value had (`%task` -> "task"), or an empty string.
+StringRef ssaName(const OpAsmParser::Argument &arg);
 
 /// `a | b | c`: a set of qualitative timelines, or `none`.
 ParseResult parseQualSet(OpAsmParser &parser, gpuir::QualTimelineAttr &attr);

@@ -1,0 +1,614 @@
+//===- GpuIRToAMIR.cpp - GpuIR to the abstract machine --------------------===//
+
+#include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
+#include "Rake/Conversion/Passes.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::rake {
+#define GEN_PASS_DEF_CONVERTGPUIRTOAMIR
+#include "Rake/Conversion/Passes.h.inc"
+} // namespace mlir::rake
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace {
+
+using Q = QualTimeline;
+
+/// Every device access (the quals a kernel launch or stream sync orders).
+constexpr Q kDeviceQuals =
+    Q::cuda_in_order_rmem | Q::cuda_in_order_ram | Q::Sm80_cp_async |
+    Q::tma_to_smem_async | Q::tma_to_gmem_async | Q::wgmma_async_rmem_a |
+    Q::wgmma_async_rmem_d | Q::wgmma_async_smem | Q::wgmma_zero;
+constexpr Q kAllQuals = kDeviceQuals | Q::cpu_in_order | Q::cpu_cuda_stream;
+
+/// A window of an AMIR variable, in GpuIR terms: per dimension of the
+/// variable a start (and an end, for an interval) as affine expressions of
+/// GpuIR control values.
+struct Window {
+  Value var;
+  SmallVector<Value> operands;
+  SmallVector<AffineExpr> lo;
+  SmallVector<AffineExpr> hi; // Null for a point.
+  MemoryTypeAttrInterface memory;
+  bool exempt = false;
+};
+
+class Converter {
+public:
+  Converter(const CollectiveAnalysis &coll, OpBuilder &b) : coll(coll), b(b) {}
+
+  FailureOr<amir::ProcOp> convert(ProcOp proc);
+
+private:
+  LogicalResult convertBlock(Block &block);
+  LogicalResult convertOp(Operation *op);
+  LogicalResult convertFor(ForOp loop);
+  LogicalResult convertDevice(DeviceFunctionOp device);
+  LogicalResult convertAccess(Operation *op, Value memref, ValueRange indices,
+                              AffineMap map, bool read, bool mutate);
+  LogicalResult convertInstr(InstrOpInterface instr);
+  LogicalResult convertSync(Operation *op);
+
+  /// Emits `kind` on a window: the variable, its index operands (mapped to
+  /// AMIR), the map and interval flags.
+  template <typename OpT, typename... Args>
+  void emitOnWindow(Location loc, const Window &w, Args &&...args);
+
+  FailureOr<Window> windowOf(Operation *user, Value memref);
+  QualTimeline plainQual(Operation *op, const Window &w);
+  Value mapIndex(Value v) { return indexMap.lookupOrNull(v); }
+  SmallVector<Attribute> threadMapping(Operation *scopeOp);
+
+  const CollectiveAnalysis &coll;
+  OpBuilder &b;
+  IRMapping indexMap;
+  DenseMap<Value, Window> windows;
+  /// The common coordinate system of the device function being converted.
+  SmallVector<int64_t> domain;
+};
+
+} // namespace
+
+FailureOr<Window> Converter::windowOf(Operation *user, Value memref) {
+  auto it = windows.find(memref);
+  if (it == windows.end()) {
+    user->emitOpError() << "accesses a buffer that the conversion to the "
+                           "abstract machine cannot trace to an allocation "
+                           "or parameter";
+    return failure();
+  }
+  return it->second;
+}
+
+QualTimeline Converter::plainQual(Operation *op, const Window &w) {
+  if (getDeviceScope(op) == DeviceScope::CPU)
+    return Q::cpu_in_order;
+  if (isa_and_nonnull<RmemAttr, UniformRmemAttr>(w.memory))
+    return Q::cuda_in_order_rmem;
+  return Q::cuda_in_order_ram;
+}
+
+template <typename OpT, typename... Args>
+void Converter::emitOnWindow(Location loc, const Window &w, Args &&...args) {
+  SmallVector<Value> amirOperands;
+  for (Value v : w.operands)
+    amirOperands.push_back(mapIndex(v));
+  SmallVector<AffineExpr> exprs;
+  SmallVector<bool> intervals;
+  for (auto [lo, hi] : llvm::zip(w.lo, w.hi)) {
+    exprs.push_back(lo);
+    intervals.push_back(static_cast<bool>(hi));
+    if (hi)
+      exprs.push_back(hi);
+  }
+  auto map = AffineMap::get(amirOperands.size(), 0, exprs, b.getContext());
+  OpT::create(b, loc, w.var, amirOperands, AffineMapAttr::get(map),
+              b.getDenseBoolArrayAttr(intervals), std::forward<Args>(args)...);
+}
+
+/// Composes `indices` (affine in `operands`) into the window `w`: point
+/// accesses of its intervals, in order.
+static Window compose(const Window &w, ArrayRef<Value> operands, AffineMap map,
+                      bool asPoints) {
+  Window r = w;
+  // Shift the access's dims after the window's operands.
+  unsigned base = r.operands.size();
+  r.operands.append(operands.begin(), operands.end());
+  unsigned k = 0;
+  for (size_t d = 0; d < r.lo.size(); ++d) {
+    if (!r.hi[d])
+      continue;
+    AffineExpr idx = map.getResult(k++).shiftDims(map.getNumDims(), base);
+    r.lo[d] = r.lo[d] + idx;
+    if (asPoints)
+      r.hi[d] = AffineExpr();
+  }
+  return r;
+}
+
+LogicalResult Converter::convertAccess(Operation *op, Value memref,
+                                       ValueRange indices, AffineMap map,
+                                       bool read, bool mutate) {
+  FailureOr<Window> w = windowOf(op, memref);
+  if (failed(w))
+    return failure();
+  if (w->exempt)
+    return success();
+  Window point =
+      compose(*w, SmallVector<Value>(indices.begin(), indices.end()), map,
+              /*asPoints=*/true);
+  auto qual = QualTimelineAttr::get(b.getContext(), plainQual(op, *w));
+  Location loc = op->getLoc();
+  if (read)
+    emitOnWindow<amir::CheckReadsOp>(loc, point, qual, nullptr);
+  if (mutate)
+    emitOnWindow<amir::CheckMutatesOp>(loc, point, qual, nullptr);
+  if (read && !mutate)
+    emitOnWindow<amir::RecordReadOp>(loc, point, qual, UnitAttr());
+  if (mutate)
+    emitOnWindow<amir::RecordMutateOp>(loc, point, qual, UnitAttr());
+  return success();
+}
+
+LogicalResult Converter::convertInstr(InstrOpInterface instr) {
+  Operation *op = instr;
+  Location loc = op->getLoc();
+  SmallVector<InstrParam> params = instr.getParams();
+  for (const InstrParam &p : params) {
+    FailureOr<Window> w = windowOf(op, op->getOperand(p.operandIndex));
+    if (failed(w))
+      return failure();
+    if (w->exempt)
+      continue;
+    auto qual = QualTimelineAttr::get(b.getContext(), p.qual);
+    bool read = p.access != AccessMode::write;
+    bool mutate = p.access != AccessMode::read;
+    if (read)
+      emitOnWindow<amir::CheckReadsOp>(loc, *w, qual, nullptr);
+    if (mutate)
+      emitOnWindow<amir::CheckMutatesOp>(loc, *w, qual, nullptr);
+  }
+  // Record after checking every parameter: an instruction's accesses happen
+  // together.
+  for (const InstrParam &p : params) {
+    Window w = windows.lookup(op->getOperand(p.operandIndex));
+    if (w.exempt)
+      continue;
+    auto qual = QualTimelineAttr::get(b.getContext(), p.qual);
+    UnitAttr ooo = p.outOfOrder ? b.getUnitAttr() : UnitAttr();
+    if (p.access == AccessMode::read)
+      emitOnWindow<amir::RecordReadOp>(loc, w, qual, ooo);
+    else
+      emitOnWindow<amir::RecordMutateOp>(loc, w, qual, ooo);
+  }
+  if (Value barrier = instr.getTrailingBarrier()) {
+    // The instruction completes through the barrier: it arrives there with
+    // its own timeline's accesses.
+    SmallVector<Value> indices;
+    AffineMap map;
+    SmallVector<bool> intervals;
+    instr.getTrailingBarrierCoords(indices, map, intervals);
+    FailureOr<Window> w = windowOf(op, barrier);
+    if (failed(w))
+      return failure();
+    Window bw = *w;
+    bw.operands.assign(indices.begin(), indices.end());
+    bw.lo.clear();
+    bw.hi.clear();
+    unsigned r = 0;
+    for (bool isInterval : intervals) {
+      bw.lo.push_back(map.getResult(r++));
+      bw.hi.push_back(isInterval ? map.getResult(r++) : AffineExpr());
+    }
+    Q pre = Q::none;
+    for (const InstrParam &p : params)
+      pre = pre | p.qual;
+    auto preAttr = QualTimelineAttr::get(b.getContext(), pre);
+    auto on = QualTimelineAttr::get(b.getContext(), Q::cuda_in_order_ram);
+    emitOnWindow<amir::ArriveOp>(loc, bw, preAttr, on, UnitAttr());
+  }
+  return success();
+}
+
+
+SmallVector<Attribute> Converter::threadMapping(Operation *scopeOp) {
+  SmallVector<Attribute> result;
+  const CollTiling *t = coll.getTilingInside(scopeOp);
+  if (!t)
+    return result;
+  std::string error;
+  FailureOr<CollTiling> refined = t->refinedTo(domain, error);
+  if (failed(refined))
+    return result;
+  for (auto [d, dim] : llvm::enumerate(refined->getDims()))
+    for (const TileOp &op : dim.ops) {
+      if (op.owner != scopeOp)
+        continue;
+      if (isa<WarpsOp>(scopeOp)) {
+        int64_t lo = op.start(0);
+        result.push_back(amir::SliceAttr::get(b.getContext(), d, lo, lo + op.box));
+      } else {
+        result.push_back(amir::TileAttr::get(b.getContext(), d, op.offset,
+                                             op.step, op.box, op.div, op.mod));
+      }
+    }
+  return result;
+}
+
+/// The bounds of a loop's lower or upper map, over AMIR operands.
+static std::pair<AffineMap, SmallVector<Value>>
+mapBound(AffineMap map, ValueRange operands, IRMapping &indexMap) {
+  SmallVector<Value> mapped;
+  for (Value v : operands)
+    mapped.push_back(indexMap.lookup(v));
+  return {map, mapped};
+}
+
+LogicalResult Converter::convertFor(ForOp loop) {
+  auto [lbMap, lbOps] =
+      mapBound(loop.getLowerMap(), loop.getLowerOperands(), indexMap);
+  auto [ubMap, ubOps] =
+      mapBound(loop.getUpperMap(), loop.getUpperOperands(), indexMap);
+  Attribute threads;
+  if (loop.getLoopMode() == LoopMode::cuda_threads) {
+    SmallVector<Attribute> tiles = threadMapping(loop);
+    if (tiles.size() == 1)
+      threads = tiles.front();
+    else if (!tiles.empty())
+      threads = b.getArrayAttr(tiles);
+  }
+  auto amirLoop = amir::LoopOp::create(
+      b, loop.getLoc(), lbOps, ubOps, AffineMapAttr::get(lbMap),
+      AffineMapAttr::get(ubMap), threads,
+      loop.getLoopMode() == LoopMode::cuda_tasks ? b.getUnitAttr()
+                                                 : UnitAttr(),
+      loop.getIvNameAttr());
+  Block *body = new Block();
+  amirLoop.getBody().push_back(body);
+  Value iv = body->addArgument(b.getIndexType(), loop.getLoc());
+  indexMap.map(loop.getInductionVar(), iv);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  return convertBlock(*loop.getBodyBlock());
+}
+
+LogicalResult Converter::convertDevice(DeviceFunctionOp device) {
+  std::string error;
+  FailureOr<SmallVector<int64_t>> common = coll.getCommonDomain(device, error);
+  if (failed(common))
+    return device.emitOpError()
+           << "cannot give its collectives one coordinate system: " << error;
+  domain = *common;
+  MLIRContext *ctx = b.getContext();
+  Location loc = device.getLoc();
+  auto quals = [&](Q q) { return QualTimelineAttr::get(ctx, q); };
+  // The launch orders everything before it (the CPU's accesses and earlier
+  // kernels') before the kernel's device accesses.
+  amir::FenceOp::create(b, loc, quals(kAllQuals), quals(kDeviceQuals),
+                        quals(kDeviceQuals), b.getUnitAttr());
+  auto guard = amir::GuardOp::create(
+      b, loc, ValueRange(), AffineMapAttr::get(AffineMap::get(ctx)),
+      b.getDenseI32ArrayAttr({}), amir::DomainAttr::get(ctx, domain));
+  Block *body = new Block();
+  guard.getBody().push_back(body);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(body);
+    if (failed(convertBlock(device.getBody().front())))
+      return failure();
+  }
+  // The kernel's completion, in stream order: its accesses become visible to
+  // the stream, which a CPU fence cuda_stream_sync -> cpu_in_order waits on.
+  amir::FenceOp::create(b, loc, quals(kDeviceQuals), quals(Q::cpu_cuda_stream),
+                        quals(Q::cpu_cuda_stream), b.getUnitAttr());
+  return success();
+}
+
+LogicalResult Converter::convertSync(Operation *op) {
+  MLIRContext *ctx = b.getContext();
+  auto quals = [&](Q q) { return QualTimelineAttr::get(ctx, q); };
+  Location loc = op->getLoc();
+  if (auto fence = dyn_cast<FenceOp>(op)) {
+    const SyncTimelineInfo &pre = getSyncTimelineInfo(fence.getPre());
+    const SyncTimelineInfo &post = getSyncTimelineInfo(fence.getPost());
+    amir::FenceOp::create(b, loc, quals(pre.full), quals(post.full),
+                          quals(post.temporal),
+                          pre.transitive ? b.getUnitAttr() : UnitAttr());
+    return success();
+  }
+  if (auto arrive = dyn_cast<ArriveOp>(op)) {
+    const SyncTimelineInfo &pre = getSyncTimelineInfo(arrive.getPre());
+    for (unsigned i = 0, e = arrive.getBarriers().size(); i < e; ++i) {
+      FailureOr<Window> w = windowOf(op, arrive.getBarriers()[i]);
+      if (failed(w))
+        return failure();
+      AffineMap map = cast<AffineMapAttr>(arrive.getMaps()[i]).getValue();
+      ArrayRef<bool> intervals =
+          cast<DenseBoolArrayAttr>(arrive.getIntervals()[i]).asArrayRef();
+      Window bw = *w;
+      OperandRange idx = arrive.getBarrierIndices(i);
+      bw.operands.assign(idx.begin(), idx.end());
+      bw.lo.clear();
+      bw.hi.clear();
+      unsigned r = 0;
+      for (bool isInterval : intervals) {
+        bw.lo.push_back(map.getResult(r++));
+        bw.hi.push_back(isInterval ? map.getResult(r++) : AffineExpr());
+      }
+      emitOnWindow<amir::ArriveOp>(
+          loc, bw, quals(pre.full), quals(Q::cuda_in_order_ram),
+          pre.transitive ? b.getUnitAttr() : UnitAttr());
+    }
+    return success();
+  }
+  auto await = cast<AwaitOp>(op);
+  const SyncTimelineInfo &post = getSyncTimelineInfo(await.getPost());
+  FailureOr<Window> w = windowOf(op, await.getBarrier());
+  if (failed(w))
+    return failure();
+  Window bw = *w;
+  bw.operands.assign(await.getIndices().begin(), await.getIndices().end());
+  bw.lo.assign(await.getMap().getResults().begin(),
+               await.getMap().getResults().end());
+  bw.hi.assign(bw.lo.size(), AffineExpr());
+  IntegerAttr lag = await.getLagAttr(), outstanding = await.getOutstandingAttr();
+  emitOnWindow<amir::AwaitOp>(loc, bw, quals(post.full), quals(post.temporal),
+                              lag, outstanding);
+  return success();
+}
+
+LogicalResult Converter::convertOp(Operation *op) {
+  MLIRContext *ctx = b.getContext();
+  Location loc = op->getLoc();
+  if (auto loop = dyn_cast<ForOp>(op))
+    return convertFor(loop);
+  if (auto device = dyn_cast<DeviceFunctionOp>(op))
+    return convertDevice(device);
+  if (auto ifOp = dyn_cast<IfOp>(op)) {
+    SmallVector<Value> operands;
+    for (Value v : ifOp.getOperands())
+      operands.push_back(mapIndex(v));
+    auto guard = amir::GuardOp::create(b, loc, operands, ifOp.getMapAttr(),
+                                       ifOp.getPredicatesAttr(), Attribute());
+    guard.getBody().push_back(new Block());
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&guard.getBody().front());
+      if (failed(convertBlock(ifOp.getThenRegion().front())))
+        return failure();
+    }
+    if (ifOp.hasElse()) {
+      guard.getElseBody().push_back(new Block());
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&guard.getElseBody().front());
+      if (failed(convertBlock(ifOp.getElseRegion().front())))
+        return failure();
+    }
+    return success();
+  }
+  if (auto warps = dyn_cast<WarpsOp>(op)) {
+    SmallVector<Attribute> slices = threadMapping(warps);
+    Attribute threads;
+    if (slices.size() == 1)
+      threads = slices.front();
+    else if (!slices.empty())
+      threads = b.getArrayAttr(slices);
+    auto guard = amir::GuardOp::create(
+        b, loc, ValueRange(), AffineMapAttr::get(AffineMap::get(ctx)),
+        b.getDenseI32ArrayAttr({}), threads);
+    guard.getBody().push_back(new Block());
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&guard.getBody().front());
+    return convertBlock(warps.getBody().front());
+  }
+  if (auto alloc = dyn_cast<AllocOp>(op)) {
+    Type type = alloc.getResult().getType();
+    Window w;
+    SmallVector<int64_t> shape;
+    bool shared = false;
+    Type varType = amir::DataType::get(ctx);
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      shape.assign(memref.getShape().begin(), memref.getShape().end());
+      w.memory = cast<MemoryTypeAttrInterface>(memref.getMemorySpace());
+      shared = w.memory.isSharedMemory();
+      w.exempt = w.memory.isSyncExempt();
+    } else {
+      auto barrier = cast<BarrierType>(type);
+      shape.assign(barrier.getShape().begin(), barrier.getShape().end());
+      varType = amir::BarrierType::get(ctx, barrier.getMechanism());
+      shared = barrier.isMbarrier();
+    }
+    for (int64_t &d : shape)
+      if (ShapedType::isDynamic(d))
+        d = -1;
+    w.var = amir::AllocOp::create(b, loc, varType, b.getStringAttr("buffer"),
+                                  b.getDenseI64ArrayAttr(shape),
+                                  shared ? b.getUnitAttr() : UnitAttr());
+    for (int64_t d : shape) {
+      w.lo.push_back(b.getAffineConstantExpr(0));
+      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? int64_t(1) << 40 : d));
+    }
+    windows[alloc.getResult()] = w;
+    return success();
+  }
+  if (auto freeOp = dyn_cast<FreeOp>(op)) {
+    FailureOr<Window> w = windowOf(op, freeOp.getBuffer());
+    if (failed(w))
+      return failure();
+    amir::FreeOp::create(b, loc, w->var);
+    windows[freeOp.getBuffer()].var = Value();
+    return success();
+  }
+  if (auto window = dyn_cast<WindowOp>(op)) {
+    FailureOr<Window> src = windowOf(op, window.getSource());
+    if (failed(src))
+      return failure();
+    // The window's coordinates, composed into its source's.
+    Window w = *src;
+    unsigned base = w.operands.size();
+    w.operands.append(window.getIndices().begin(), window.getIndices().end());
+    AffineMap map = window.getMap();
+    unsigned r = 0, k = 0;
+    SmallVector<AffineExpr> lo, hi;
+    for (size_t d = 0; d < src->lo.size(); ++d) {
+      if (!src->hi[d]) {
+        lo.push_back(src->lo[d]);
+        hi.push_back(AffineExpr());
+        continue;
+      }
+      bool isInterval = window.getIntervals()[k++];
+      AffineExpr l = map.getResult(r++).shiftDims(map.getNumDims(), base);
+      lo.push_back(src->lo[d] + l);
+      if (isInterval) {
+        AffineExpr h = map.getResult(r++).shiftDims(map.getNumDims(), base);
+        hi.push_back(src->lo[d] + h);
+      } else {
+        hi.push_back(AffineExpr());
+      }
+    }
+    w.lo = lo;
+    w.hi = hi;
+    windows[window.getResult()] = w;
+    return success();
+  }
+  if (isa<TensorMapOp>(op)) {
+    // A tensor map is a description made on the CPU; TMA instructions read
+    // through it as their global-memory parameter.
+    FailureOr<Window> src = windowOf(op, cast<TensorMapOp>(op).getSource());
+    if (failed(src))
+      return failure();
+    windows[op->getResult(0)] = *src;
+    return success();
+  }
+  if (auto read = dyn_cast<ReadOp>(op))
+    return convertAccess(op, read.getMemref(), read.getIndices(), read.getMap(),
+                         /*read=*/true, /*mutate=*/false);
+  if (auto write = dyn_cast<WriteOp>(op))
+    return convertAccess(op, write.getMemref(), write.getIndices(),
+                         write.getMap(), /*read=*/false, /*mutate=*/true);
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return convertAccess(op, reduce.getMemref(), reduce.getIndices(),
+                         reduce.getMap(), /*read=*/true, /*mutate=*/true);
+  if (isa<FenceOp, ArriveOp, AwaitOp>(op))
+    return convertSync(op);
+  if (auto instr = dyn_cast<InstrOpInterface>(op))
+    return convertInstr(instr);
+  if (auto call = dyn_cast<CallOp>(op))
+    return call.emitOpError()
+           << "calls '" << call.getCallee()
+           << "'; the synchronization check needs calls inlined first";
+  // Scalar arithmetic on data values has no memory effects to check.
+  if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
+    return success();
+  return op->emitOpError()
+         << "has effects that the synchronization check cannot see; use "
+            "GpuIR accesses or an instruction (InstrOpInterface)";
+}
+
+LogicalResult Converter::convertBlock(Block &block) {
+  SmallVector<Value> allocated;
+  for (Operation &op : block) {
+    if (failed(convertOp(&op)))
+      return failure();
+    if (auto alloc = dyn_cast<AllocOp>(&op))
+      allocated.push_back(alloc.getResult());
+  }
+  // Free what the block allocated and did not free, as the compiler's free
+  // insertion will.
+  Location loc = block.getParentOp()->getLoc();
+  if (!block.empty())
+    loc = block.back().getLoc();
+  for (Value v : llvm::reverse(allocated)) {
+    Value var = windows.lookup(v).var;
+    if (var)
+      amir::FreeOp::create(b, loc, var);
+  }
+  return success();
+}
+
+FailureOr<amir::ProcOp> Converter::convert(ProcOp proc) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> controlTypes;
+  SmallVector<DictionaryAttr> argAttrs;
+  for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes()))
+    if (isa<IndexType>(t)) {
+      controlTypes.push_back(t);
+      argAttrs.push_back(proc.getArgAttrDict(i) ? proc.getArgAttrDict(i)
+                                                : DictionaryAttr::get(ctx));
+    }
+  SmallVector<Attribute> names;
+  if (ArrayAttr all = proc.getArgNamesAttr())
+    for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes()))
+      if (isa<IndexType>(t))
+        names.push_back(all[i]);
+  auto amirProc = amir::ProcOp::create(
+      b, proc.getLoc(), b.getStringAttr(proc.getSymName().str() + ".amir"),
+      TypeAttr::get(b.getFunctionType(controlTypes, {})), StringAttr(),
+      b.getArrayAttr(SmallVector<Attribute>(argAttrs.begin(), argAttrs.end())),
+      ArrayAttr(), names.empty() ? ArrayAttr() : b.getArrayAttr(names));
+  for (NamedAttribute attr : proc->getDiscardableAttrs())
+    amirProc->setAttr(attr.getName(), attr.getValue());
+  Block *body = new Block();
+  amirProc.getBody().push_back(body);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  Block &entry = proc.getBody().front();
+  for (BlockArgument arg : entry.getArguments()) {
+    if (isa<IndexType>(arg.getType())) {
+      indexMap.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
+      continue;
+    }
+    auto memref = dyn_cast<MemRefType>(arg.getType());
+    if (!memref)
+      continue; // Tensor maps are CPU-side descriptions.
+    Window w;
+    w.memory = cast<MemoryTypeAttrInterface>(memref.getMemorySpace());
+    w.exempt = w.memory.isSyncExempt();
+    SmallVector<int64_t> shape(memref.getShape());
+    for (int64_t &d : shape)
+      if (ShapedType::isDynamic(d))
+        d = -1;
+    w.var = amir::AllocOp::create(
+        b, arg.getLoc(), amir::DataType::get(ctx),
+        b.getStringAttr("parameter #" + std::to_string(arg.getArgNumber())),
+        b.getDenseI64ArrayAttr(shape), UnitAttr());
+    for (int64_t d : shape) {
+      w.lo.push_back(b.getAffineConstantExpr(0));
+      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? int64_t(1) << 40 : d));
+    }
+    windows[arg] = w;
+  }
+  if (failed(convertBlock(entry)))
+    return failure();
+  return amirProc;
+}
+
+FailureOr<amir::ProcOp> mlir::rake::convertProcToAMIR(ProcOp proc,
+                                                      const CollectiveAnalysis &coll,
+                                                      OpBuilder &builder) {
+  Converter converter(coll, builder);
+  return converter.convert(proc);
+}
+
+namespace {
+struct ConvertGpuIRToAMIR
+    : rake::impl::ConvertGpuIRToAMIRBase<ConvertGpuIRToAMIR> {
+  void runOnOperation() override {
+    auto &coll = getAnalysis<CollectiveAnalysis>();
+    if (failed(coll.emitErrors()))
+      return signalPassFailure();
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+    for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
+      b.setInsertionPointAfter(proc);
+      if (failed(convertProcToAMIR(proc, coll, b)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace
