@@ -426,7 +426,9 @@ LogicalResult Converter::convertOp(Operation *op) {
     for (int64_t &d : shape)
       if (ShapedType::isDynamic(d))
         d = -1;
-    w.var = amir::AllocOp::create(b, loc, varType, b.getStringAttr("buffer"),
+    w.var = amir::AllocOp::create(b, loc, varType,
+                                  alloc.getNameAttr() ? alloc.getNameAttr()
+                                                      : b.getStringAttr("buffer"),
                                   b.getDenseI64ArrayAttr(shape),
                                   shared ? b.getUnitAttr() : UnitAttr());
     for (int64_t d : shape) {
@@ -575,7 +577,15 @@ FailureOr<amir::ProcOp> Converter::convert(ProcOp proc) {
         d = -1;
     w.var = amir::AllocOp::create(
         b, arg.getLoc(), amir::DataType::get(ctx),
-        b.getStringAttr("parameter #" + std::to_string(arg.getArgNumber())),
+        b.getStringAttr(
+            proc.getArgNamesAttr() &&
+                    !cast<StringAttr>(proc.getArgNamesAttr()[arg.getArgNumber()])
+                         .getValue()
+                         .empty()
+                ? cast<StringAttr>(proc.getArgNamesAttr()[arg.getArgNumber()])
+                      .getValue()
+                      .str()
+                : "parameter #" + std::to_string(arg.getArgNumber())),
         b.getDenseI64ArrayAttr(shape), UnitAttr());
     for (int64_t d : shape) {
       w.lo.push_back(b.getAffineConstantExpr(0));

@@ -936,6 +936,52 @@ LogicalResult WarpsOp::verify() {
 // AllocOp, FreeOp
 //===----------------------------------------------------------------------===//
 
+/// The SSA name the parser saw for the op's result (`%tile` -> "tile").
+static StringRef resultName(OpAsmParser &parser) {
+  StringRef name = parser.getResultName(0).first;
+  if (name.empty() || llvm::isDigit(name.front()))
+    return "";
+  return name;
+}
+
+ParseResult AllocOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<UnresolvedOperand> sizes;
+  Type type;
+  if (succeeded(parser.parseOptionalLParen()) &&
+      (parser.parseOperandList(sizes) || parser.parseRParen()))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(type) ||
+      parser.resolveOperands(sizes, parser.getBuilder().getIndexType(),
+                             result.operands))
+    return failure();
+  StringRef name = resultName(parser);
+  if (!name.empty() && !result.attributes.get("name"))
+    result.addAttribute("name", parser.getBuilder().getStringAttr(name));
+  result.addTypes(type);
+  return success();
+}
+
+void AllocOp::print(OpAsmPrinter &p) {
+  if (!getDynamicSizes().empty()) {
+    p << "(";
+    p.printOperands(getDynamicSizes());
+    p << ")";
+  }
+  p.printOptionalAttrDict((*this)->getAttrs(), {"name"});
+  p << " : " << getResult().getType();
+}
+
+void AllocOp::getAsmResultNames(OpAsmSetValueNameFn setName) {
+  if (auto name = getNameAttr())
+    setName(getResult(), name.getValue());
+}
+
+void WindowOp::getAsmResultNames(OpAsmSetValueNameFn setName) {
+  if (auto name = getNameAttr())
+    setName(getResult(), name.getValue());
+}
+
 LogicalResult AllocOp::verify() {
   Type type = getResult().getType();
   DeviceScope scope = getDeviceScope(*this);
@@ -1114,6 +1160,10 @@ static ParseResult parseWindowLike(OpAsmParser &parser,
   result.addAttribute("map",
                       AffineMapAttr::get(makeMap(parser, indices.size(), exprs)));
   result.addAttribute("intervals", b.getDenseBoolArrayAttr(intervals));
+  StringRef name = resultName(parser);
+  if (!name.empty() && result.name.getStringRef() == "gpuir.window" &&
+      !result.attributes.get("name"))
+    result.addAttribute("name", b.getStringAttr(name));
   result.addTypes(resultType);
   return success();
 }
@@ -1123,7 +1173,7 @@ static void printWindowLike(OpAsmPrinter &p, Operation *op, Value source,
                             ArrayRef<bool> intervals, Type resultType) {
   p << " " << source;
   printWindowCoords(p, map, indices, intervals);
-  p.printOptionalAttrDict(op->getAttrs(), {"map", "intervals"});
+  p.printOptionalAttrDict(op->getAttrs(), {"map", "intervals", "name"});
   p << " : " << source.getType() << " -> " << resultType;
 }
 

@@ -222,7 +222,8 @@ def GpuIR_WarpsOp : GpuIR_Op<"warps", GpuIR_ScopeTraits> {
 // Allocation
 //===----------------------------------------------------------------------===//
 
-def GpuIR_AllocOp : GpuIR_Op<"alloc"> {
+def GpuIR_AllocOp : GpuIR_Op<"alloc", [
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "begin the lifetime of a buffer or barrier variable";
   let description = [{
     Allocates a buffer in the memory type of its memref's memory space, or a
@@ -235,9 +236,10 @@ def GpuIR_AllocOp : GpuIR_Op<"alloc"> {
     %x    = gpuir.alloc(%n) : memref<?xf32, #gpuir.gmem>
     ```
   }];
-  let arguments = (ins Variadic<Index>:$dynamicSizes);
+  let arguments = (ins Variadic<Index>:$dynamicSizes,
+                       OptionalAttr<StrAttr>:$name);
   let results = (outs AnyTypeOf<[AnyMemRef, GpuIR_AnyBarrier]>:$result);
-  let assemblyFormat = "(`(` $dynamicSizes^ `)`)? attr-dict `:` type($result)";
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -312,7 +314,8 @@ def GpuIR_ReduceOp : GpuIR_AccessOp<"reduce"> {
   let extraClassDeclaration = accessDecl;
 }
 
-def GpuIR_WindowOp : GpuIR_Op<"window", [Pure]> {
+def GpuIR_WindowOp : GpuIR_Op<"window", [Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "a view of part of a buffer";
   let description = [{
     Each coordinate is a point (that dimension is dropped) or an interval
@@ -325,7 +328,8 @@ def GpuIR_WindowOp : GpuIR_Op<"window", [Pure]> {
     ```
   }];
   let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
-                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals);
+                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
+                       OptionalAttr<StrAttr>:$name);
   let results = (outs AnyMemRef:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
