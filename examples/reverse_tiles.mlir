@@ -2,8 +2,12 @@
 // memory, waits at a CTA-wide fence, and writes the tile back to B in
 // reverse order. The seed paper's first example (section 2.1).
 //
-//   build/bin/rake-opt examples/reverse_tiles.mlir
-gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
+//   build/bin/rake-opt examples/reverse_tiles.mlir --rake-check
+//
+// The synchronization check interprets it for n = 1024 and n = 300 (a
+// partial last tile), the sizes in gpuir.check_sizes.
+gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>)
+    attributes {gpuir.check_sizes = [{n = 1024}, {n = 300}]} {
   gpuir.device_function block(256) {
     gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {
       %tile = gpuir.alloc : memref<256xf32, #gpuir.smem>

@@ -2,8 +2,9 @@
 # The main job: set up, build, and take an example kernel through every stage
 # of the compiler that exists today: parsing and verifying the GpuIR (every
 # op's rules: scopes, memory types, units, timelines), then collective and
-# distributed memory analysis (rake-check), printing the annotated IR. Later
-# stages (the synchronization check, code generation, the cubin verifier and
+# distributed memory analysis and the synchronization check (rake-check),
+# printing the annotated IR. Later
+# stages (code generation, the cubin verifier and
 # a run on the GPU where one exists) join this script as they land.
 #
 #   scripts/run-example.sh [examples/<kernel>.mlir]

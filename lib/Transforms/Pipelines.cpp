@@ -12,9 +12,11 @@ void mlir::rake::registerRakePasses() {
   PassPipelineRegistration<>(
       "rake-check",
       "Check a GpuIR module: op verifiers, collective analysis, distributed "
-      "memory analysis",
+      "memory analysis, and the synchronization check (with the sizes of "
+      "each procedure's gpuir.check_sizes)",
       [](OpPassManager &pm) {
         pm.addPass(createCollectiveAnalysisPass());
         pm.addPass(createDistributedMemoryPass());
+        pm.addPass(createSyncCheckPass());
       });
 }

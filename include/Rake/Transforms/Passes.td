@@ -47,4 +47,34 @@ def DistributedMemoryPass : Pass<"rake-distributed-memory", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
 }
 
+def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
+  let summary = "Check that the synchronization keeps each procedure equal to its sequential reading";
+  let description = [{
+    Translates each `gpuir.proc` to the abstract machine (as
+    `convert-gpuir-to-amir` does, without keeping the result) and
+    interprets it, and interprets each `amir.proc` as it is, for concrete
+    values of the control parameters: the `sizes` option
+    (`sizes=M=960,N=800,K=720`; several sets separated by `;`) or the
+    procedure's `gpuir.check_sizes` attribute, a list of dictionaries
+    (for example `gpuir.check_sizes = [{M = 960, N = 800, K = 720} ]`).
+    Parameters are named by their SSA
+    names.
+
+    Each hazard is an error at the later access, naming its kind (RAW, WAR,
+    WAW, use after free, free without arrive, free without sync, await
+    without matching arrive, arrive count mismatch), the threads and the
+    elements, with notes at the earlier access and at the synchronization
+    that was too weak. A program that passes prints nothing and is left
+    unchanged.
+  }];
+  let options = [
+    Option<"sizes", "sizes", "std::string", /*default=*/"\"\"",
+           "Values of the control parameters: name=value,...; sets separated by ';'">,
+    Option<"maxErrors", "max-errors", "unsigned", /*default=*/"1",
+           "Stop after this many hazards per procedure and size set (0: no limit)">,
+  ];
+  let dependentDialects = ["::mlir::rake::amir::AMIRDialect",
+                           "::mlir::rake::gpuir::GpuIRDialect"];
+}
+
 #endif // RAKE_TRANSFORMS_PASSES

@@ -45,7 +45,7 @@ public:
   FailureOr<amir::ProcOp> convert(ProcOp proc);
 
 private:
-  LogicalResult convertBlock(Block &block);
+  LogicalResult convertBlock(Block &block, bool endsTask = false);
   LogicalResult convertOp(Operation *op);
   LogicalResult convertFor(ForOp loop);
   LogicalResult convertDevice(DeviceFunctionOp device);
@@ -274,7 +274,12 @@ LogicalResult Converter::convertFor(ForOp loop) {
   indexMap.map(loop.getInductionVar(), iv);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(body);
-  return convertBlock(*loop.getBodyBlock());
+  bool innermostTasks =
+      loop.getLoopMode() == LoopMode::cuda_tasks &&
+      !llvm::any_of(loop.getBodyBlock()->getOps<ForOp>(), [](ForOp inner) {
+        return inner.getLoopMode() == LoopMode::cuda_tasks;
+      });
+  return convertBlock(*loop.getBodyBlock(), innermostTasks);
 }
 
 LogicalResult Converter::convertDevice(DeviceFunctionOp device) {
@@ -512,7 +517,7 @@ LogicalResult Converter::convertOp(Operation *op) {
             "GpuIR accesses or an instruction (InstrOpInterface)";
 }
 
-LogicalResult Converter::convertBlock(Block &block) {
+LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
   SmallVector<Value> allocated;
   for (Operation &op : block) {
     if (failed(convertOp(&op)))
@@ -520,11 +525,21 @@ LogicalResult Converter::convertBlock(Block &block) {
     if (auto alloc = dyn_cast<AllocOp>(&op))
       allocated.push_back(alloc.getResult());
   }
-  // Free what the block allocated and did not free, as the compiler's free
-  // insertion will.
   Location loc = block.getParentOp()->getLoc();
   if (!block.empty())
     loc = block.back().getLoc();
+  if (endsTask) {
+    // Code generation ends each device task with a barrier of the cluster
+    // before the next task reuses its shared memory: in-order accesses are
+    // ordered before anything that follows; asynchronous ones still need
+    // their own wait.
+    auto quals = [&](Q q) { return QualTimelineAttr::get(b.getContext(), q); };
+    Q inOrder = Q::cuda_in_order_ram | Q::cuda_in_order_rmem;
+    amir::FenceOp::create(b, block.getParentOp()->getLoc(), quals(inOrder),
+                          quals(Q::none), quals(kDeviceQuals), UnitAttr());
+  }
+  // Free what the block allocated and did not free, as the compiler's free
+  // insertion will.
   for (Value v : llvm::reverse(allocated)) {
     Value var = windows.lookup(v).var;
     if (var)

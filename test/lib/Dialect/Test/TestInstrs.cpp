@@ -36,7 +36,8 @@ SmallVector<InstrParam> InOrderOp::getParams() {
   QualTimeline qual = isa_and_nonnull<RmemAttr, UniformRmemAttr>(space)
                           ? QualTimeline::cuda_in_order_rmem
                           : QualTimeline::cuda_in_order_ram;
-  InstrParam p{0, "buf", AccessMode::read_write, qual};
+  InstrParam p{0, "buf",
+               getReadOnly() ? AccessMode::read : AccessMode::read_write, qual};
   if (auto over = getOverAttr())
     p.distributedUnits = {over};
   return {p};
@@ -79,7 +80,8 @@ SmallVector<InstrParam> ExampleWgmmaOp::getParams() {
   InstrParam d{0, "d", AccessMode::read_write, QualTimeline::wgmma_async_rmem_d,
                {TypeID::get<RmemAttr>()}};
   d.elementType = Float32Type::get(ctx);
-  d.outOfOrder = true;
+  // Successive wgmmas of a warpgroup on one accumulator are ordered by the
+  // hardware; only other instructions need a wait.
   d.distributedUnits = {unit(ctx, CollUnitKind::thread)};
   InstrParam a{1, "a", AccessMode::read, QualTimeline::wgmma_async_smem,
                {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};

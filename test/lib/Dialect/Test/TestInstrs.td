@@ -29,13 +29,17 @@ class RTest_Instr<string mnemonic>
 def RTest_InOrderOp : RTest_Instr<"in_order_op"> {
   let summary = "an ordinary in-order access of a buffer by a collective of a given unit";
   let description = [{
-    Reads and writes `buf`, run by one collective of `unit`. With `over`,
-    the buffer's leading dimension is distributed over the given sub-units
-    of the collective (a register fragment with one row per thread).
+    Reads and writes `buf` (only reads it with `read_only`), run by one
+    collective of `unit`. With `over`, the buffer's leading dimension is
+    distributed over the given sub-units of the collective (a register
+    fragment with one row per thread).
   }];
   let arguments = (ins AnyMemRef:$buf, GpuIR_CollUnitAttr:$unit,
-                       OptionalAttr<GpuIR_CollUnitAttr>:$over);
-  let assemblyFormat = "$buf `unit` $unit (`over` $over^)? attr-dict `:` type($buf)";
+                       OptionalAttr<GpuIR_CollUnitAttr>:$over,
+                       UnitAttr:$read_only);
+  let assemblyFormat = [{
+    $buf `unit` $unit (`over` $over^)? (`read_only` $read_only^)? attr-dict `:` type($buf)
+  }];
 }
 
 def RTest_HostOp : RTest_Instr<"host_op"> {

@@ -1,0 +1,34 @@
+//===- SyncCheck.h - the abstract machine interpreter -----------*- C++ -*-===//
+//
+// The synchronization check (section 5 of the Exo-GPU paper): interpret an
+// AMIR procedure for concrete values of its control parameters. Variables
+// hold the history of accesses to them; each recorded access is visible to
+// some threads on some qualitative timelines at some level, and fences,
+// arrives and awaits widen that visibility. A check fails (a hazard) when
+// an earlier access is not visible enough to the threads that access the
+// same elements later.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_ANALYSIS_SYNCCHECK_H
+#define RAKE_ANALYSIS_SYNCCHECK_H
+
+#include "Rake/Dialect/AMIR/IR/AMIR.h"
+
+namespace mlir::rake {
+
+struct SyncCheckOptions {
+  /// Stop after this many hazards (0: no limit).
+  unsigned maxErrors = 1;
+};
+
+/// Interprets `proc` for the given control values (one per parameter) and
+/// reports each hazard as an error at the later access, with notes at the
+/// earlier access and at the synchronization that was too weak. Returns the
+/// number of hazards found.
+unsigned checkSynchronization(amir::ProcOp proc, ArrayRef<int64_t> controls,
+                              const SyncCheckOptions &options);
+
+} // namespace mlir::rake
+
+#endif // RAKE_ANALYSIS_SYNCCHECK_H

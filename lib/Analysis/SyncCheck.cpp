@@ -1,0 +1,776 @@
+//===- SyncCheck.cpp - the abstract machine interpreter -------------------===//
+
+#include "Rake/Analysis/SyncCheck.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::amir;
+using gpuir::BarrierMechanism;
+using gpuir::QualTimeline;
+
+namespace {
+
+using Level = VisibilityLevel;
+
+/// A set of threads: the CPU, a box of one task's threads in the device
+/// function's coordinate system, or everything (the stream, at CPU scope).
+struct ThreadSet {
+  enum Kind : uint8_t { Cpu, Device, Everything } kind = Cpu;
+  int64_t task = -1;
+  SmallVector<int64_t, 4> lo, hi;
+  /// The domain the box is in, for descriptions.
+  const SmallVector<int64_t> *domain = nullptr;
+
+  bool intersects(const ThreadSet &o) const {
+    if (kind == Everything || o.kind == Everything)
+      return true;
+    if (kind != o.kind)
+      return false;
+    if (kind == Cpu)
+      return true;
+    if (task != o.task || lo.size() != o.lo.size())
+      return false;
+    for (size_t i = 0; i < lo.size(); ++i)
+      if (hi[i] <= o.lo[i] || o.hi[i] <= lo[i])
+        return false;
+    return true;
+  }
+  bool contains(const ThreadSet &o) const {
+    if (kind == Everything)
+      return true;
+    if (o.kind == Everything || kind != o.kind)
+      return false;
+    if (kind == Cpu)
+      return true;
+    if (task != o.task || lo.size() != o.lo.size())
+      return false;
+    for (size_t i = 0; i < lo.size(); ++i)
+      if (o.lo[i] < lo[i] || hi[i] < o.hi[i])
+        return false;
+    return true;
+  }
+  bool operator==(const ThreadSet &o) const {
+    return kind == o.kind && task == o.task && lo == o.lo && hi == o.hi;
+  }
+};
+
+struct Box {
+  SmallVector<int64_t, 4> lo, hi;
+  bool overlaps(const Box &o) const {
+    for (size_t i = 0; i < lo.size() && i < o.lo.size(); ++i)
+      if (hi[i] <= o.lo[i] || o.hi[i] <= lo[i])
+        return false;
+    return true;
+  }
+  bool contains(const Box &o) const {
+    for (size_t i = 0; i < lo.size() && i < o.lo.size(); ++i)
+      if (o.lo[i] < lo[i] || hi[i] < o.hi[i])
+        return false;
+    return true;
+  }
+};
+
+struct Vis {
+  ThreadSet threads;
+  uint32_t quals;
+  Level level;
+  Operation *via;
+};
+
+struct Record {
+  uint64_t seq = 0;
+  Box region;
+  ThreadSet actors;
+  uint32_t qual;
+  bool mutate;
+  bool outOfOrder;
+  Operation *op;
+  SmallVector<Vis, 2> vis;
+  /// Whether a fence or arrive ever captured it.
+  bool captured = false;
+};
+using RecordPtr = std::shared_ptr<Record>;
+
+struct SyncEvent {
+  uint64_t seq;
+  Operation *op;
+  ThreadSet actors;
+  uint32_t pre;
+};
+
+struct Phase {
+  llvm::hash_code key;
+  SmallVector<RecordPtr> captured;
+  SmallVector<ThreadSet, 2> arrivers;
+  Operation *op;
+};
+
+struct BarrierElem {
+  std::vector<Phase> phases;
+  /// Awaits made so far, per awaiting collective.
+  std::map<std::string, int64_t> awaited;
+};
+
+struct Var {
+  std::string name;
+  SmallVector<int64_t> shape;
+  bool shared = false;
+  bool isBarrier = false;
+  BarrierMechanism mechanism = BarrierMechanism::mbarrier;
+  std::vector<RecordPtr> records;
+  bool freed = false;
+  Operation *freeOp = nullptr;
+  Operation *alloc = nullptr;
+  std::map<int64_t, BarrierElem> elems;
+};
+
+bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
+               Level level) {
+  for (const Vis &v : r.vis)
+    if ((v.quals & qual) && v.level >= level && v.threads.contains(t))
+      return true;
+  return false;
+}
+
+std::string qualName(uint32_t q) {
+  return gpuir::stringifyQualTimeline(static_cast<QualTimeline>(q));
+}
+
+class Interpreter {
+public:
+  Interpreter(const SyncCheckOptions &options) : options(options) {}
+
+  unsigned run(ProcOp proc, ArrayRef<int64_t> controls) {
+    for (auto [arg, v] :
+         llvm::zip(proc.getBody().front().getArguments(), controls))
+      env[arg] = v;
+    current.kind = ThreadSet::Cpu;
+    runBlock(proc.getBody().front());
+    return errors;
+  }
+
+private:
+  void runBlock(Block &block) {
+    for (Operation &op : block) {
+      if (stopped())
+        return;
+      exec(&op);
+    }
+  }
+  bool stopped() const {
+    return options.maxErrors && errors >= options.maxErrors;
+  }
+
+  int64_t eval(AffineExpr e, ValueRange operands) {
+    SmallVector<int64_t> dims;
+    for (Value v : operands)
+      dims.push_back(env.lookup(v));
+    auto map = AffineMap::get(dims.size(), 0, e);
+    SmallVector<int64_t> r;
+    auto folded = map.compose(dims);
+    return folded.front();
+  }
+
+  Box evalWindow(Var &var, ValueRange operands, AffineMap map,
+                 ArrayRef<bool> intervals) {
+    SmallVector<int64_t> dims;
+    for (Value v : operands)
+      dims.push_back(env.lookup(v));
+    SmallVector<int64_t> vals = map.compose(dims);
+    Box b;
+    unsigned r = 0;
+    for (bool isInterval : intervals) {
+      int64_t lo = vals[r++];
+      b.lo.push_back(lo);
+      b.hi.push_back(isInterval ? vals[r++] : lo + 1);
+    }
+    // A scalar variable (or one accessed whole) has one element.
+    if (intervals.empty())
+      for (size_t i = 0; i < var.shape.size(); ++i) {
+        b.lo.push_back(0);
+        b.hi.push_back(var.shape[i] < 0 ? int64_t(1) << 40 : var.shape[i]);
+      }
+    return b;
+  }
+
+  bool conditionHolds(GuardOp guard) {
+    if (guard.getPredicates().empty())
+      return true;
+    SmallVector<int64_t> dims;
+    for (Value v : guard.getOperands())
+      dims.push_back(env.lookup(v));
+    SmallVector<int64_t> vals = guard.getMap().compose(dims);
+    for (auto [i, p] : llvm::enumerate(guard.getPredicates())) {
+      int64_t l = vals[2 * i], r = vals[2 * i + 1];
+      bool ok = false;
+      switch (static_cast<gpuir::CmpPredicate>(p)) {
+      case gpuir::CmpPredicate::eq:
+        ok = l == r;
+        break;
+      case gpuir::CmpPredicate::lt:
+        ok = l < r;
+        break;
+      case gpuir::CmpPredicate::le:
+        ok = l <= r;
+        break;
+      case gpuir::CmpPredicate::gt:
+        ok = l > r;
+        break;
+      case gpuir::CmpPredicate::ge:
+        ok = l >= r;
+        break;
+      }
+      if (!ok)
+        return false;
+    }
+    return true;
+  }
+
+  /// Narrows the current threads by a tile or slice of a mapping.
+  bool narrow(Attribute mapping, int64_t i) {
+    if (auto tile = dyn_cast<TileAttr>(mapping)) {
+      int64_t c = (tile.getOffset() + i * tile.getStep()) / tile.getDiv();
+      if (tile.getMod())
+        c %= tile.getMod();
+      int64_t d = tile.getDim();
+      if (d >= static_cast<int64_t>(current.lo.size()))
+        return false;
+      current.lo[d] += c;
+      current.hi[d] = current.lo[d] + tile.getBox();
+      return true;
+    }
+    if (auto slice = dyn_cast<SliceAttr>(mapping)) {
+      int64_t d = slice.getDim();
+      if (d >= static_cast<int64_t>(current.lo.size()))
+        return false;
+      int64_t start = current.lo[d];
+      current.lo[d] = start + slice.getLo();
+      current.hi[d] = start + slice.getHi();
+      return true;
+    }
+    if (auto list = dyn_cast<ArrayAttr>(mapping)) {
+      for (Attribute a : list)
+        if (!narrow(a, i))
+          return false;
+      return true;
+    }
+    return false;
+  }
+
+  void exec(Operation *op) {
+    if (auto loop = dyn_cast<LoopOp>(op))
+      return execLoop(loop);
+    if (auto guard = dyn_cast<GuardOp>(op)) {
+      ThreadSet saved = current;
+      if (auto threads = guard.getThreads()) {
+        if (auto domainAttr = dyn_cast<DomainAttr>(*threads)) {
+          domains.push_back(std::make_unique<SmallVector<int64_t>>(
+              domainAttr.getExtents()));
+          current.kind = ThreadSet::Device;
+          current.domain = domains.back().get();
+          current.lo.assign(domainAttr.getExtents().size(), 0);
+          current.hi.assign(domainAttr.getExtents().begin(),
+                            domainAttr.getExtents().end());
+        } else {
+          narrow(*threads, 0);
+        }
+      }
+      if (conditionHolds(guard))
+        runBlock(guard.getBody().front());
+      else if (!guard.getElseBody().empty())
+        runBlock(guard.getElseBody().front());
+      current = saved;
+      return;
+    }
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      auto var = std::make_unique<Var>();
+      var->name = alloc.getName().str();
+      var->shape.assign(alloc.getShape().begin(), alloc.getShape().end());
+      var->shared = alloc.getShared();
+      var->alloc = op;
+      if (auto bt = dyn_cast<BarrierType>(alloc.getResult().getType())) {
+        var->isBarrier = true;
+        var->mechanism = bt.getMechanism();
+      }
+      vars[alloc.getResult()] = var.get();
+      storage.push_back(std::move(var));
+      return;
+    }
+    if (auto freeOp = dyn_cast<FreeOp>(op))
+      return execFree(freeOp);
+    if (auto rec = dyn_cast<RecordReadOp>(op))
+      return record(op, rec.getVariable(), rec.getIndices(), rec.getMap(),
+                    rec.getIntervals(), rec.getQuals(), false,
+                    rec.getOutOfOrder());
+    if (auto rec = dyn_cast<RecordMutateOp>(op))
+      return record(op, rec.getVariable(), rec.getIndices(), rec.getMap(),
+                    rec.getIntervals(), rec.getQuals(), true,
+                    rec.getOutOfOrder());
+    if (auto check = dyn_cast<CheckReadsOp>(op))
+      return execCheck(op, check.getVariable(), check.getIndices(),
+                       check.getMap(), check.getIntervals(), check.getQuals(),
+                       /*mutate=*/false, check.getRequiredLevel());
+    if (auto check = dyn_cast<CheckMutatesOp>(op))
+      return execCheck(op, check.getVariable(), check.getIndices(),
+                       check.getMap(), check.getIntervals(), check.getQuals(),
+                       /*mutate=*/true, check.getRequiredLevel());
+    if (isa<CheckBarrierOp>(op))
+      return;
+    if (auto fence = dyn_cast<FenceOp>(op)) {
+      uint32_t pre = static_cast<uint32_t>(fence.getPre());
+      SmallVector<RecordPtr> captured =
+          capture(pre, fence.getTransitive(), op);
+      publish(captured, syncActors(), static_cast<uint32_t>(fence.getFull()),
+              static_cast<uint32_t>(fence.getTemporal()), op);
+      return;
+    }
+    if (auto arrive = dyn_cast<ArriveOp>(op))
+      return execArrive(arrive);
+    if (auto await = dyn_cast<AwaitOp>(op))
+      return execAwait(await);
+  }
+
+  /// The threads a synchronization statement acts for: at CPU scope the
+  /// whole stream (a launch or a stream synchronization), else the current
+  /// collective.
+  ThreadSet syncActors() {
+    if (current.kind == ThreadSet::Cpu) {
+      ThreadSet all;
+      all.kind = ThreadSet::Everything;
+      return all;
+    }
+    return current;
+  }
+
+  void execLoop(LoopOp loop) {
+    int64_t lb = eval(loop.getLowerMap().getResult(0), loop.getLowerOperands());
+    int64_t ub = eval(loop.getUpperMap().getResult(0), loop.getUpperOperands());
+    Value iv = loop.getBody().getArgument(0);
+    bool threadLoop = loop.getThreads().has_value();
+    for (int64_t i = lb; i < ub && !stopped(); ++i) {
+      env[iv] = i;
+      ThreadSet saved = current;
+      if (loop.getTasks()) {
+        current.task = nextTask++;
+        if (current.kind == ThreadSet::Device)
+          current.lo.assign(current.lo.size(), 0),
+              current.hi.assign(current.domain->begin(),
+                                current.domain->end());
+      } else if (threadLoop) {
+        narrow(*loop.getThreads(), i - lb);
+      }
+      if (!threadLoop)
+        iterationKeys.push_back({loop, i});
+      runBlock(loop.getBody().front());
+      if (!threadLoop)
+        iterationKeys.pop_back();
+      current = saved;
+    }
+  }
+
+  Var *lookup(Operation *op, Value v) {
+    Var *var = vars.lookup(v);
+    if (var && var->freed) {
+      report(op, "use after free",
+             "uses " + var->name + " after it was freed",
+             {{var->freeOp, "freed here"}});
+      return nullptr;
+    }
+    return var;
+  }
+
+  void record(Operation *op, Value v, ValueRange indices, AffineMap map,
+              ArrayRef<bool> intervals, QualTimeline q, bool mutate,
+              bool outOfOrder) {
+    Var *var = lookup(op, v);
+    if (!var)
+      return;
+    auto r = std::make_shared<Record>();
+    r->region = evalWindow(*var, indices, map, intervals);
+    r->actors = current;
+    r->qual = static_cast<uint32_t>(q);
+    r->mutate = mutate;
+    r->outOfOrder = outOfOrder;
+    r->op = op;
+    r->seq = ++seq;
+    if (!outOfOrder)
+      r->vis.push_back({current, r->qual, Level::fully_ordered, nullptr});
+    // Drop what this access supersedes: older accesses it covers that were
+    // already ordered before it (a write), or the same threads' earlier
+    // in-order reads of part of the region (a read).
+    auto &records = var->records;
+    records.erase(
+        std::remove_if(records.begin(), records.end(),
+                       [&](const RecordPtr &o) {
+                         if (!r->region.contains(o->region))
+                           return false;
+                         if (mutate)
+                           return !outOfOrder &&
+                                  visibleTo(*o, current, r->qual,
+                                            Level::temporally_ordered);
+                         return !o->mutate && !o->outOfOrder && !outOfOrder &&
+                                o->qual == r->qual && o->actors == current;
+                       }),
+        records.end());
+    records.push_back(r);
+  }
+
+  void execCheck(Operation *op, Value v, ValueRange indices, AffineMap map,
+                 ArrayRef<bool> intervals, QualTimeline q, bool mutate,
+                 Level required) {
+    Var *var = lookup(op, v);
+    if (!var)
+      return;
+    Box region = evalWindow(*var, indices, map, intervals);
+    uint32_t qual = static_cast<uint32_t>(q);
+    for (const RecordPtr &r : var->records) {
+      if (!mutate && !r->mutate)
+        continue;
+      if (!r->region.overlaps(region))
+        continue;
+      if (visibleTo(*r, current, qual, required))
+        continue;
+      std::string kind = !mutate ? "RAW" : (r->mutate ? "WAW" : "WAR");
+      std::string verb = mutate ? "write" : "read";
+      std::string earlier = r->mutate ? "written" : "read";
+      std::string message =
+          kind + " hazard: " + describe(current) + " " + verb + " " +
+          describe(*var, region) + " on " + qualName(qual) + ", " + earlier +
+          " by " + describe(r->actors) + " on " + qualName(r->qual) +
+          " without synchronization that orders it before";
+      SmallVector<std::pair<Operation *, std::string>> notes;
+      notes.push_back({r->op, std::string("the earlier ") +
+                                  (r->mutate ? "write" : "read") + " of " +
+                                  describe(*var, r->region)});
+      if (const SyncEvent *missed = missedSync(*r))
+        notes.push_back(
+            {missed->op, "this synchronization by " +
+                             describe(missed->actors) +
+                             " does not include " + qualName(r->qual) +
+                             " in its first timeline, so it does not order "
+                             "the earlier access"});
+      else if (Operation *sync = lastSyncFor(*r, current))
+        notes.push_back(
+            {sync, "this synchronization orders it, but not for " +
+                       describe(current) + " on " + qualName(qual) +
+                       " at the level needed"});
+      else if (!r->captured &&
+               !(r->qual & static_cast<uint32_t>(
+                               QualTimeline::cuda_in_order_ram |
+                               QualTimeline::cuda_in_order_rmem |
+                               QualTimeline::cpu_in_order)))
+        notes.push_back({r->op, "the asynchronous access is never waited for "
+                                "(no fence, arrive or await on its timeline "
+                                "captures it)"});
+      report(op, kind, message, notes);
+      return;
+    }
+  }
+
+  /// A fence or arrive that the earlier access's threads made after it,
+  /// whose first timeline left the access out: the likely mistake.
+  const SyncEvent *missedSync(const Record &r) {
+    for (const SyncEvent &e : llvm::reverse(events))
+      if (e.seq > r.seq && !(e.pre & r.qual) && e.actors.intersects(r.actors))
+        return &e;
+    return nullptr;
+  }
+
+  /// The last synchronization that widened a record's visibility to threads
+  /// overlapping `t`.
+  Operation *lastSyncFor(const Record &r, const ThreadSet &t) {
+    Operation *found = nullptr;
+    for (const Vis &v : r.vis)
+      if (v.via && v.threads.intersects(t))
+        found = v.via;
+    return found;
+  }
+
+  /// The accesses a synchronization by the current threads on `pre`
+  /// captures: their own on those timelines, and (transitively) those that
+  /// earlier synchronization made visible to them.
+  SmallVector<RecordPtr> capture(uint32_t pre, bool transitive, Operation *op) {
+    ThreadSet s = syncActors();
+    events.push_back({++seq, op, s, pre});
+    SmallVector<RecordPtr> out;
+    for (auto &var : storage) {
+      if (var->freed)
+        continue;
+      for (const RecordPtr &r : var->records) {
+        bool own = (r->qual & pre) && r->actors.intersects(s);
+        bool seen = false;
+        if (transitive && !own)
+          for (const Vis &v : r->vis)
+            if ((v.quals & pre) && v.level == Level::fully_ordered &&
+                v.threads.intersects(s)) {
+              seen = true;
+              break;
+            }
+        if (own || seen) {
+          r->captured = true;
+          out.push_back(r);
+        }
+      }
+    }
+    return out;
+  }
+
+  void publish(ArrayRef<RecordPtr> records, const ThreadSet &to, uint32_t full,
+               uint32_t temporal, Operation *via) {
+    for (const RecordPtr &r : records) {
+      if (full)
+        r->vis.push_back({to, full, Level::fully_ordered, via});
+      if (temporal & ~full)
+        r->vis.push_back({to, temporal & ~full, Level::temporally_ordered, via});
+    }
+  }
+
+  int64_t linearize(const Var &var, ArrayRef<int64_t> index) {
+    int64_t l = 0;
+    for (auto [i, d] : llvm::enumerate(var.shape))
+      l = l * std::max<int64_t>(d, 1) + (i < index.size() ? index[i] : 0);
+    return l;
+  }
+
+  /// The elements of a barrier window (several for a multicast).
+  SmallVector<int64_t> elements(const Var &var, const Box &box) {
+    SmallVector<int64_t> out;
+    SmallVector<int64_t> idx(box.lo.begin(), box.lo.end());
+    if (idx.empty())
+      return {0};
+    while (true) {
+      out.push_back(linearize(var, idx));
+      size_t d = idx.size();
+      while (d > 0) {
+        --d;
+        if (++idx[d] < box.hi[d])
+          break;
+        idx[d] = box.lo[d];
+        if (d == 0)
+          return out;
+      }
+    }
+  }
+
+  llvm::hash_code phaseKey(Operation *op) {
+    llvm::hash_code h = llvm::hash_combine(op, current.task);
+    for (auto &[loop, i] : iterationKeys)
+      h = llvm::hash_combine(h, loop, i);
+    return h;
+  }
+
+  void execArrive(ArriveOp arrive) {
+    Var *var = lookup(arrive, arrive.getBarrier());
+    if (!var)
+      return;
+    Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
+                         arrive.getIntervals());
+    SmallVector<RecordPtr> captured =
+        capture(static_cast<uint32_t>(arrive.getPre()), arrive.getTransitive(),
+                arrive);
+    llvm::hash_code key = phaseKey(arrive);
+    for (int64_t e : elements(*var, box)) {
+      BarrierElem &elem = var->elems[e];
+      bool commit = gpuir::isCommitGroup(var->mechanism);
+      if (!commit && !elem.phases.empty() && elem.phases.back().key == key) {
+        Phase &p = elem.phases.back();
+        p.captured.append(captured.begin(), captured.end());
+        p.arrivers.push_back(current);
+        continue;
+      }
+      elem.phases.push_back({key, captured, {current}, arrive});
+    }
+  }
+
+  std::string awaiterKey() {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << current.task << ":";
+    for (auto [l, h] : llvm::zip(current.lo, current.hi))
+      os << l << "-" << h << ",";
+    return s;
+  }
+
+  void execAwait(AwaitOp await) {
+    Var *var = lookup(await, await.getBarrier());
+    if (!var)
+      return;
+    Box box = evalWindow(*var, await.getIndices(), await.getMap(),
+                         await.getIntervals());
+    BarrierElem &elem = var->elems[elements(*var, box).front()];
+    uint32_t full = static_cast<uint32_t>(await.getFull());
+    uint32_t temporal = static_cast<uint32_t>(await.getTemporal());
+    ThreadSet to = syncActors();
+    if (gpuir::isCommitGroup(var->mechanism)) {
+      // wait_group n: every group these threads committed but the newest n.
+      int64_t keep = await.getOutstanding().value_or(0);
+      SmallVector<Phase *> mine;
+      for (Phase &p : elem.phases)
+        if (llvm::any_of(p.arrivers,
+                         [&](const ThreadSet &a) { return a.intersects(to); }))
+          mine.push_back(&p);
+      for (size_t i = 0; i + keep < mine.size(); ++i)
+        publish(mine[i]->captured, to, full, temporal, await);
+      return;
+    }
+    int64_t j = elem.awaited[awaiterKey()]++;
+    int64_t lag = await.getLag().value_or(0);
+    if (var->mechanism == BarrierMechanism::mbarrier_prearrive)
+      lag += 1;
+    int64_t target = j - lag;
+    if (target < 0)
+      return; // A slot that starts free: nothing to wait for.
+    if (target >= static_cast<int64_t>(elem.phases.size())) {
+      report(await, "await without matching arrive",
+             "await without matching arrive: " + describe(current) +
+                 " await phase " + std::to_string(target) + " of " +
+                 var->name + ", but only " +
+                 std::to_string(elem.phases.size()) +
+                 " arrives happened on it before",
+             {});
+      return;
+    }
+    Phase &p = elem.phases[target];
+    if (p.arrivers.size() != elem.phases.front().arrivers.size()) {
+      report(await, "arrive count mismatch",
+             "arrive count mismatch: phase " + std::to_string(target) + " of " +
+                 var->name + " completes with " +
+                 std::to_string(p.arrivers.size()) + " arrives, phase 0 with " +
+                 std::to_string(elem.phases.front().arrivers.size()),
+             {{p.op, "the arrive"}});
+      return;
+    }
+    publish(p.captured, to, full, temporal, await);
+  }
+
+  void execFree(FreeOp freeOp) {
+    Var *var = lookup(freeOp, freeOp.getVariable());
+    if (!var)
+      return;
+    // A freed shared-memory region may be reused by any thread of the
+    // cluster: every access must be ordered before all of them.
+    ThreadSet freers = syncActors();
+    if (var->shared && freers.kind == ThreadSet::Device) {
+      freers.lo.assign(freers.lo.size(), 0);
+      freers.hi.assign(freers.domain->begin(), freers.domain->end());
+    }
+    for (const RecordPtr &r : var->records) {
+      ThreadSet who = var->shared ? freers : r->actors;
+      uint32_t quals = static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
+                                             QualTimeline::cuda_in_order_rmem |
+                                             QualTimeline::cpu_in_order);
+      bool ordered = false;
+      for (const Vis &v : r->vis)
+        if ((v.quals & quals) && v.level >= Level::temporally_ordered &&
+            v.threads.contains(who))
+          ordered = true;
+      if (ordered)
+        continue;
+      bool neverWaited = r->outOfOrder && !r->captured;
+      std::string kind = neverWaited ? "free without arrive" : "free without sync";
+      report(freeOp, kind,
+             kind + ": " + var->name + " is freed while " +
+                 (r->mutate ? "a write" : "a read") + " of " +
+                 describe(*var, r->region) + " by " + describe(r->actors) +
+                 " on " + qualName(r->qual) + " may still be " +
+                 (neverWaited ? "in flight (nothing waits for it)"
+                              : "unordered with the threads that free it"),
+             {{r->op, "the access"}});
+      break;
+    }
+    var->freed = true;
+    var->freeOp = freeOp;
+    var->records.clear();
+  }
+
+  std::string describe(const ThreadSet &t) {
+    switch (t.kind) {
+    case ThreadSet::Cpu:
+      return "the CPU";
+    case ThreadSet::Everything:
+      return "the stream";
+    case ThreadSet::Device:
+      break;
+    }
+    // Natural thread indices of the box's corners.
+    const SmallVector<int64_t> &d = *t.domain;
+    auto natural = [&](ArrayRef<int64_t> c) {
+      int64_t n = 0;
+      for (size_t i = 0; i < d.size(); ++i)
+        n = n * d[i] + c[i];
+      return n;
+    };
+    SmallVector<int64_t> last;
+    int64_t count = 1;
+    for (size_t i = 0; i < d.size(); ++i) {
+      last.push_back(t.hi[i] - 1);
+      count *= t.hi[i] - t.lo[i];
+    }
+    int64_t first = natural(t.lo), end = natural(last);
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (count == 1)
+      os << "thread " << first;
+    else if (end - first + 1 == count)
+      os << "threads " << first << ".." << end;
+    else
+      os << count << " threads from " << first << " to " << end;
+    os << " of task " << t.task;
+    return s;
+  }
+
+  std::string describe(const Var &var, const Box &b) {
+    std::string s = var.name + "[";
+    llvm::raw_string_ostream os(s);
+    for (size_t i = 0; i < b.lo.size(); ++i) {
+      if (i)
+        os << ", ";
+      if (b.hi[i] == b.lo[i] + 1)
+        os << b.lo[i];
+      else if (b.hi[i] >= (int64_t(1) << 40))
+        os << b.lo[i] << ":";
+      else
+        os << b.lo[i] << ":" << b.hi[i];
+    }
+    os << "]";
+    return s;
+  }
+
+  void report(Operation *op, StringRef kind, const std::string &message,
+              ArrayRef<std::pair<Operation *, std::string>> notes) {
+    (void)kind;
+    ++errors;
+    InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
+    for (auto &[noteOp, text] : notes)
+      diag.attachNote(noteOp->getLoc()) << text;
+  }
+
+  const SyncCheckOptions &options;
+  DenseMap<Value, int64_t> env;
+  DenseMap<Value, Var *> vars;
+  std::vector<std::unique_ptr<Var>> storage;
+  std::vector<std::unique_ptr<SmallVector<int64_t>>> domains;
+  SmallVector<std::pair<Operation *, int64_t>> iterationKeys;
+  ThreadSet current;
+  int64_t nextTask = 0;
+  unsigned errors = 0;
+  uint64_t seq = 0;
+  std::vector<SyncEvent> events;
+};
+
+} // namespace
+
+unsigned mlir::rake::checkSynchronization(ProcOp proc,
+                                          ArrayRef<int64_t> controls,
+                                          const SyncCheckOptions &options) {
+  Interpreter interp(options);
+  return interp.run(proc, controls);
+}

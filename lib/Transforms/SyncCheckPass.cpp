@@ -1,0 +1,157 @@
+//===- SyncCheckPass.cpp - interpret the abstract machine -----------------===//
+
+#include "Rake/Analysis/CollectiveAnalysis.h"
+#include "Rake/Analysis/SyncCheck.h"
+#include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
+#include "Rake/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <deque>
+
+namespace mlir::rake {
+#define GEN_PASS_DEF_SYNCCHECKPASS
+#include "Rake/Transforms/Passes.h.inc"
+} // namespace mlir::rake
+
+using namespace mlir;
+using namespace mlir::rake;
+
+namespace {
+
+using SizeSet = llvm::StringMap<int64_t>;
+
+/// Parses `M=960,N=800;M=64,N=64`.
+FailureOr<SmallVector<SizeSet>> parseSizes(StringRef text, std::string &error) {
+  SmallVector<SizeSet> sets;
+  SmallVector<StringRef> setTexts;
+  text.split(setTexts, ';', -1, /*KeepEmpty=*/false);
+  for (StringRef setText : setTexts) {
+    SizeSet set;
+    SmallVector<StringRef> items;
+    setText.split(items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef item : items) {
+      auto [name, value] = item.split('=');
+      int64_t v;
+      if (value.trim().getAsInteger(10, v)) {
+        error = "expected name=integer in sizes, found '" + item.str() + "'";
+        return failure();
+      }
+      set[name.trim()] = v;
+    }
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
+struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
+  using SyncCheckPassBase::SyncCheckPassBase;
+
+  /// The control values of `proc` for each size set, in parameter order.
+  FailureOr<SmallVector<SmallVector<int64_t>>>
+  controlValues(Operation *proc, ArrayRef<StringRef> names) {
+    SmallVector<SizeSet> sets;
+    if (!sizes.empty()) {
+      std::string error;
+      auto parsed = parseSizes(sizes, error);
+      if (failed(parsed))
+        return proc->emitError() << error, failure();
+      sets = *parsed;
+    } else if (auto attr = proc->getAttrOfType<ArrayAttr>("gpuir.check_sizes")) {
+      for (Attribute a : attr) {
+        auto dict = dyn_cast<DictionaryAttr>(a);
+        if (!dict)
+          return proc->emitError()
+                     << "gpuir.check_sizes is a list of dictionaries of "
+                        "control parameter values",
+                 failure();
+        SizeSet set;
+        for (NamedAttribute entry : dict) {
+          auto v = dyn_cast<IntegerAttr>(entry.getValue());
+          if (!v)
+            return proc->emitError() << "gpuir.check_sizes: the value of '"
+                                     << entry.getName().getValue()
+                                     << "' is not an integer",
+                   failure();
+          set[entry.getName().getValue()] = v.getInt();
+        }
+        sets.push_back(std::move(set));
+      }
+    }
+    if (sets.empty())
+      sets.push_back({});
+    SmallVector<SmallVector<int64_t>> result;
+    for (SizeSet &set : sets) {
+      SmallVector<int64_t> values;
+      for (StringRef name : names) {
+        auto it = set.find(name);
+        if (it == set.end())
+          return proc->emitError()
+                     << "the synchronization check needs a value for the "
+                        "control parameter '"
+                     << name
+                     << "'; give it with --rake-sync-check=\"sizes=" << name
+                     << "=...\" or the procedure's gpuir.check_sizes",
+                 failure();
+        values.push_back(it->second);
+      }
+      result.push_back(std::move(values));
+    }
+    return result;
+  }
+
+  SmallVector<StringRef> controlNames(amir::ProcOp proc) {
+    SmallVector<StringRef> names;
+    ArrayAttr attr = proc.getArgNamesAttr();
+    for (unsigned i = 0; i < proc.getNumArguments(); ++i) {
+      StringRef name;
+      if (attr && i < attr.size())
+        name = cast<StringAttr>(attr[i]).getValue();
+      names.push_back(name.empty() ? StringRef(storage.emplace_back(
+                                         "arg" + std::to_string(i)))
+                                   : name);
+    }
+    return names;
+  }
+
+  LogicalResult check(amir::ProcOp proc, Operation *source) {
+    auto values = controlValues(source, controlNames(proc));
+    if (failed(values))
+      return failure();
+    SyncCheckOptions options;
+    options.maxErrors = maxErrors;
+    unsigned hazards = 0;
+    for (ArrayRef<int64_t> set : *values)
+      hazards += checkSynchronization(proc, set, options);
+    return failure(hazards != 0);
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto &coll = getAnalysis<CollectiveAnalysis>();
+    if (failed(coll.emitErrors()))
+      return signalPassFailure();
+    bool failedAny = false;
+    // GpuIR procedures are translated into a scratch module, which is
+    // dropped afterwards: checking changes nothing.
+    OwningOpRef<ModuleOp> scratch = ModuleOp::create(module.getLoc());
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(scratch->getBody());
+    for (gpuir::ProcOp proc : module.getOps<gpuir::ProcOp>()) {
+      FailureOr<amir::ProcOp> amirProc = convertProcToAMIR(proc, coll, b);
+      if (failed(amirProc) || failed(check(*amirProc, proc)))
+        failedAny = true;
+    }
+    for (amir::ProcOp proc : module.getOps<amir::ProcOp>())
+      if (failed(check(proc, proc)))
+        failedAny = true;
+    if (failedAny)
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+
+  std::deque<std::string> storage;
+};
+
+} // namespace
