@@ -99,6 +99,12 @@ struct Record {
 };
 using RecordPtr = std::shared_ptr<Record>;
 
+struct Captured {
+  RecordPtr record;
+  /// Captured for full visibility, or only for time order.
+  bool full;
+};
+
 struct SyncEvent {
   uint64_t seq;
   Operation *op;
@@ -108,7 +114,9 @@ struct SyncEvent {
 
 struct Phase {
   llvm::hash_code key;
-  SmallVector<RecordPtr> captured;
+  /// Whether an await already matched it; later arrivals start a new phase.
+  bool awaited = false;
+  SmallVector<Captured> captured;
   SmallVector<ThreadSet, 2> arrivers;
   Operation *op;
 };
@@ -125,8 +133,18 @@ struct Var {
   bool shared = false;
   bool isBarrier = false;
   BarrierMechanism mechanism = BarrierMechanism::mbarrier;
-  std::vector<RecordPtr> records;
+  /// The live records: single elements by their index, so that a check of
+  /// an element finds them directly, and boxes (instruction windows) apart.
+  std::multimap<std::vector<int64_t>, RecordPtr> points;
+  std::vector<RecordPtr> boxes;
   bool freed = false;
+
+  template <typename Fn> void forEachRecord(Fn fn) {
+    for (auto &[key, r] : points)
+      fn(r);
+    for (RecordPtr &r : boxes)
+      fn(r);
+  }
   Operation *freeOp = nullptr;
   Operation *alloc = nullptr;
   std::map<int64_t, BarrierElem> elems;
@@ -138,6 +156,13 @@ bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
     if ((v.quals & qual) && v.level >= level && v.threads.contains(t))
       return true;
   return false;
+}
+
+/// Whether accesses on the timeline are asynchronous instructions'.
+bool isAsync(uint32_t q) {
+  return !(q & static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
+                                     QualTimeline::cuda_in_order_rmem |
+                                     QualTimeline::cpu_in_order));
 }
 
 std::string qualName(uint32_t q) {
@@ -326,8 +351,7 @@ private:
       return;
     if (auto fence = dyn_cast<FenceOp>(op)) {
       uint32_t pre = static_cast<uint32_t>(fence.getPre());
-      SmallVector<RecordPtr> captured =
-          capture(pre, fence.getTransitive(), op);
+      SmallVector<Captured> captured = capture(pre, fence.getTransitive(), op);
       publish(captured, syncActors(), static_cast<uint32_t>(fence.getFull()),
               static_cast<uint32_t>(fence.getTemporal()), op);
       return;
@@ -406,21 +430,60 @@ private:
     // Drop what this access supersedes: older accesses it covers that were
     // already ordered before it (a write), or the same threads' earlier
     // in-order reads of part of the region (a read).
-    auto &records = var->records;
-    records.erase(
-        std::remove_if(records.begin(), records.end(),
-                       [&](const RecordPtr &o) {
-                         if (!r->region.contains(o->region))
-                           return false;
-                         if (mutate)
-                           return !outOfOrder &&
-                                  visibleTo(*o, current, r->qual,
-                                            Level::temporally_ordered);
-                         return !o->mutate && !o->outOfOrder && !outOfOrder &&
-                                o->qual == r->qual && o->actors == current;
-                       }),
-        records.end());
-    records.push_back(r);
+    forEachOverlap(*var, r->region, [&](const RecordPtr &o) {
+      if (!r->region.contains(o->region))
+        return false;
+      if (mutate)
+        return !outOfOrder &&
+               visibleTo(*o, current, r->qual, Level::temporally_ordered);
+      return !o->mutate && !o->outOfOrder && !outOfOrder &&
+             o->qual == r->qual && o->actors == current;
+    });
+    if (isPoint(r->region))
+      var->points.emplace(std::vector<int64_t>(r->region.lo.begin(),
+                                               r->region.lo.end()),
+                          r);
+    else
+      var->boxes.push_back(r);
+    if (current.kind == ThreadSet::Device)
+      taskRecords[current.task].push_back(r);
+  }
+
+  static bool isPoint(const Box &b) {
+    for (size_t i = 0; i < b.lo.size(); ++i)
+      if (b.hi[i] != b.lo[i] + 1)
+        return false;
+    return true;
+  }
+
+  /// Calls `drop(record)` on each record of `var` that overlaps `box`,
+  /// erasing those for which it returns true.
+  template <typename Fn>
+  void forEachOverlap(Var &var, const Box &box, Fn drop) {
+    auto &points = var.points;
+    std::vector<int64_t> lo(box.lo.begin(), box.lo.end());
+    auto it = points.lower_bound(lo), end = points.end();
+    if (isPoint(box)) {
+      end = points.upper_bound(lo);
+    } else if (!box.lo.empty()) {
+      std::vector<int64_t> hi(box.lo.size(), INT64_MIN);
+      hi[0] = box.hi[0];
+      end = points.lower_bound(hi);
+    } else {
+      it = points.begin();
+    }
+    while (it != end) {
+      if (it->second->region.overlaps(box) && drop(it->second))
+        it = points.erase(it);
+      else
+        ++it;
+    }
+    auto &boxes = var.boxes;
+    boxes.erase(std::remove_if(boxes.begin(), boxes.end(),
+                               [&](RecordPtr &r) {
+                                 return r->region.overlaps(box) && drop(r);
+                               }),
+                boxes.end());
   }
 
   void execCheck(Operation *op, Value v, ValueRange indices, AffineMap map,
@@ -431,13 +494,14 @@ private:
       return;
     Box region = evalWindow(*var, indices, map, intervals);
     uint32_t qual = static_cast<uint32_t>(q);
-    for (const RecordPtr &r : var->records) {
-      if (!mutate && !r->mutate)
-        continue;
-      if (!r->region.overlaps(region))
-        continue;
-      if (visibleTo(*r, current, qual, required))
-        continue;
+    RecordPtr hazard;
+    forEachOverlap(*var, region, [&](const RecordPtr &r) {
+      if (!hazard && (mutate || r->mutate) &&
+          !visibleTo(*r, current, qual, required))
+        hazard = r;
+      return false;
+    });
+    if (RecordPtr r = hazard) {
       std::string kind = !mutate ? "RAW" : (r->mutate ? "WAW" : "WAR");
       std::string verb = mutate ? "write" : "read";
       std::string earlier = r->mutate ? "written" : "read";
@@ -462,16 +526,11 @@ private:
             {sync, "this synchronization orders it, but not for " +
                        describe(current) + " on " + qualName(qual) +
                        " at the level needed"});
-      else if (!r->captured &&
-               !(r->qual & static_cast<uint32_t>(
-                               QualTimeline::cuda_in_order_ram |
-                               QualTimeline::cuda_in_order_rmem |
-                               QualTimeline::cpu_in_order)))
+      else if (!r->captured && isAsync(r->qual))
         notes.push_back({r->op, "the asynchronous access is never waited for "
                                 "(no fence, arrive or await on its timeline "
                                 "captures it)"});
       report(op, kind, message, notes);
-      return;
     }
   }
 
@@ -495,41 +554,65 @@ private:
   }
 
   /// The accesses a synchronization by the current threads on `pre`
-  /// captures: their own on those timelines, and (transitively) those that
-  /// earlier synchronization made visible to them.
-  SmallVector<RecordPtr> capture(uint32_t pre, bool transitive, Operation *op) {
+  /// captures: their own on those timelines, and (when transitive) those
+  /// that earlier synchronization made fully visible to them on `pre`. A
+  /// transitive synchronization also carries time order: an access already
+  /// ordered before these threads on any timeline is ordered before what
+  /// follows the synchronization (captured temporally only).
+  SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op) {
     ThreadSet s = syncActors();
     events.push_back({++seq, op, s, pre});
-    SmallVector<RecordPtr> out;
-    for (auto &var : storage) {
-      if (var->freed)
-        continue;
-      for (const RecordPtr &r : var->records) {
-        bool own = (r->qual & pre) && r->actors.intersects(s);
-        bool seen = false;
-        if (transitive && !own)
-          for (const Vis &v : r->vis)
-            if ((v.quals & pre) && v.level == Level::fully_ordered &&
-                v.threads.intersects(s)) {
-              seen = true;
+    SmallVector<Captured> out;
+    auto consider = [&](const RecordPtr &r) {
+        bool full = (r->qual & pre) && r->actors.intersects(s);
+        bool temporal = false;
+        if (transitive && !full)
+          for (const Vis &v : r->vis) {
+            if (!v.threads.intersects(s))
+              continue;
+            if ((v.quals & pre) && v.level == Level::fully_ordered) {
+              full = true;
               break;
             }
-        if (own || seen) {
+            if (v.level >= Level::temporally_ordered)
+              temporal = true;
+          }
+        if (full || temporal) {
           r->captured = true;
-          out.push_back(r);
+          out.push_back({r, full});
         }
-      }
+    };
+    if (s.kind == ThreadSet::Device) {
+      // A device collective can only capture its own task's accesses.
+      auto &list = taskRecords[s.task];
+      size_t kept = 0;
+      for (size_t i = 0; i < list.size(); ++i)
+        if (RecordPtr r = list[i].lock()) {
+          consider(r);
+          list[kept++] = list[i];
+        }
+      list.resize(kept);
+      return out;
     }
+    for (auto &var : storage)
+      if (!var->freed)
+        var->forEachRecord(consider);
     return out;
   }
 
-  void publish(ArrayRef<RecordPtr> records, const ThreadSet &to, uint32_t full,
+  void publish(ArrayRef<Captured> records, const ThreadSet &to, uint32_t full,
                uint32_t temporal, Operation *via) {
-    for (const RecordPtr &r : records) {
+    for (const Captured &c : records) {
+      Record &r = *c.record;
+      if (!c.full) {
+        if (full | temporal)
+          r.vis.push_back({to, full | temporal, Level::temporally_ordered, via});
+        continue;
+      }
       if (full)
-        r->vis.push_back({to, full, Level::fully_ordered, via});
+        r.vis.push_back({to, full, Level::fully_ordered, via});
       if (temporal & ~full)
-        r->vis.push_back({to, temporal & ~full, Level::temporally_ordered, via});
+        r.vis.push_back({to, temporal & ~full, Level::temporally_ordered, via});
     }
   }
 
@@ -560,8 +643,11 @@ private:
     }
   }
 
-  llvm::hash_code phaseKey(Operation *op) {
-    llvm::hash_code h = llvm::hash_combine(op, current.task);
+  /// Arrivals on one barrier in one iteration of the enclosing sequential
+  /// loops (by several collectives, or several instructions completing on
+  /// it) make one phase.
+  llvm::hash_code phaseKey() {
+    llvm::hash_code h = llvm::hash_combine(current.task);
     for (auto &[loop, i] : iterationKeys)
       h = llvm::hash_combine(h, loop, i);
     return h;
@@ -573,20 +659,21 @@ private:
       return;
     Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
                          arrive.getIntervals());
-    SmallVector<RecordPtr> captured =
+    SmallVector<Captured> captured =
         capture(static_cast<uint32_t>(arrive.getPre()), arrive.getTransitive(),
                 arrive);
-    llvm::hash_code key = phaseKey(arrive);
+    llvm::hash_code key = phaseKey();
     for (int64_t e : elements(*var, box)) {
       BarrierElem &elem = var->elems[e];
       bool commit = gpuir::isCommitGroup(var->mechanism);
-      if (!commit && !elem.phases.empty() && elem.phases.back().key == key) {
+      if (!commit && !elem.phases.empty() && elem.phases.back().key == key &&
+          !elem.phases.back().awaited) {
         Phase &p = elem.phases.back();
         p.captured.append(captured.begin(), captured.end());
         p.arrivers.push_back(current);
         continue;
       }
-      elem.phases.push_back({key, captured, {current}, arrive});
+      elem.phases.push_back({key, false, captured, {current}, arrive});
     }
   }
 
@@ -639,6 +726,7 @@ private:
       return;
     }
     Phase &p = elem.phases[target];
+    p.awaited = true;
     if (p.arrivers.size() != elem.phases.front().arrivers.size()) {
       report(await, "arrive count mismatch",
              "arrive count mismatch: phase " + std::to_string(target) + " of " +
@@ -662,7 +750,12 @@ private:
       freers.lo.assign(freers.lo.size(), 0);
       freers.hi.assign(freers.domain->begin(), freers.domain->end());
     }
-    for (const RecordPtr &r : var->records) {
+    SmallVector<RecordPtr> all;
+    var->forEachRecord([&](RecordPtr &r) { all.push_back(r); });
+    llvm::sort(all, [](const RecordPtr &a, const RecordPtr &b) {
+      return a->seq < b->seq;
+    });
+    for (RecordPtr &r : all) {
       ThreadSet who = var->shared ? freers : r->actors;
       uint32_t quals = static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
                                              QualTimeline::cuda_in_order_rmem |
@@ -674,7 +767,7 @@ private:
           ordered = true;
       if (ordered)
         continue;
-      bool neverWaited = r->outOfOrder && !r->captured;
+      bool neverWaited = !r->captured && isAsync(r->qual);
       std::string kind = neverWaited ? "free without arrive" : "free without sync";
       report(freeOp, kind,
              kind + ": " + var->name + " is freed while " +
@@ -688,7 +781,8 @@ private:
     }
     var->freed = true;
     var->freeOp = freeOp;
-    var->records.clear();
+    var->points.clear();
+    var->boxes.clear();
   }
 
   std::string describe(const ThreadSet &t) {
@@ -764,6 +858,8 @@ private:
   unsigned errors = 0;
   uint64_t seq = 0;
   std::vector<SyncEvent> events;
+  /// Each task's records, for the synchronization of its collectives.
+  DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskRecords;
 };
 
 } // namespace

@@ -68,6 +68,8 @@ private:
   OpBuilder &b;
   IRMapping indexMap;
   DenseMap<Value, Window> windows;
+  /// Variables freed explicitly, which the block end does not free again.
+  DenseSet<Value> freed;
   /// The common coordinate system of the device function being converted.
   SmallVector<int64_t> domain;
 };
@@ -448,7 +450,7 @@ LogicalResult Converter::convertOp(Operation *op) {
     if (failed(w))
       return failure();
     amir::FreeOp::create(b, loc, w->var);
-    windows[freeOp.getBuffer()].var = Value();
+    freed.insert(w->var);
     return success();
   }
   if (auto window = dyn_cast<WindowOp>(op)) {
@@ -530,19 +532,21 @@ LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
     loc = block.back().getLoc();
   if (endsTask) {
     // Code generation ends each device task with a barrier of the cluster
-    // before the next task reuses its shared memory: in-order accesses are
-    // ordered before anything that follows; asynchronous ones still need
-    // their own wait.
+    // before the next task reuses its shared memory: in-order accesses, and
+    // what the threads already waited for, are ordered before anything that
+    // follows; asynchronous accesses nobody waited for still need their own
+    // wait.
     auto quals = [&](Q q) { return QualTimelineAttr::get(b.getContext(), q); };
     Q inOrder = Q::cuda_in_order_ram | Q::cuda_in_order_rmem;
     amir::FenceOp::create(b, block.getParentOp()->getLoc(), quals(inOrder),
-                          quals(Q::none), quals(kDeviceQuals), UnitAttr());
+                          quals(Q::none), quals(kDeviceQuals),
+                          b.getUnitAttr());
   }
   // Free what the block allocated and did not free, as the compiler's free
   // insertion will.
   for (Value v : llvm::reverse(allocated)) {
     Value var = windows.lookup(v).var;
-    if (var)
+    if (var && !freed.contains(var))
       amir::FreeOp::create(b, loc, var);
   }
   return success();
