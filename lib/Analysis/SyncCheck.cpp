@@ -379,10 +379,14 @@ private:
     int64_t ub = eval(loop.getUpperMap().getResult(0), loop.getUpperOperands());
     Value iv = loop.getBody().getArgument(0);
     bool threadLoop = loop.getThreads().has_value();
+    // Each iteration of the innermost loop over tasks is a device task.
+    bool newTask = loop.getTasks() &&
+                   llvm::none_of(loop.getBody().front().getOps<LoopOp>(),
+                                 [](LoopOp inner) { return inner.getTasks(); });
     for (int64_t i = lb; i < ub && !stopped(); ++i) {
       env[iv] = i;
       ThreadSet saved = current;
-      if (loop.getTasks()) {
+      if (newTask) {
         current.task = nextTask++;
         if (current.kind == ThreadSet::Device)
           current.lo.assign(current.lo.size(), 0),
