@@ -724,11 +724,33 @@ void CollectiveAnalysis::checkStatement(Operation *op, const CollTiling &tiling,
     error(op, std::move(message), std::move(notes));
   };
 
+  // Whether the collective is a set of whole warps of one CTA (a named
+  // barrier's participants): complete lanes, a single CTA, any warps.
+  auto wholeWarpsOfOneCta = [&]() {
+    bool ok;
+    ConcreteUnit warp = concrete(CollUnitAttr::get(ctx, CollUnitKind::warp, 1, 0),
+                                 blockDim, clusterDim, ok);
+    std::string why;
+    auto completed = ok ? tiling.completeWith(warp, why)
+                        : FailureOr<std::pair<CollTiling,
+                                              SmallVector<DimExpectation>>>(
+                              failure());
+    if (failed(completed))
+      return false;
+    for (auto [dim, expect] :
+         llvm::zip(completed->first.getDims(), completed->second)) {
+      if (expect == DimExpectation::Full && dim.box() != dim.extent)
+        return false;
+      if (dim.pitch >= blockDim && dim.box() != 1)
+        return false;
+    }
+    return true;
+  };
+
   if (isa<FenceOp>(op)) {
-    int64_t n = tiling.getNumThreads();
     bool whole = unitFits(CollUnitKind::cluster, 1) ||
                  unitFits(CollUnitKind::cta_in_cluster, 1) ||
-                 (n % 32 == 0 && unitFits(CollUnitKind::warp, n / 32));
+                 wholeWarpsOfOneCta();
     if (!whole)
       report("a fence synchronizes whole warps of one CTA, a CTA or a "
              "cluster; here it would run on " +
