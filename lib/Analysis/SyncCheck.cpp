@@ -7,6 +7,7 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <map>
 #include <memory>
 
@@ -20,12 +21,40 @@ namespace {
 
 using Level = VisibilityLevel;
 
+/// Coordinates in a device function's thread domain: at most one
+/// dimension per factor of 2 of 16 CTAs of 1024 threads. Trivially copyable,
+/// since thread sets are copied on every synchronization.
+struct Coords {
+  std::array<int64_t, 16> v{};
+  uint8_t n = 0;
+  size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  int64_t &operator[](size_t i) { return v[i]; }
+  int64_t operator[](size_t i) const { return v[i]; }
+  void push_back(int64_t x) { v[n++] = x; }
+  void assign(size_t count, int64_t x) {
+    n = count;
+    for (size_t i = 0; i < count; ++i)
+      v[i] = x;
+  }
+  template <typename It> void assign(It b, It e) {
+    n = 0;
+    for (; b != e; ++b)
+      push_back(*b);
+  }
+  const int64_t *begin() const { return v.data(); }
+  const int64_t *end() const { return v.data() + n; }
+  bool operator==(const Coords &o) const {
+    return n == o.n && std::equal(begin(), end(), o.begin());
+  }
+};
+
 /// A set of threads: the CPU, a box of one task's threads in the device
 /// function's coordinate system, or everything (the stream, at CPU scope).
 struct ThreadSet {
   enum Kind : uint8_t { Cpu, Device, Everything } kind = Cpu;
   int64_t task = -1;
-  SmallVector<int64_t, 4> lo, hi;
+  Coords lo, hi;
   /// The domain the box is in, for descriptions.
   const SmallVector<int64_t> *domain = nullptr;
 
@@ -96,6 +125,8 @@ struct Record {
   SmallVector<Vis, 2> vis;
   /// Whether a fence or arrive ever captured it.
   bool captured = false;
+  /// Superseded by a later access; skipped, and erased when next met.
+  bool dead = false;
 };
 using RecordPtr = std::shared_ptr<Record>;
 
@@ -133,17 +164,28 @@ struct Var {
   bool shared = false;
   bool isBarrier = false;
   BarrierMechanism mechanism = BarrierMechanism::mbarrier;
-  /// The live records: single elements by their index, so that a check of
-  /// an element finds them directly, and boxes (instruction windows) apart.
-  std::multimap<std::vector<int64_t>, RecordPtr> points;
-  std::vector<RecordPtr> boxes;
+  /// The live records, reads and writes apart (a read checks only writes):
+  /// single elements by their index, so that a check of an element finds
+  /// them directly, and boxes by the start of their first dimension.
+  struct Index {
+    std::multimap<std::vector<int64_t>, RecordPtr> points;
+    std::multimap<int64_t, RecordPtr> boxes;
+    int64_t maxSpan = 1;
+  };
+  Index reads, writes;
+  /// Recent in-order reads by their threads and timeline.
+  DenseMap<llvm::hash_code, SmallVector<RecordPtr, 4>> readsBy;
   bool freed = false;
 
   template <typename Fn> void forEachRecord(Fn fn) {
-    for (auto &[key, r] : points)
-      fn(r);
-    for (RecordPtr &r : boxes)
-      fn(r);
+    for (Index *index : {&reads, &writes}) {
+      for (auto &[key, r] : index->points)
+        if (!r->dead)
+          fn(r);
+      for (auto &[key, r] : index->boxes)
+        if (!r->dead)
+          fn(r);
+    }
   }
   Operation *freeOp = nullptr;
   Operation *alloc = nullptr;
@@ -163,6 +205,44 @@ bool isAsync(uint32_t q) {
   return !(q & static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
                                      QualTimeline::cuda_in_order_rmem |
                                      QualTimeline::cpu_in_order));
+}
+
+/// An affine expression's value for integer dims, without building new
+/// expressions (AffineMap::compose uniques every intermediate).
+int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
+  switch (e.getKind()) {
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(e).getValue();
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(e).getPosition()];
+  case AffineExprKind::SymbolId:
+    return 0;
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int64_t l = evalExpr(bin.getLHS(), dims), r = evalExpr(bin.getRHS(), dims);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::Mod:
+    return r ? ((l % r) + r) % r : 0;
+  case AffineExprKind::FloorDiv:
+    return r ? llvm::divideFloorSigned(l, r) : 0;
+  case AffineExprKind::CeilDiv:
+    return r ? llvm::divideCeilSigned(l, r) : 0;
+  default:
+    llvm_unreachable("every affine expression kind is handled");
+  }
+}
+
+SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> out;
+  for (AffineExpr e : map.getResults())
+    out.push_back(evalExpr(e, dims));
+  return out;
 }
 
 std::string qualName(uint32_t q) {
@@ -198,24 +278,34 @@ private:
     SmallVector<int64_t> dims;
     for (Value v : operands)
       dims.push_back(env.lookup(v));
-    auto map = AffineMap::get(dims.size(), 0, e);
-    SmallVector<int64_t> r;
-    auto folded = map.compose(dims);
-    return folded.front();
+    return evalExpr(e, dims);
   }
 
   Box evalWindow(Var &var, ValueRange operands, AffineMap map,
                  ArrayRef<bool> intervals) {
-    SmallVector<int64_t> dims;
-    for (Value v : operands)
+    SmallVector<int64_t> dims, lastDims;
+    bool collapsedOperand = false;
+    for (Value v : operands) {
       dims.push_back(env.lookup(v));
-    SmallVector<int64_t> vals = map.compose(dims);
+      auto it = collapsed.find(v);
+      collapsedOperand |= it != collapsed.end();
+      lastDims.push_back(it != collapsed.end() ? it->second : dims.back());
+    }
+    SmallVector<int64_t> vals = evalMap(map, dims);
+    SmallVector<int64_t> lastVals =
+        collapsedOperand ? evalMap(map, lastDims) : vals;
     Box b;
     unsigned r = 0;
     for (bool isInterval : intervals) {
-      int64_t lo = vals[r++];
+      // Over a collapsed loop's range, each coordinate moves by 0 or 1 per
+      // iteration (see collapsible()): the union of the boxes is the hull of
+      // the first and last.
+      int64_t lo = std::min(vals[r], lastVals[r]);
+      int64_t hiFirst = isInterval ? vals[r + 1] : vals[r] + 1;
+      int64_t hiLast = isInterval ? lastVals[r + 1] : lastVals[r] + 1;
+      r += isInterval ? 2 : 1;
       b.lo.push_back(lo);
-      b.hi.push_back(isInterval ? vals[r++] : lo + 1);
+      b.hi.push_back(std::max(hiFirst, hiLast));
     }
     // A scalar variable (or one accessed whole) has one element.
     if (intervals.empty())
@@ -232,7 +322,7 @@ private:
     SmallVector<int64_t> dims;
     for (Value v : guard.getOperands())
       dims.push_back(env.lookup(v));
-    SmallVector<int64_t> vals = guard.getMap().compose(dims);
+    SmallVector<int64_t> vals = evalMap(guard.getMap(), dims);
     for (auto [i, p] : llvm::enumerate(guard.getPredicates())) {
       int64_t l = vals[2 * i], r = vals[2 * i + 1];
       bool ok = false;
@@ -383,6 +473,16 @@ private:
     bool newTask = loop.getTasks() &&
                    llvm::none_of(loop.getBody().front().getOps<LoopOp>(),
                                  [](LoopOp inner) { return inner.getTasks(); });
+    if (!threadLoop && !loop.getTasks() && lb < ub && collapsible(loop)) {
+      // One pass for the whole range: the same threads make the same
+      // in-order accesses in every iteration, so the iterations cannot race
+      // with each other and each access covers the union of its elements.
+      env[iv] = lb;
+      collapsed[iv] = ub - 1;
+      runBlock(loop.getBody().front());
+      collapsed.erase(iv);
+      return;
+    }
     for (int64_t i = lb; i < ub && !stopped(); ++i) {
       env[iv] = i;
       ThreadSet saved = current;
@@ -400,7 +500,101 @@ private:
       runBlock(loop.getBody().front());
       if (!threadLoop)
         iterationKeys.pop_back();
+      if (newTask) {
+        // No collective of a finished task synchronizes again.
+        taskRecords.erase(current.task);
+        events.erase(current.task);
+      }
       current = saved;
+    }
+  }
+
+  /// Whether a sequential loop can run as one pass over its whole range: its
+  /// body (and nested loops) only checks and records in-order accesses, and
+  /// every coordinate depends on at most one of the collapsed loop
+  /// variables, with coefficient -1, 0 or 1, each variable in at most one
+  /// coordinate, so that the union of an access's boxes is a box.
+  bool collapsible(LoopOp loop) {
+    auto it = collapsibleCache.find(loop);
+    if (it != collapsibleCache.end())
+      return it->second;
+    SmallVector<Value> ivs;
+    bool ok = true;
+    loop.walk([&](Operation *op) {
+      if (auto inner = dyn_cast<LoopOp>(op)) {
+        if (inner.getThreads() || inner.getTasks())
+          ok = false;
+        ivs.push_back(inner.getBody().getArgument(0));
+        return;
+      }
+      if (isa<CheckReadsOp, CheckMutatesOp>(op))
+        return;
+      if (auto r = dyn_cast<RecordReadOp>(op)) {
+        ok &= !r.getOutOfOrder();
+        return;
+      }
+      if (auto r = dyn_cast<RecordMutateOp>(op)) {
+        ok &= !r.getOutOfOrder();
+        return;
+      }
+      ok = false;
+    });
+    if (ok)
+      loop.walk([&](Operation *op) {
+        if (!isa<CheckReadsOp, CheckMutatesOp, RecordReadOp, RecordMutateOp>(
+                op))
+          return;
+        AffineMap map = cast<AffineMapAttr>(op->getAttr("map")).getValue();
+        ValueRange operands = op->getOperands().drop_front();
+        SmallVector<unsigned> dimsOf(ivs.size(), 0);
+        for (AffineExpr e : map.getResults()) {
+          unsigned depending = 0;
+          for (auto [k, iv] : llvm::enumerate(ivs)) {
+            std::optional<int64_t> c = coefficient(e, operands, iv);
+            if (!c || *c < -1 || *c > 1) {
+              ok = false;
+              return;
+            }
+            if (*c) {
+              ++depending;
+              ++dimsOf[k];
+            }
+          }
+          ok &= depending <= 1;
+        }
+        for (unsigned n : dimsOf)
+          ok &= n <= 2; // lo and hi of one interval
+      });
+    collapsibleCache[loop] = ok;
+    return ok;
+  }
+
+  /// The coefficient of `v` in `e` (over `operands`), if `e` is linear in it.
+  static std::optional<int64_t> coefficient(AffineExpr e, ValueRange operands,
+                                            Value v) {
+    if (isa<AffineConstantExpr>(e))
+      return 0;
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      return operands[d.getPosition()] == v ? 1 : 0;
+    if (isa<AffineSymbolExpr>(e))
+      return 0;
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    std::optional<int64_t> l = coefficient(bin.getLHS(), operands, v);
+    std::optional<int64_t> r = coefficient(bin.getRHS(), operands, v);
+    if (!l || !r)
+      return std::nullopt;
+    switch (e.getKind()) {
+    case AffineExprKind::Add:
+      return *l + *r;
+    case AffineExprKind::Mul:
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        return *l * c.getValue();
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+        return *r * c.getValue();
+      return (*l || *r) ? std::nullopt : std::optional<int64_t>(0);
+    default:
+      // floordiv, ceildiv, mod: only if the variable does not appear.
+      return (*l || *r) ? std::nullopt : std::optional<int64_t>(0);
     }
   }
 
@@ -434,23 +628,50 @@ private:
     // Drop what this access supersedes: older accesses it covers that were
     // already ordered before it (a write), or the same threads' earlier
     // in-order reads of part of the region (a read).
-    forEachOverlap(*var, r->region, [&](const RecordPtr &o) {
-      if (!r->region.contains(o->region))
+    if (mutate && !outOfOrder) {
+      forEachOverlap(*var, r->region, /*includeReads=*/true,
+                     [&](const RecordPtr &o) {
+                       return r->region.contains(o->region) &&
+                              visibleTo(*o, current, r->qual,
+                                        Level::temporally_ordered);
+                     });
+    } else if (!mutate && !outOfOrder) {
+      // The same threads' earlier in-order reads on the same timeline that
+      // this read covers say nothing more: find them by their threads.
+      llvm::hash_code key = llvm::hash_combine(
+          current.task, r->qual,
+          llvm::hash_combine_range(current.lo.begin(), current.lo.end()),
+          llvm::hash_combine_range(current.hi.begin(), current.hi.end()));
+      auto &list = var->readsBy[key];
+      llvm::erase_if(list, [&](const RecordPtr &o) {
+        if (o->actors == current && o->qual == r->qual &&
+            r->region.contains(o->region)) {
+          o->dead = true;
+          return true;
+        }
         return false;
-      if (mutate)
-        return !outOfOrder &&
-               visibleTo(*o, current, r->qual, Level::temporally_ordered);
-      return !o->mutate && !o->outOfOrder && !outOfOrder &&
-             o->qual == r->qual && o->actors == current;
-    });
-    if (isPoint(r->region))
-      var->points.emplace(std::vector<int64_t>(r->region.lo.begin(),
-                                               r->region.lo.end()),
-                          r);
-    else
-      var->boxes.push_back(r);
+      });
+      if (list.size() >= 64)
+        list.erase(list.begin());
+      list.push_back(r);
+    }
+    Var::Index &index = mutate ? var->writes : var->reads;
+    if (isPoint(r->region)) {
+      index.points.emplace(std::vector<int64_t>(r->region.lo.begin(),
+                                                r->region.lo.end()),
+                           r);
+    } else {
+      int64_t key = r->region.lo.empty() ? 0 : r->region.lo[0];
+      if (!r->region.lo.empty())
+        index.maxSpan =
+            std::max(index.maxSpan, r->region.hi[0] - r->region.lo[0]);
+      index.boxes.emplace(key, r);
+    }
     if (current.kind == ThreadSet::Device)
       taskRecords[current.task].push_back(r);
+    lastRecords.push_back(r);
+    if (lastRecords.size() > 16)
+      lastRecords.erase(lastRecords.begin());
   }
 
   static bool isPoint(const Box &b) {
@@ -460,11 +681,11 @@ private:
     return true;
   }
 
-  /// Calls `drop(record)` on each record of `var` that overlaps `box`,
+  /// Calls `drop(record)` on each record of `index` that overlaps `box`,
   /// erasing those for which it returns true.
   template <typename Fn>
-  void forEachOverlap(Var &var, const Box &box, Fn drop) {
-    auto &points = var.points;
+  static void forEachOverlap(Var::Index &index, const Box &box, Fn drop) {
+    auto &points = index.points;
     std::vector<int64_t> lo(box.lo.begin(), box.lo.end());
     auto it = points.lower_bound(lo), end = points.end();
     if (isPoint(box)) {
@@ -477,17 +698,33 @@ private:
       it = points.begin();
     }
     while (it != end) {
-      if (it->second->region.overlaps(box) && drop(it->second))
+      if (it->second->dead ||
+          (it->second->region.overlaps(box) && drop(it->second)))
         it = points.erase(it);
       else
         ++it;
     }
-    auto &boxes = var.boxes;
-    boxes.erase(std::remove_if(boxes.begin(), boxes.end(),
-                               [&](RecordPtr &r) {
-                                 return r->region.overlaps(box) && drop(r);
-                               }),
-                boxes.end());
+    auto &boxes = index.boxes;
+    auto bit = boxes.begin(), bend = boxes.end();
+    if (!box.lo.empty()) {
+      bit = boxes.lower_bound(box.lo[0] - index.maxSpan + 1);
+      bend = boxes.lower_bound(box.hi[0]);
+    }
+    while (bit != bend) {
+      if (bit->second->dead ||
+          (bit->second->region.overlaps(box) && drop(bit->second)))
+        bit = boxes.erase(bit);
+      else
+        ++bit;
+    }
+  }
+
+  template <typename Fn>
+  static void forEachOverlap(Var &var, const Box &box, bool includeReads,
+                             Fn drop) {
+    forEachOverlap(var.writes, box, drop);
+    if (includeReads)
+      forEachOverlap(var.reads, box, drop);
   }
 
   void execCheck(Operation *op, Value v, ValueRange indices, AffineMap map,
@@ -499,7 +736,8 @@ private:
     Box region = evalWindow(*var, indices, map, intervals);
     uint32_t qual = static_cast<uint32_t>(q);
     RecordPtr hazard;
-    forEachOverlap(*var, region, [&](const RecordPtr &r) {
+    forEachOverlap(*var, region, /*includeReads=*/mutate,
+                   [&](const RecordPtr &r) {
       if (!hazard && (mutate || r->mutate) &&
           !visibleTo(*r, current, qual, required))
         hazard = r;
@@ -541,7 +779,11 @@ private:
   /// A fence or arrive that the earlier access's threads made after it,
   /// whose first timeline left the access out: the likely mistake.
   const SyncEvent *missedSync(const Record &r) {
-    for (const SyncEvent &e : llvm::reverse(events))
+    auto it = events.find(r.actors.kind == ThreadSet::Device ? r.actors.task
+                                                              : -1);
+    if (it == events.end())
+      return nullptr;
+    for (const SyncEvent &e : llvm::reverse(it->second))
       if (e.seq > r.seq && !(e.pre & r.qual) && e.actors.intersects(r.actors))
         return &e;
     return nullptr;
@@ -565,7 +807,8 @@ private:
   /// follows the synchronization (captured temporally only).
   SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op) {
     ThreadSet s = syncActors();
-    events.push_back({++seq, op, s, pre});
+    events[s.kind == ThreadSet::Device ? s.task : -1].push_back(
+        {++seq, op, s, pre});
     SmallVector<Captured> out;
     auto consider = [&](const RecordPtr &r) {
         bool full = (r->qual & pre) && r->actors.intersects(s);
@@ -591,7 +834,7 @@ private:
       auto &list = taskRecords[s.task];
       size_t kept = 0;
       for (size_t i = 0; i < list.size(); ++i)
-        if (RecordPtr r = list[i].lock()) {
+        if (RecordPtr r = list[i].lock(); r && !r->dead) {
           consider(r);
           list[kept++] = list[i];
         }
@@ -604,19 +847,44 @@ private:
     return out;
   }
 
+  /// Adds a visibility entry unless an existing one already implies it;
+  /// drops the entries it implies. Keeps each record's list short however
+  /// often its threads synchronize.
+  static bool implied(const Record &r, const ThreadSet &to, uint32_t quals,
+                      Level level) {
+    for (const Vis &o : r.vis)
+      if (o.level >= level && (o.quals & quals) == quals &&
+          o.threads.contains(to))
+        return true;
+    return false;
+  }
+
+  static void addVis(Record &r, const Vis &v) {
+    r.vis.erase(std::remove_if(r.vis.begin(), r.vis.end(),
+                               [&](const Vis &o) {
+                                 return v.level >= o.level &&
+                                        (v.quals & o.quals) == o.quals &&
+                                        v.threads.contains(o.threads);
+                               }),
+                r.vis.end());
+    r.vis.push_back(v);
+  }
+
   void publish(ArrayRef<Captured> records, const ThreadSet &to, uint32_t full,
                uint32_t temporal, Operation *via) {
     for (const Captured &c : records) {
       Record &r = *c.record;
       if (!c.full) {
-        if (full | temporal)
-          r.vis.push_back({to, full | temporal, Level::temporally_ordered, via});
+        if ((full | temporal) &&
+            !implied(r, to, full | temporal, Level::temporally_ordered))
+          addVis(r, {to, full | temporal, Level::temporally_ordered, via});
         continue;
       }
-      if (full)
-        r.vis.push_back({to, full, Level::fully_ordered, via});
-      if (temporal & ~full)
-        r.vis.push_back({to, temporal & ~full, Level::temporally_ordered, via});
+      if (full && !implied(r, to, full, Level::fully_ordered))
+        addVis(r, {to, full, Level::fully_ordered, via});
+      if ((temporal & ~full) &&
+          !implied(r, to, temporal & ~full, Level::temporally_ordered))
+        addVis(r, {to, temporal & ~full, Level::temporally_ordered, via});
     }
   }
 
@@ -663,9 +931,22 @@ private:
       return;
     Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
                          arrive.getIntervals());
-    SmallVector<Captured> captured =
-        capture(static_cast<uint32_t>(arrive.getPre()), arrive.getTransitive(),
-                arrive);
+    SmallVector<Captured> captured;
+    if (std::optional<int64_t> last = arrive.getLast()) {
+      // An instruction completing on its trailing barrier: only its own
+      // accesses, the threads' last records.
+      events[current.kind == ThreadSet::Device ? current.task : -1].push_back(
+          {++seq, arrive, current, static_cast<uint32_t>(arrive.getPre())});
+      for (const RecordPtr &r : llvm::reverse(lastRecords)) {
+        if ((int64_t)captured.size() >= *last)
+          break;
+        r->captured = true;
+        captured.push_back({r, true});
+      }
+    } else {
+      captured = capture(static_cast<uint32_t>(arrive.getPre()),
+                         arrive.getTransitive(), arrive);
+    }
     llvm::hash_code key = phaseKey();
     for (int64_t e : elements(*var, box)) {
       BarrierElem &elem = var->elems[e];
@@ -785,8 +1066,10 @@ private:
     }
     var->freed = true;
     var->freeOp = freeOp;
-    var->points.clear();
-    var->boxes.clear();
+    var->reads = Var::Index();
+    var->writes = Var::Index();
+    var->readsBy.clear();
+    var->elems.clear();
   }
 
   std::string describe(const ThreadSet &t) {
@@ -812,7 +1095,8 @@ private:
       last.push_back(t.hi[i] - 1);
       count *= t.hi[i] - t.lo[i];
     }
-    int64_t first = natural(t.lo), end = natural(last);
+    int64_t first = natural(ArrayRef<int64_t>(t.lo.begin(), t.lo.end())),
+            end = natural(last);
     std::string s;
     llvm::raw_string_ostream os(s);
     if (count == 1)
@@ -861,7 +1145,13 @@ private:
   int64_t nextTask = 0;
   unsigned errors = 0;
   uint64_t seq = 0;
-  std::vector<SyncEvent> events;
+  /// The fences and arrives of each task (-1: the CPU), for reports.
+  DenseMap<int64_t, std::vector<SyncEvent>> events;
+  /// The most recent records, for instructions' trailing barriers.
+  SmallVector<RecordPtr, 16> lastRecords;
+  /// Collapsed loop variables and their last value.
+  DenseMap<Value, int64_t> collapsed;
+  DenseMap<Operation *, bool> collapsibleCache;
   /// Each task's records, for the synchronization of its collectives.
   DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskRecords;
 };

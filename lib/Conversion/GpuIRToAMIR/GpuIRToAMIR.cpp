@@ -212,7 +212,11 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
       pre = pre | p.qual;
     auto preAttr = QualTimelineAttr::get(b.getContext(), pre);
     auto on = QualTimelineAttr::get(b.getContext(), Q::cuda_in_order_ram);
-    emitOnWindow<amir::ArriveOp>(loc, bw, preAttr, on, UnitAttr());
+    int64_t recorded = llvm::count_if(params, [&](const InstrParam &p) {
+      return !windows.lookup(op->getOperand(p.operandIndex)).exempt;
+    });
+    emitOnWindow<amir::ArriveOp>(loc, bw, preAttr, on, UnitAttr(),
+                                 b.getI64IntegerAttr(recorded));
   }
   return success();
 }
@@ -349,7 +353,7 @@ LogicalResult Converter::convertSync(Operation *op) {
       }
       emitOnWindow<amir::ArriveOp>(
           loc, bw, quals(pre.full), quals(Q::cuda_in_order_ram),
-          pre.transitive ? b.getUnitAttr() : UnitAttr());
+          pre.transitive ? b.getUnitAttr() : UnitAttr(), IntegerAttr());
     }
     return success();
   }

@@ -213,7 +213,9 @@ def AMIR_ArriveOp : AMIR_Op<"arrive"> {
   let summary = "arrive on a barrier";
   let description = [{
     Accesses of the current threads on `pre` are captured by the barrier;
-    the barrier itself is accessed on `on`.
+    the barrier itself is accessed on `on`. With `last(n)`, only the last
+    `n` accesses the threads recorded are: an instruction completing on its
+    trailing barrier.
 
     ```mlir
     amir.arrive %full[%s] pre(tma_to_smem_async) on cuda_in_order_ram : !amir.barrier<mbarrier>
@@ -223,11 +225,12 @@ def AMIR_ArriveOp : AMIR_Op<"arrive"> {
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
                        GpuIR_QualTimelineAttr:$pre,
                        GpuIR_QualTimelineAttr:$quals,
-                       UnitAttr:$transitive);
+                       UnitAttr:$transitive,
+                       OptionalAttr<GpuIR_IntAttr>:$last);
   let assemblyFormat = [{
     $barrier `` custom<Window>($indices, $map, $intervals)
     `pre` `(` custom<QualSet>($pre) `)` `on` custom<QualSet>($quals)
-    (`transitive` $transitive^)? attr-dict `:` qualified(type($barrier))
+    (`transitive` $transitive^)? (`last` `(` $last^ `)`)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }
