@@ -601,8 +601,7 @@ private:
   Var *lookup(Operation *op, Value v) {
     Var *var = vars.lookup(v);
     if (var && var->freed) {
-      report(op, "use after free",
-             "uses " + var->name + " after it was freed",
+      report(op, "use after free: " + describe(current) + " use " + var->name + " after it was freed",
              {{var->freeOp, "freed here"}});
       return nullptr;
     }
@@ -772,7 +771,7 @@ private:
         notes.push_back({r->op, "the asynchronous access is never waited for "
                                 "(no fence, arrive or await on its timeline "
                                 "captures it)"});
-      report(op, kind, message, notes);
+      report(op, message, notes);
     }
   }
 
@@ -1001,8 +1000,7 @@ private:
     if (target < 0)
       return; // A slot that starts free: nothing to wait for.
     if (target >= static_cast<int64_t>(elem.phases.size())) {
-      report(await, "await without matching arrive",
-             "await without matching arrive: " + describe(current) +
+      report(await, "await without matching arrive: " + describe(current) +
                  " await phase " + std::to_string(target) + " of " +
                  var->name + ", but only " +
                  std::to_string(elem.phases.size()) +
@@ -1013,8 +1011,7 @@ private:
     Phase &p = elem.phases[target];
     p.awaited = true;
     if (p.arrivers.size() != elem.phases.front().arrivers.size()) {
-      report(await, "arrive count mismatch",
-             "arrive count mismatch: phase " + std::to_string(target) + " of " +
+      report(await, "arrive count mismatch: phase " + std::to_string(target) + " of " +
                  var->name + " completes with " +
                  std::to_string(p.arrivers.size()) + " arrives, phase 0 with " +
                  std::to_string(elem.phases.front().arrivers.size()),
@@ -1054,8 +1051,7 @@ private:
         continue;
       bool neverWaited = !r->captured && isAsync(r->qual);
       std::string kind = neverWaited ? "free without arrive" : "free without sync";
-      report(freeOp, kind,
-             kind + ": " + var->name + " is freed while " +
+      report(freeOp, kind + ": " + var->name + " is freed while " +
                  (r->mutate ? "a write" : "a read") + " of " +
                  describe(*var, r->region) + " by " + describe(r->actors) +
                  " on " + qualName(r->qual) + " may still be " +
@@ -1126,9 +1122,8 @@ private:
     return s;
   }
 
-  void report(Operation *op, StringRef kind, const std::string &message,
+  void report(Operation *op, const std::string &message,
               ArrayRef<std::pair<Operation *, std::string>> notes) {
-    (void)kind;
     ++errors;
     InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
     for (auto &[noteOp, text] : notes)

@@ -129,7 +129,7 @@ gpuir.proc @use_after_free(%A: memref<256xf32, #gpuir.gmem>) {
       // expected-note @+1 {{freed here}}
       gpuir.free %tile : memref<256xf32, #gpuir.smem>
       gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
-        // expected-error @+1 {{uses tile after it was freed}}
+        // expected-error @+1 {{use after free: thread 0 of task 0 use tile after it was freed}}
         %v = gpuir.read %tile[%t] : memref<256xf32, #gpuir.smem>
         gpuir.write %v, %A[%t] : memref<256xf32, #gpuir.gmem>
       }

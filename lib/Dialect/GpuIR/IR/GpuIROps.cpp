@@ -1328,9 +1328,6 @@ static void printSyncTimeline(OpAsmPrinter &p, Operation *,
   p << stringifySyncTimeline(attr.getValue());
 }
 
-static constexpr QualTimeline kCpuQuals =
-    QualTimeline::cpu_in_order | QualTimeline::cpu_cuda_stream;
-
 /// The timelines a device-side synchronization statement may name.
 static LogicalResult verifyDeviceTimeline(Operation *op, SyncTimeline tl,
                                           StringRef which) {
@@ -1339,7 +1336,6 @@ static LogicalResult verifyDeviceTimeline(Operation *op, SyncTimeline tl,
            << "uses " << stringifySyncTimeline(tl) << " as its " << which
            << " timeline inside a device function; it names CPU-side "
               "accesses, use a CUDA timeline such as cuda_in_order";
-  (void)kCpuQuals;
   return success();
 }
 
