@@ -127,6 +127,8 @@ struct Record {
   bool captured = false;
   /// Superseded by a later access; skipped, and erased when next met.
   bool dead = false;
+  /// The last fences and arrives that captured it, for reports.
+  SmallVector<Operation *, 2> capturedBy;
 };
 using RecordPtr = std::shared_ptr<Record>;
 
@@ -775,6 +777,15 @@ private:
     }
   }
 
+  static void markCaptured(Record &r, Operation *by) {
+    r.captured = true;
+    if (!llvm::is_contained(r.capturedBy, by)) {
+      if (r.capturedBy.size() == 4)
+        r.capturedBy.erase(r.capturedBy.begin());
+      r.capturedBy.push_back(by);
+    }
+  }
+
   /// A fence or arrive that the earlier access's threads made after it,
   /// whose first timeline left the access out: the likely mistake.
   const SyncEvent *missedSync(const Record &r) {
@@ -783,7 +794,8 @@ private:
     if (it == events.end())
       return nullptr;
     for (const SyncEvent &e : llvm::reverse(it->second))
-      if (e.seq > r.seq && !(e.pre & r.qual) && e.actors.intersects(r.actors))
+      if (e.seq > r.seq && !(e.pre & r.qual) && e.actors.intersects(r.actors) &&
+          !llvm::is_contained(r.capturedBy, e.op))
         return &e;
     return nullptr;
   }
@@ -824,7 +836,7 @@ private:
               temporal = true;
           }
         if (full || temporal) {
-          r->captured = true;
+          markCaptured(*r, op);
           out.push_back({r, full});
         }
     };
@@ -939,7 +951,7 @@ private:
       for (const RecordPtr &r : llvm::reverse(lastRecords)) {
         if ((int64_t)captured.size() >= *last)
           break;
-        r->captured = true;
+        markCaptured(*r, arrive);
         captured.push_back({r, true});
       }
     } else {

@@ -1,4 +1,4 @@
-// RUN: rake-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect --rake-check
+// RUN: rake-opt %s -split-input-file -verify-diagnostics --rake-check
 
 // A correct tiled kernel and mutations of it in one place each, modeled on
 // the Exo-GPU authors' synchronization-error tests: the original passes the
@@ -221,7 +221,7 @@ gpuir.proc @arrive_before_await(%M: index, %N: index, %K: index, %A: memref<?x64
 }
 // expected-error @-29 {{WAR hazard: thread 0 of task 0 write As[0, 0:64, 0:64] on tma_to_smem_async, read by threads 128..255 of task 0 on wgmma_async_smem without synchronization that orders it before}}
 // expected-note @-19 {{the earlier read of As[0, 0:64, 0:64]}}
-// expected-note @-18 {{this synchronization by threads 128..255 of task 0 does not include wgmma_async_smem in its first timeline, so it does not order the earlier access}}
+// expected-note @-23 {{this synchronization by threads 128..255 of task 0 does not include wgmma_async_smem in its first timeline, so it does not order the earlier access}}
 
 // -----
 
@@ -390,7 +390,6 @@ gpuir.proc @wrong_stage(%M: index, %N: index, %K: index, %A: memref<?x64x64xf16,
 }
 // expected-error @-29 {{WAR hazard: thread 0 of task 0 write As[1, 0:64, 0:64] on tma_to_smem_async, read by threads 128..255 of task 0 on wgmma_async_smem without synchronization that orders it before}}
 // expected-note @-19 {{the earlier read of As[1, 0:64, 0:64]}}
-// expected-note @-17 {{this synchronization by threads 128..255 of task 0 does not include wgmma_async_smem in its first timeline, so it does not order the earlier access}}
 
 // -----
 

@@ -46,6 +46,8 @@ public:
 
 private:
   LogicalResult convertBlock(Block &block, bool endsTask = false);
+  /// The barrier of each CTA that ends a device task.
+  LogicalResult emitCtaBarriers(Operation *at);
   LogicalResult convertOp(Operation *op);
   LogicalResult convertFor(ForOp loop);
   LogicalResult convertDevice(DeviceFunctionOp device);
@@ -70,8 +72,10 @@ private:
   DenseMap<Value, Window> windows;
   /// Variables freed explicitly, which the block end does not free again.
   DenseSet<Value> freed;
-  /// The common coordinate system of the device function being converted.
+  /// The common coordinate system of the device function being converted,
+  /// and its launch shape.
   SmallVector<int64_t> domain;
+  int64_t blockDim = 0, clusterDim = 1;
 };
 
 } // namespace
@@ -295,6 +299,8 @@ LogicalResult Converter::convertDevice(DeviceFunctionOp device) {
     return device.emitOpError()
            << "cannot give its collectives one coordinate system: " << error;
   domain = *common;
+  blockDim = device.getBlockDim();
+  clusterDim = device.getCluster();
   MLIRContext *ctx = b.getContext();
   Location loc = device.getLoc();
   auto quals = [&](Q q) { return QualTimelineAttr::get(ctx, q); };
@@ -523,6 +529,55 @@ LogicalResult Converter::convertOp(Operation *op) {
             "GpuIR accesses or an instruction (InstrOpInterface)";
 }
 
+LogicalResult Converter::emitCtaBarriers(Operation *at) {
+  MLIRContext *ctx = b.getContext();
+  Location loc = at->getLoc();
+  auto quals = [&](Q q) { return QualTimelineAttr::get(ctx, q); };
+  Q inOrder = Q::cuda_in_order_ram | Q::cuda_in_order_rmem;
+  auto emitFence = [&]() {
+    amir::FenceOp::create(b, loc, quals(inOrder), quals(Q::none),
+                          quals(kDeviceQuals), b.getUnitAttr());
+  };
+  if (clusterDim == 1) {
+    emitFence();
+    return success();
+  }
+  // One iteration per CTA, in the device function's coordinates.
+  std::string error;
+  auto cta = evaluateUnit(
+      CollUnitAttr::get(ctx, CollUnitKind::cta_in_cluster, 1, 0).getCollType(),
+      blockDim, clusterDim, error);
+  FailureOr<CollTiling> perCta =
+      failed(cta) ? FailureOr<CollTiling>(failure())
+                  : CollTiling::root(blockDim, clusterDim)
+                        .derive(at, Value(), *cta, 0, clusterDim,
+                                /*tiled=*/true, error);
+  if (succeeded(perCta))
+    perCta = perCta->refinedTo(domain, error);
+  if (failed(perCta))
+    return at->emitOpError() << "cannot place the barrier that ends a task: "
+                             << error;
+  SmallVector<Attribute> tiles;
+  for (auto [d, dim] : llvm::enumerate(perCta->getDims()))
+    for (const TileOp &op : dim.ops)
+      tiles.push_back(amir::TileAttr::get(ctx, d, op.offset, op.step, op.box,
+                                          op.div, op.mod));
+  Attribute threads = tiles.size() == 1 ? tiles.front()
+                                        : Attribute(b.getArrayAttr(tiles));
+  auto zero = AffineMapAttr::get(AffineMap::getConstantMap(0, ctx));
+  auto count = AffineMapAttr::get(AffineMap::getConstantMap(clusterDim, ctx));
+  auto loop = amir::LoopOp::create(b, loc, ValueRange(), ValueRange(), zero,
+                                   count, threads, UnitAttr(),
+                                   b.getStringAttr("cta"));
+  Block *body = new Block();
+  loop.getBody().push_back(body);
+  body->addArgument(b.getIndexType(), loc);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(body);
+  emitFence();
+  return success();
+}
+
 LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
   SmallVector<Value> allocated;
   for (Operation &op : block) {
@@ -535,16 +590,14 @@ LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
   if (!block.empty())
     loc = block.back().getLoc();
   if (endsTask) {
-    // Code generation ends each device task with a barrier of the cluster
-    // before the next task reuses its shared memory: in-order accesses, and
-    // what the threads already waited for, are ordered before anything that
-    // follows; asynchronous accesses nobody waited for still need their own
-    // wait.
-    auto quals = [&](Q q) { return QualTimelineAttr::get(b.getContext(), q); };
-    Q inOrder = Q::cuda_in_order_ram | Q::cuda_in_order_rmem;
-    amir::FenceOp::create(b, block.getParentOp()->getLoc(), quals(inOrder),
-                          quals(Q::none), quals(kDeviceQuals),
-                          b.getUnitAttr());
+    // Code generation ends each device task with a barrier of each CTA
+    // (bar.sync) before the next task reuses its shared memory: in-order
+    // accesses, and what the CTA's threads already waited for, are ordered
+    // before anything the CTA does next. Ordering across the CTAs of a
+    // cluster (before a free of shared memory, which any CTA may reuse) is
+    // the program's to write, with a cluster barrier.
+    if (failed(emitCtaBarriers(block.getParentOp())))
+      return failure();
   }
   // Free what the block allocated and did not free, as the compiler's free
   // insertion will.
