@@ -49,6 +49,24 @@ struct Coords {
   }
 };
 
+/// The index of an element, as a map key without a heap allocation.
+struct ElementKey {
+  std::array<int64_t, 8> v{};
+  uint8_t n = 0;
+  static std::optional<ElementKey> of(ArrayRef<int64_t> index) {
+    if (index.size() > 8)
+      return std::nullopt;
+    ElementKey k;
+    k.n = index.size();
+    std::copy(index.begin(), index.end(), k.v.begin());
+    return k;
+  }
+  bool operator<(const ElementKey &o) const {
+    return std::lexicographical_compare(v.begin(), v.begin() + n, o.v.begin(),
+                                        o.v.begin() + o.n);
+  }
+};
+
 /// A set of threads: the CPU, a box of one task's threads in the device
 /// function's coordinate system, or everything (the stream, at CPU scope).
 struct ThreadSet {
@@ -114,8 +132,11 @@ struct Vis {
   Operation *via;
 };
 
+struct Var;
+
 struct Record {
   uint64_t seq = 0;
+  Var *var = nullptr;
   Box region;
   ThreadSet actors;
   uint32_t qual;
@@ -154,23 +175,34 @@ struct Phase {
   Operation *op;
 };
 
+/// One collective's view of a commit group: the groups it committed, and
+/// how many it has waited for on each pair of timelines.
+struct CommitView {
+  size_t scanned = 0;
+  std::vector<size_t> mine;
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> done;
+};
+
 struct BarrierElem {
   std::vector<Phase> phases;
+  std::map<size_t, CommitView> commits;
   /// Awaits made so far, per awaiting collective.
-  std::map<std::string, int64_t> awaited;
+  std::map<size_t, int64_t> awaited;
 };
 
 struct Var {
   std::string name;
   SmallVector<int64_t> shape;
   bool shared = false;
+  /// Allocated by the CPU (global memory): outlives every task.
+  bool global = false;
   bool isBarrier = false;
   BarrierMechanism mechanism = BarrierMechanism::mbarrier;
   /// The live records, reads and writes apart (a read checks only writes):
   /// single elements by their index, so that a check of an element finds
   /// them directly, and boxes by the start of their first dimension.
   struct Index {
-    std::multimap<std::vector<int64_t>, RecordPtr> points;
+    std::multimap<ElementKey, RecordPtr> points;
     std::multimap<int64_t, RecordPtr> boxes;
     int64_t maxSpan = 1;
   };
@@ -412,6 +444,7 @@ private:
       var->name = alloc.getName().str();
       var->shape.assign(alloc.getShape().begin(), alloc.getShape().end());
       var->shared = alloc.getShared();
+      var->global = current.kind == ThreadSet::Cpu;
       var->alloc = op;
       if (auto bt = dyn_cast<BarrierType>(alloc.getResult().getType())) {
         var->isBarrier = true;
@@ -623,6 +656,7 @@ private:
     r->mutate = mutate;
     r->outOfOrder = outOfOrder;
     r->op = op;
+    r->var = var;
     r->seq = ++seq;
     if (!outOfOrder)
       r->vis.push_back({current, r->qual, Level::fully_ordered, nullptr});
@@ -657,10 +691,10 @@ private:
       list.push_back(r);
     }
     Var::Index &index = mutate ? var->writes : var->reads;
-    if (isPoint(r->region)) {
-      index.points.emplace(std::vector<int64_t>(r->region.lo.begin(),
-                                                r->region.lo.end()),
-                           r);
+    std::optional<ElementKey> pointKey =
+        isPoint(r->region) ? ElementKey::of(r->region.lo) : std::nullopt;
+    if (pointKey) {
+      index.points.emplace(*pointKey, r);
     } else {
       int64_t key = r->region.lo.empty() ? 0 : r->region.lo[0];
       if (!r->region.lo.empty())
@@ -670,9 +704,7 @@ private:
     }
     if (current.kind == ThreadSet::Device)
       taskRecords[current.task].push_back(r);
-    lastRecords.push_back(r);
-    if (lastRecords.size() > 16)
-      lastRecords.erase(lastRecords.begin());
+    lastRecords[lastRecordsNext++ % lastRecords.size()] = r;
   }
 
   static bool isPoint(const Box &b) {
@@ -687,23 +719,27 @@ private:
   template <typename Fn>
   static void forEachOverlap(Var::Index &index, const Box &box, Fn drop) {
     auto &points = index.points;
-    std::vector<int64_t> lo(box.lo.begin(), box.lo.end());
-    auto it = points.lower_bound(lo), end = points.end();
-    if (isPoint(box)) {
-      end = points.upper_bound(lo);
-    } else if (!box.lo.empty()) {
-      std::vector<int64_t> hi(box.lo.size(), INT64_MIN);
-      hi[0] = box.hi[0];
-      end = points.lower_bound(hi);
-    } else {
-      it = points.begin();
+    auto it = points.begin(), end = points.end();
+    std::optional<ElementKey> lo = ElementKey::of(box.lo);
+    if (lo && !box.lo.empty()) {
+      it = points.lower_bound(*lo);
+      if (isPoint(box)) {
+        end = points.upper_bound(*lo);
+      } else {
+        ElementKey hi = *lo;
+        std::fill(hi.v.begin(), hi.v.begin() + hi.n, INT64_MIN);
+        hi.v[0] = box.hi[0];
+        end = points.lower_bound(hi);
+      }
     }
     while (it != end) {
       if (it->second->dead ||
-          (it->second->region.overlaps(box) && drop(it->second)))
+          (it->second->region.overlaps(box) && drop(it->second))) {
+        it->second->dead = true;
         it = points.erase(it);
-      else
+      } else {
         ++it;
+      }
     }
     auto &boxes = index.boxes;
     auto bit = boxes.begin(), bend = boxes.end();
@@ -713,10 +749,12 @@ private:
     }
     while (bit != bend) {
       if (bit->second->dead ||
-          (bit->second->region.overlaps(box) && drop(bit->second)))
+          (bit->second->region.overlaps(box) && drop(bit->second))) {
+        bit->second->dead = true;
         bit = boxes.erase(bit);
-      else
+      } else {
         ++bit;
+      }
     }
   }
 
@@ -775,6 +813,44 @@ private:
                                 "captures it)"});
       report(op, message, notes);
     }
+  }
+
+  /// Merges `r` into `into` when both are the same threads' accesses of one
+  /// variable on one timeline with the same visibility and `r` continues
+  /// `into` along one dimension (without moving its first coordinate, which
+  /// indexes it). `r` is then dead.
+  static bool mergeInto(Record &into, Record &r) {
+    if (into.var != r.var || !(into.actors == r.actors) ||
+        into.qual != r.qual || into.mutate != r.mutate ||
+        into.outOfOrder != r.outOfOrder || into.captured != r.captured ||
+        into.region.lo.size() != r.region.lo.size())
+      return false;
+    int axis = -1;
+    for (size_t d = 0; d < into.region.lo.size(); ++d) {
+      if (into.region.lo[d] == r.region.lo[d] &&
+          into.region.hi[d] == r.region.hi[d])
+        continue;
+      if (axis != -1 || into.region.hi[d] != r.region.lo[d])
+        return false;
+      axis = d;
+    }
+    if (axis == -1)
+      return false;
+    auto same = [](const Vis &a, const Vis &b) {
+      return a.level == b.level && a.quals == b.quals && a.threads == b.threads;
+    };
+    if (into.vis.size() != r.vis.size())
+      return false;
+    for (const Vis &v : r.vis)
+      if (llvm::none_of(into.vis, [&](const Vis &o) { return same(o, v); }))
+        return false;
+    into.region.hi[axis] = r.region.hi[axis];
+    Var::Index &index = into.mutate ? into.var->writes : into.var->reads;
+    if (axis == 0)
+      index.maxSpan =
+          std::max(index.maxSpan, into.region.hi[0] - into.region.lo[0]);
+    r.dead = true;
+    return true;
   }
 
   static void markCaptured(Record &r, Operation *by) {
@@ -844,11 +920,37 @@ private:
       // A device collective can only capture its own task's accesses.
       auto &list = taskRecords[s.task];
       size_t kept = 0;
-      for (size_t i = 0; i < list.size(); ++i)
-        if (RecordPtr r = list[i].lock(); r && !r->dead) {
-          consider(r);
-          list[kept++] = list[i];
+      // The last box record of each global variable, threads and timeline
+      // seen in this scan: a record that continues it with the same
+      // visibility is merged into it, so the loads of consecutive tiles of a
+      // matrix stay one record instead of one per iteration. (Task-local
+      // buffers are freed with their task and keep their records apart, for
+      // precise reports.)
+      SmallVector<std::pair<llvm::hash_code, Record *>, 8> lastBox;
+      out.reserve(list.size());
+      for (size_t i = 0; i < list.size(); ++i) {
+        RecordPtr r = list[i].lock();
+        if (!r || r->dead)
+          continue;
+        if (r->var->global && !isPoint(r->region)) {
+          llvm::hash_code key = llvm::hash_combine(
+              r->var, r->qual, r->mutate, r->outOfOrder,
+              llvm::hash_combine_range(r->actors.lo.begin(),
+                                       r->actors.lo.end()),
+              llvm::hash_combine_range(r->actors.hi.begin(),
+                                       r->actors.hi.end()));
+          auto found = llvm::find_if(
+              lastBox, [&](const auto &entry) { return entry.first == key; });
+          if (found != lastBox.end() && mergeInto(*found->second, *r))
+            continue;
+          if (found != lastBox.end())
+            found->second = r.get();
+          else
+            lastBox.push_back({key, r.get()});
         }
+        consider(r);
+        list[kept++] = list[i];
+      }
       list.resize(kept);
       return out;
     }
@@ -885,6 +987,8 @@ private:
                uint32_t temporal, Operation *via) {
     for (const Captured &c : records) {
       Record &r = *c.record;
+      if (r.dead)
+        continue;
       if (!c.full) {
         if ((full | temporal) &&
             !implied(r, to, full | temporal, Level::temporally_ordered))
@@ -948,8 +1052,10 @@ private:
       // accesses, the threads' last records.
       events[current.kind == ThreadSet::Device ? current.task : -1].push_back(
           {++seq, arrive, current, static_cast<uint32_t>(arrive.getPre())});
-      for (const RecordPtr &r : llvm::reverse(lastRecords)) {
-        if ((int64_t)captured.size() >= *last)
+      for (size_t i = 1; i <= lastRecords.size(); ++i) {
+        const RecordPtr &r =
+            lastRecords[(lastRecordsNext - i) % lastRecords.size()];
+        if (!r || (int64_t)captured.size() >= *last)
           break;
         markCaptured(*r, arrive);
         captured.push_back({r, true});
@@ -973,14 +1079,14 @@ private:
     }
   }
 
-  std::string awaiterKey() {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    os << current.task << ":";
-    for (auto [l, h] : llvm::zip(current.lo, current.hi))
-      os << l << "-" << h << ",";
-    return s;
+  /// Identifies the awaiting collective.
+  size_t awaiterKey() {
+    return llvm::hash_combine(
+        current.task,
+        llvm::hash_combine_range(current.lo.begin(), current.lo.end()),
+        llvm::hash_combine_range(current.hi.begin(), current.hi.end()));
   }
+
 
   void execAwait(AwaitOp await) {
     Var *var = lookup(await, await.getBarrier());
@@ -995,13 +1101,19 @@ private:
     if (gpuir::isCommitGroup(var->mechanism)) {
       // wait_group n: every group these threads committed but the newest n.
       int64_t keep = await.getOutstanding().value_or(0);
-      SmallVector<Phase *> mine;
-      for (Phase &p : elem.phases)
-        if (llvm::any_of(p.arrivers,
+      // The groups these threads committed, found incrementally: phases are
+      // only appended.
+      CommitView &view = elem.commits[awaiterKey()];
+      for (; view.scanned < elem.phases.size(); ++view.scanned)
+        if (llvm::any_of(elem.phases[view.scanned].arrivers,
                          [&](const ThreadSet &a) { return a.intersects(to); }))
-          mine.push_back(&p);
-      for (size_t i = 0; i + keep < mine.size(); ++i)
-        publish(mine[i]->captured, to, full, temporal, await);
+          view.mine.push_back(view.scanned);
+      // Groups completed for these threads before need not be published
+      // again on the same timelines.
+      int64_t &done = view.done[{full, temporal}];
+      for (size_t i = done; i + keep < view.mine.size(); ++i)
+        publish(elem.phases[view.mine[i]].captured, to, full, temporal, await);
+      done = std::max<int64_t>(done, (int64_t)view.mine.size() - keep);
       return;
     }
     int64_t j = elem.awaited[awaiterKey()]++;
@@ -1074,6 +1186,7 @@ private:
     }
     var->freed = true;
     var->freeOp = freeOp;
+    var->forEachRecord([](RecordPtr &r) { r->dead = true; });
     var->reads = Var::Index();
     var->writes = Var::Index();
     var->readsBy.clear();
@@ -1155,7 +1268,8 @@ private:
   /// The fences and arrives of each task (-1: the CPU), for reports.
   DenseMap<int64_t, std::vector<SyncEvent>> events;
   /// The most recent records, for instructions' trailing barriers.
-  SmallVector<RecordPtr, 16> lastRecords;
+  std::array<RecordPtr, 16> lastRecords;
+  size_t lastRecordsNext = 0;
   /// Collapsed loop variables and their last value.
   DenseMap<Value, int64_t> collapsed;
   DenseMap<Operation *, bool> collapsibleCache;
