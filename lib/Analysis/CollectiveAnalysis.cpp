@@ -257,6 +257,28 @@ LogicalResult CollTiling::refineTo(ArrayRef<int64_t> domain,
   return success();
 }
 
+/// Extends a unit's domain that covers fewer threads than the cluster (a
+/// unit within a CTA) with a leading dimension for the rest, whose box is
+/// `prependBox`.
+static LogicalResult
+completePartialUnit(SmallVectorImpl<int64_t> &udomain,
+                    SmallVectorImpl<std::optional<int64_t>> &ubox,
+                    int64_t total, std::optional<int64_t> prependBox,
+                    std::string &error) {
+  int64_t utotal = product(udomain);
+  if (total % utotal != 0) {
+    error = "the unit spans " + std::to_string(utotal) +
+            " threads, which does not divide the cluster's " +
+            std::to_string(total);
+    return failure();
+  }
+  if (utotal != total) {
+    udomain.insert(udomain.begin(), total / utotal);
+    ubox.insert(ubox.begin(), prependBox);
+  }
+  return success();
+}
+
 /// A unit whose box is larger than its domain needs more threads than the
 /// launch has.
 static LogicalResult checkUnitFits(const ConcreteUnit &unit,
@@ -308,19 +330,11 @@ CollTiling::completeWith(const ConcreteUnit &unit, std::string &error) const {
     udomain.push_back(*b);
     ubox.push_back(*b);
   }
-  int64_t total = product(getDomain()), utotal = product(udomain);
-  if (total % utotal != 0) {
-    error = "the unit spans " + std::to_string(utotal) +
-            " threads, which does not divide the cluster's " +
-            std::to_string(total);
+  // A unit inside a CTA says nothing of the CTA index: one of it is in a
+  // single CTA, so the prepended dimension expects one coordinate.
+  if (failed(completePartialUnit(udomain, ubox, product(getDomain()),
+                                 /*prependBox=*/1, error)))
     return failure();
-  }
-  if (utotal != total) {
-    // A unit inside a CTA says nothing of the CTA index: one of it is in a
-    // single CTA, so the prepended dimension expects one coordinate.
-    udomain.insert(udomain.begin(), total / utotal);
-    ubox.insert(ubox.begin(), 1);
-  }
   std::optional<SmallVector<int64_t>> common =
       commonRefinement(getDomain(), udomain);
   if (!common) {
@@ -385,18 +399,10 @@ FailureOr<CollTiling> CollTiling::derive(Operation *owner, Value iv,
     return failure();
   SmallVector<int64_t> udomain = unit.domain;
   SmallVector<std::optional<int64_t>> ubox = unit.box;
-  int64_t total = product(getDomain()), utotal = product(udomain);
-  if (total % utotal != 0) {
-    error = "the unit spans " + std::to_string(utotal) +
-            " threads, which does not divide the cluster's " +
-            std::to_string(total);
+  // The unit lives inside a CTA and is silent about the others.
+  if (failed(completePartialUnit(udomain, ubox, product(getDomain()),
+                                 /*prependBox=*/std::nullopt, error)))
     return failure();
-  }
-  if (utotal != total) {
-    // The unit lives inside a CTA and is silent about the others.
-    udomain.insert(udomain.begin(), total / utotal);
-    ubox.insert(ubox.begin(), std::nullopt);
-  }
   std::optional<SmallVector<int64_t>> common =
       commonRefinement(getDomain(), udomain);
   if (!common) {

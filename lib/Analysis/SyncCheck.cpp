@@ -732,28 +732,28 @@ private:
         end = points.lower_bound(hi);
       }
     }
-    while (it != end) {
-      if (it->second->dead ||
-          (it->second->region.overlaps(box) && drop(it->second))) {
-        it->second->dead = true;
-        it = points.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    sweep(points, it, end, box, drop);
     auto &boxes = index.boxes;
     auto bit = boxes.begin(), bend = boxes.end();
     if (!box.lo.empty()) {
       bit = boxes.lower_bound(box.lo[0] - index.maxSpan + 1);
       bend = boxes.lower_bound(box.hi[0]);
     }
-    while (bit != bend) {
-      if (bit->second->dead ||
-          (bit->second->region.overlaps(box) && drop(bit->second))) {
-        bit->second->dead = true;
-        bit = boxes.erase(bit);
+    sweep(boxes, bit, bend, box, drop);
+  }
+
+  /// Visits the records in [it, end) that overlap `box`, erasing (and
+  /// killing) those `drop` returns true for and any already dead.
+  template <typename Map, typename Fn>
+  static void sweep(Map &map, typename Map::iterator it,
+                    typename Map::iterator end, const Box &box, Fn &drop) {
+    while (it != end) {
+      Record &r = *it->second;
+      if (r.dead || (r.region.overlaps(box) && drop(it->second))) {
+        r.dead = true;
+        it = map.erase(it);
       } else {
-        ++bit;
+        ++it;
       }
     }
   }

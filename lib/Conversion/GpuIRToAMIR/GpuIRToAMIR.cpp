@@ -117,6 +117,22 @@ void Converter::emitOnWindow(Location loc, const Window &w, Args &&...args) {
               b.getDenseBoolArrayAttr(intervals), std::forward<Args>(args)...);
 }
 
+/// A barrier expression's window: the barrier variable at the coordinates of
+/// a map over `indices` (lo, and hi for an interval).
+static Window barrierWindow(const Window &barrier, ValueRange indices,
+                            AffineMap map, ArrayRef<bool> intervals) {
+  Window w = barrier;
+  w.operands.assign(indices.begin(), indices.end());
+  w.lo.clear();
+  w.hi.clear();
+  unsigned r = 0;
+  for (bool isInterval : intervals) {
+    w.lo.push_back(map.getResult(r++));
+    w.hi.push_back(isInterval ? map.getResult(r++) : AffineExpr());
+  }
+  return w;
+}
+
 /// Composes `indices` (affine in `operands`) into the window `w`: point
 /// accesses of its intervals, in order.
 static Window compose(const Window &w, ArrayRef<Value> operands, AffineMap map,
@@ -202,15 +218,7 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
     FailureOr<Window> w = windowOf(op, barrier);
     if (failed(w))
       return failure();
-    Window bw = *w;
-    bw.operands.assign(indices.begin(), indices.end());
-    bw.lo.clear();
-    bw.hi.clear();
-    unsigned r = 0;
-    for (bool isInterval : intervals) {
-      bw.lo.push_back(map.getResult(r++));
-      bw.hi.push_back(isInterval ? map.getResult(r++) : AffineExpr());
-    }
+    Window bw = barrierWindow(*w, indices, map, intervals);
     Q pre = Q::none;
     for (const InstrParam &p : params)
       pre = pre | p.qual;
@@ -347,16 +355,8 @@ LogicalResult Converter::convertSync(Operation *op) {
       AffineMap map = cast<AffineMapAttr>(arrive.getMaps()[i]).getValue();
       ArrayRef<bool> intervals =
           cast<DenseBoolArrayAttr>(arrive.getIntervals()[i]).asArrayRef();
-      Window bw = *w;
-      OperandRange idx = arrive.getBarrierIndices(i);
-      bw.operands.assign(idx.begin(), idx.end());
-      bw.lo.clear();
-      bw.hi.clear();
-      unsigned r = 0;
-      for (bool isInterval : intervals) {
-        bw.lo.push_back(map.getResult(r++));
-        bw.hi.push_back(isInterval ? map.getResult(r++) : AffineExpr());
-      }
+      Window bw =
+          barrierWindow(*w, arrive.getBarrierIndices(i), map, intervals);
       emitOnWindow<amir::ArriveOp>(
           loc, bw, quals(pre.full), quals(Q::cuda_in_order_ram),
           pre.transitive ? b.getUnitAttr() : UnitAttr(), IntegerAttr());
@@ -368,11 +368,9 @@ LogicalResult Converter::convertSync(Operation *op) {
   FailureOr<Window> w = windowOf(op, await.getBarrier());
   if (failed(w))
     return failure();
-  Window bw = *w;
-  bw.operands.assign(await.getIndices().begin(), await.getIndices().end());
-  bw.lo.assign(await.getMap().getResults().begin(),
-               await.getMap().getResults().end());
-  bw.hi.assign(bw.lo.size(), AffineExpr());
+  Window bw = barrierWindow(
+      *w, await.getIndices(), await.getMap(),
+      SmallVector<bool>(await.getMap().getNumResults(), false));
   IntegerAttr lag = await.getLagAttr(), outstanding = await.getOutstandingAttr();
   emitOnWindow<amir::AwaitOp>(loc, bw, quals(post.full), quals(post.temporal),
                               lag, outstanding);
