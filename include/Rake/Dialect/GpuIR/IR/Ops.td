@@ -88,8 +88,8 @@ def GpuIR_CallOp : GpuIR_Op<"call", [
       return (*this)->getAttrOfType<::mlir::SymbolRefAttr>("callee");
     }
     void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
-      (*this)->setAttr("callee", ::llvm::cast<::mlir::SymbolRefAttr>(
-                                     callee.get<::mlir::SymbolRefAttr>()));
+      (*this)->setAttr("callee",
+                       ::llvm::cast<::mlir::SymbolRefAttr>(callee));
     }
   }];
 }
