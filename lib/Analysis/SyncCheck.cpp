@@ -21,11 +21,12 @@ namespace {
 
 using Level = VisibilityLevel;
 
-/// Coordinates in a device function's thread domain: at most one
-/// dimension per factor of 2 of 16 CTAs of 1024 threads. Trivially copyable,
-/// since thread sets are copied on every synchronization.
+/// Coordinates in a device function's thread domain (the interpreter
+/// refuses deeper domains). Trivially copyable and small, since thread sets
+/// are copied on every synchronization and kept in every record.
+constexpr size_t kMaxDomainRank = 8;
 struct Coords {
-  std::array<int64_t, 16> v{};
+  std::array<int64_t, kMaxDomainRank> v{};
   uint8_t n = 0;
   size_t size() const { return n; }
   bool empty() const { return n == 0; }
@@ -325,6 +326,11 @@ private:
       collapsedOperand |= it != collapsed.end();
       lastDims.push_back(it != collapsed.end() ? it->second : dims.back());
     }
+    // A check and the record that follows it evaluate the same window.
+    if (cachedWindow.map == map && cachedWindow.var == &var &&
+        cachedWindow.dims == dims && cachedWindow.lastDims == lastDims &&
+        cachedWindow.intervals == intervals)
+      return cachedWindow.box;
     SmallVector<int64_t> vals = evalMap(map, dims);
     SmallVector<int64_t> lastVals =
         collapsedOperand ? evalMap(map, lastDims) : vals;
@@ -347,6 +353,8 @@ private:
         b.lo.push_back(0);
         b.hi.push_back(var.shape[i] < 0 ? int64_t(1) << 40 : var.shape[i]);
       }
+    cachedWindow = {map, &var, std::move(dims), std::move(lastDims),
+                    ArrayRef<bool>(intervals), b};
     return b;
   }
 
@@ -420,6 +428,16 @@ private:
     if (auto guard = dyn_cast<GuardOp>(op)) {
       ThreadSet saved = current;
       if (auto threads = guard.getThreads()) {
+        if (auto domainAttr = dyn_cast<DomainAttr>(*threads);
+            domainAttr && domainAttr.getExtents().size() > kMaxDomainRank) {
+          report(guard, "the synchronization check supports thread domains "
+                        "of at most " +
+                            std::to_string(kMaxDomainRank) +
+                            " dimensions; this device function's has " +
+                            std::to_string(domainAttr.getExtents().size()),
+                 {});
+          return;
+        }
         if (auto domainAttr = dyn_cast<DomainAttr>(*threads)) {
           domains.push_back(std::make_unique<SmallVector<int64_t>>(
               domainAttr.getExtents()));
@@ -1156,23 +1174,22 @@ private:
       freers.lo.assign(freers.lo.size(), 0);
       freers.hi.assign(freers.domain->begin(), freers.domain->end());
     }
-    SmallVector<RecordPtr> all;
-    var->forEachRecord([&](RecordPtr &r) { all.push_back(r); });
-    llvm::sort(all, [](const RecordPtr &a, const RecordPtr &b) {
-      return a->seq < b->seq;
-    });
-    for (RecordPtr &r : all) {
+    uint32_t quals = static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
+                                           QualTimeline::cuda_in_order_rmem |
+                                           QualTimeline::cpu_in_order);
+    // The earliest access not ordered before the threads that may reuse the
+    // memory, if any.
+    RecordPtr unordered;
+    var->forEachRecord([&](RecordPtr &r) {
       ThreadSet who = var->shared ? freers : r->actors;
-      uint32_t quals = static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
-                                             QualTimeline::cuda_in_order_rmem |
-                                             QualTimeline::cpu_in_order);
-      bool ordered = false;
       for (const Vis &v : r->vis)
         if ((v.quals & quals) && v.level >= Level::temporally_ordered &&
             v.threads.contains(who))
-          ordered = true;
-      if (ordered)
-        continue;
+          return;
+      if (!unordered || r->seq < unordered->seq)
+        unordered = r;
+    });
+    if (RecordPtr r = unordered) {
       bool neverWaited = !r->captured && isAsync(r->qual);
       std::string kind = neverWaited ? "free without arrive" : "free without sync";
       report(freeOp, kind + ": " + var->name + " is freed while " +
@@ -1182,7 +1199,6 @@ private:
                  (neverWaited ? "in flight (nothing waits for it)"
                               : "unordered with the threads that free it"),
              {{r->op, "the access"}});
-      break;
     }
     var->freed = true;
     var->freeOp = freeOp;
@@ -1267,6 +1283,14 @@ private:
   uint64_t seq = 0;
   /// The fences and arrives of each task (-1: the CPU), for reports.
   DenseMap<int64_t, std::vector<SyncEvent>> events;
+  /// The last window evaluated.
+  struct {
+    AffineMap map;
+    Var *var = nullptr;
+    SmallVector<int64_t> dims, lastDims;
+    ArrayRef<bool> intervals;
+    Box box;
+  } cachedWindow;
   /// The most recent records, for instructions' trailing barriers.
   std::array<RecordPtr, 16> lastRecords;
   size_t lastRecordsNext = 0;

@@ -44,3 +44,11 @@ amir.proc @ordered(%n: index) {
 // expected-error @+1 {{the synchronization check needs a value for the control parameter 'm'; give it with --rake-sync-check="sizes=m=..." or the procedure's gpuir.check_sizes}}
 amir.proc @unsized(%m: index) {
 }
+
+// -----
+
+amir.proc @deep_domain() {
+  // expected-error @+1 {{the synchronization check supports thread domains of at most 8 dimensions; this device function's has 9}}
+  amir.guard threads(#amir.domain<[2, 2, 2, 2, 2, 2, 2, 2, 2]>) {
+  }
+}
