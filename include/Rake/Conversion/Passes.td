@@ -27,4 +27,25 @@ def ConvertGpuIRToAMIR : Pass<"convert-gpuir-to-amir", "::mlir::ModuleOp"> {
                            "::mlir::rake::gpuir::GpuIRDialect"];
 }
 
+def ConvertGpuIRToCPU : Pass<"convert-gpuir-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Lower GpuIR to its sequential meaning: func, scf, memref, arith and affine.apply on the CPU";
+  let description = [{
+    The sequential semantics of a GpuIR program, the reference its GPU
+    results are compared with. Each `gpuir.proc` becomes a `func.func` over
+    the same parameters (memrefs lose their GpuIR memory spaces); every loop,
+    of any mode, runs its iterations in order (`scf.for`); an if is an
+    `scf.if`; device functions and warps regions are their bodies, run once;
+    fences, arrives and awaits do nothing; reads, writes and reductions are
+    loads and stores; windows are subviews; allocations of buffers are
+    `memref.alloc` (barriers vanish). Control expressions stay
+    `affine.apply`, which `--lower-affine` lowers further. Instructions are
+    rejected until they carry their behaviors.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 #endif // RAKE_CONVERSION_PASSES
