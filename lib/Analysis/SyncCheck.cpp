@@ -679,9 +679,14 @@ private:
     if (!outOfOrder)
       r->vis.push_back({current, r->qual, Level::fully_ordered, nullptr});
     // Drop what this access supersedes: older accesses it covers that were
-    // already ordered before it (a write), or the same threads' earlier
-    // in-order reads of part of the region (a read).
-    if (mutate && !outOfOrder) {
+    // already ordered before it on its own timeline (a write, in order or
+    // not: whatever must be ordered after the old access must be ordered
+    // after this one, which covers it and comes later), or the same
+    // threads' earlier in-order reads of part of the region (a read).
+    // Without this the asynchronous copies into a ring of stages would
+    // pile up, one record per iteration, and every synchronization would
+    // rescan them.
+    if (mutate) {
       forEachOverlap(*var, r->region, /*includeReads=*/true,
                      [&](const RecordPtr &o) {
                        return r->region.contains(o->region) &&
