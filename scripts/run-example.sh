@@ -3,9 +3,11 @@
 # of the compiler that exists today: parsing and verifying the GpuIR (every
 # op's rules: scopes, memory types, units, timelines), then collective and
 # distributed memory analysis and the synchronization check (rake-check),
-# printing the annotated IR. Later
-# stages (code generation, the cubin verifier and
-# a run on the GPU where one exists) join this script as they land.
+# printing the annotated IR; then running its sequential meaning on the host
+# (rake-run --seq) on generated inputs, and for reverse_tiles comparing the
+# output with an independent reference. Later stages (code generation, the
+# cubin verifier and a run on the GPU where one exists) join this script as
+# they land.
 #
 #   scripts/run-example.sh [examples/<kernel>.mlir]
 set -euo pipefail
@@ -16,3 +18,11 @@ example=${1:-$root/examples/reverse_tiles.mlir}
 echo "== $example: parse, verify, collective and distributed memory analysis"
 "$build/bin/rake-opt" "$example" --rake-check
 echo "== $example: checked"
+if [ "$(basename "$example")" = reverse_tiles.mlir ]; then
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+  echo "== $example: sequential meaning on the host, n = 4096"
+  "$build/bin/rake-run" --seq "$example" --sizes=n=4096 --shape=A=4096,B=4096 \
+    --output-dir="$out"
+  python3 "$root/test/Tools/Inputs/check_reverse_tiles.py" "$out/A.bin" "$out/B.bin"
+fi

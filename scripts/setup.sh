@@ -42,5 +42,5 @@ if [ ! -f "$build/build.ninja" ]; then
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
-cmake --build "$build" --target rake-opt rake-translate
+cmake --build "$build" --target rake-opt rake-translate rake-run
 ccache -s 2>/dev/null | grep -Ei "hits|misses" | head -3 || true

@@ -1,0 +1,46 @@
+// rake-run's refusals: each names what is missing or wrong.
+// RUN: not rake-run %s 2>&1 | FileCheck %s --check-prefix=NOSEQ
+// NOSEQ: rake-run: only --seq (the sequential meaning on the host) is available; running on the GPU comes with code generation
+// RUN: not rake-run --seq %s 2>&1 | FileCheck %s --check-prefix=SEVERAL
+// SEVERAL: rake-run: the file holds several procedures; name one with --proc
+// RUN: not rake-run --seq %s --proc=nope 2>&1 | FileCheck %s --check-prefix=NOPROC
+// NOPROC: rake-run: no procedure named 'nope'
+// RUN: not rake-run --seq %s --proc=tiles --shape=X=16 2>&1 | FileCheck %s --check-prefix=NOSIZE
+// NOSIZE: rake-run: give the value of index parameter 'n' with --sizes=n=N
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 2>&1 | FileCheck %s --check-prefix=NOSHAPE
+// NOSHAPE: rake-run: give the extents of the dynamic dimensions of 'X' (1) with --shape=X=...
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=4x4 2>&1 | FileCheck %s --check-prefix=RANK
+// RANK: rake-run: --shape gives 2 extents for 'X', which has 1 dynamic dimensions
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=sixteen 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// BADSIZE: rake-run: --sizes: expected name=integer[xinteger...], got 'n=sixteen'
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --input=Y=%s 2>&1 | FileCheck %s --check-prefix=NOBUF
+// NOBUF: rake-run: --input names 'Y', which is not a buffer parameter of @tiles
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --input=X=%s 2>&1 | FileCheck %s --check-prefix=SIZE
+// SIZE: rake-run: '{{.*}}rake-run-errors.mlir' holds {{[0-9]+}} bytes; X needs 64
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --print=Y 2>&1 | FileCheck %s --check-prefix=NOPRINT
+// NOPRINT: rake-run: --print names 'Y', which is not a buffer parameter of @tiles
+
+// An access out of bounds stops the run at its source location instead of
+// reading or writing past the buffer.
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=20 --shape=X=16 2>&1 | FileCheck %s --check-prefix=OOB
+// OOB: out-of-bounds access
+// OOB: Location: loc("{{.*}}rake-run-errors.mlir":[[# @LINE + 8]]:5)
+// OOB: rake-run: the procedure stopped at a failed runtime check (above)
+// Instructions have no sequential behavior yet.
+// RUN: not rake-run --seq %s --proc=instr 2>&1 | FileCheck %s --check-prefix=INSTR
+// INSTR: error: 'rtest.in_order_op' op has no sequential behavior yet; instructions' behaviors come with their instruction sets
+gpuir.proc @tiles(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    %v = arith.constant 1.0 : f32
+    gpuir.write %v, %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+gpuir.proc @instr(%x: memref<4xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      gpuir.for %l = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        rtest.in_order_op %x unit <thread> : memref<4xf32, #gpuir.gmem>
+      }
+    }
+  }
+}

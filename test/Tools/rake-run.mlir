@@ -1,0 +1,30 @@
+// The sequential meaning of the first example, run on generated inputs and
+// checked against an independent reference (a Python script).
+// RUN: rm -rf %t && rake-run --seq %examples/reverse_tiles.mlir --sizes=n=1024 --shape=A=1024,B=1024 --seed=7 --output-dir=%t | FileCheck %s
+// RUN: python3 %S/Inputs/check_reverse_tiles.py %t/A.bin %t/B.bin | FileCheck %s --check-prefix=REF
+// CHECK: @reverse_tiles ran (sequential meaning, seed 7)
+// CHECK-NEXT: A: 1024xf32 checksum {{[0-9a-f]+}}
+// CHECK-NEXT: B: 1024xf32 checksum {{[0-9a-f]+}}
+// REF: reverse_tiles: 1024 elements match
+
+// Inputs come back in from files: running on the written A reproduces B.
+// RUN: rake-run --seq %examples/reverse_tiles.mlir --sizes=n=1024 --shape=A=1024,B=1024 --input=A=%t/A.bin --output-dir=%t/again
+// RUN: cmp %t/B.bin %t/again/B.bin
+
+// The seed changes the inputs; the sizes default to the first entry of
+// gpuir.check_sizes (n = 1024).
+// RUN: rake-run --seq %examples/reverse_tiles.mlir --shape=A=1024,B=1024 --seed=8 --output-dir=%t/other
+// RUN: not cmp -s %t/A.bin %t/other/A.bin
+
+// Printing: an integer kernel's elements, exact.
+// RUN: rake-run --seq %s --shape=X=4 --print=X | FileCheck %s --check-prefix=PRINT
+// PRINT: @count ran
+// PRINT-NEXT: X: 4xi32 checksum
+// PRINT-NEXT: 0 2 4 6
+gpuir.proc @count(%X: memref<?xi32, #gpuir.host>) {
+  gpuir.for %i = 0 to 4 : seq {
+    %v = arith.index_cast %i : index to i32
+    %w = arith.addi %v, %v : i32
+    gpuir.write %w, %X[%i] : memref<?xi32, #gpuir.host>
+  }
+}

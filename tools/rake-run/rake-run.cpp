@@ -1,0 +1,468 @@
+//===- rake-run.cpp - run a GpuIR procedure --------------------------------===//
+//
+// Runs one procedure of a GpuIR file on the host, in its sequential meaning
+// (`--seq`): the procedure is lowered with convert-gpuir-to-cpu, bounds
+// checks are inserted (an out-of-bounds access stops the run with its source
+// location), and the result is compiled by MLIR's JIT and called on buffers
+// that are read from files or filled by a seeded generator. Each buffer is
+// then summarized (checksum), and printed or written out on request. This is
+// the reference GPU results are compared with.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Conversion/Passes.h"
+#include "Rake/Dialect/AMIR/IR/AMIR.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "TestInstrs.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <unistd.h>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input file>"),
+                                      cl::init("-"));
+static cl::opt<bool> seq("seq",
+                         cl::desc("Run the sequential meaning on the host"));
+static cl::opt<std::string> procName(
+    "proc", cl::desc("The procedure to run (default: the file's only one)"));
+static cl::opt<std::string> sizesOpt(
+    "sizes",
+    cl::desc("Values of the index parameters, e.g. n=1024 (default: the "
+             "first entry of the procedure's gpuir.check_sizes)"));
+static cl::opt<std::string> shapesOpt(
+    "shape", cl::desc("Extents of buffers' dynamic dimensions, e.g. "
+                      "A=1024,C=128x64 (each ? of the type, in order)"));
+static cl::list<std::string>
+    inputs("input", cl::desc("name=file: fill a buffer from a raw binary file "
+                             "(little-endian elements, row-major)"));
+static cl::opt<unsigned> seed("seed", cl::init(1),
+                              cl::desc("Seed of the generated inputs"));
+static cl::opt<std::string> outputDir(
+    "output-dir", cl::desc("Write each buffer after the run to DIR/name.bin"));
+static cl::list<std::string>
+    printBuffers("print", cl::desc("Print a buffer's elements after the run"),
+                 cl::CommaSeparated);
+
+namespace {
+
+struct Buffer {
+  std::string name;
+  Type elementType;
+  unsigned elementBytes;
+  SmallVector<int64_t> shape;
+  std::vector<char> data;
+  SmallVector<int64_t> strides;
+  void *ptr;
+  int64_t offset = 0;
+  int64_t numElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+/// A failed runtime check (an out-of-bounds access) prints its message and
+/// aborts inside the JIT-compiled code; report it as the program's error,
+/// not as a crash of rake-run.
+extern "C" void onAbort(int) {
+  static const char msg[] =
+      "rake-run: the procedure stopped at a failed runtime check (above)\n";
+  fflush(stdout);
+  ssize_t ignored = write(2, msg, sizeof(msg) - 1);
+  (void)ignored;
+  _exit(2);
+}
+
+int fail(const Twine &msg) {
+  llvm::errs() << "rake-run: " << msg << "\n";
+  return 1;
+}
+
+/// Parses "a=1,b=2" into a map; a value may be "128x64".
+bool parseAssignments(StringRef text, StringRef what,
+                      llvm::StringMap<SmallVector<int64_t>> &out) {
+  SmallVector<StringRef> items;
+  text.split(items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [key, value] = item.split('=');
+    key = key.trim();
+    SmallVector<StringRef> parts;
+    value.trim().split(parts, 'x');
+    SmallVector<int64_t> values;
+    for (StringRef p : parts) {
+      int64_t v;
+      if (p.getAsInteger(10, v)) {
+        fail(what + ": expected name=integer[xinteger...], got '" + item + "'");
+        return false;
+      }
+      values.push_back(v);
+    }
+    if (key.empty() || values.empty()) {
+      fail(what + ": expected name=integer, got '" + item + "'");
+      return false;
+    }
+    out[key] = values;
+  }
+  return true;
+}
+
+/// A generated element: floats uniform in [-1, 1), integers in [-8, 8].
+void generate(Buffer &b, std::mt19937_64 &rng) {
+  int64_t n = b.numElements();
+  Type t = b.elementType;
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> integer(-8, 8);
+  for (int64_t i = 0; i < n; ++i) {
+    char *p = b.data.data() + i * b.elementBytes;
+    if (auto ft = dyn_cast<FloatType>(t)) {
+      llvm::APFloat v(real(rng));
+      bool lost;
+      v.convert(ft.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      uint64_t bits = v.bitcastToAPInt().getZExtValue();
+      std::memcpy(p, &bits, b.elementBytes);
+    } else {
+      int64_t v = integer(rng);
+      if (t.isInteger(1))
+        v &= 1;
+      std::memcpy(p, &v, b.elementBytes);
+    }
+  }
+}
+
+std::string elementText(const Buffer &b, int64_t i) {
+  const char *p = b.data.data() + i * b.elementBytes;
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, b.elementBytes);
+  if (auto ft = dyn_cast<FloatType>(b.elementType)) {
+    llvm::APFloat v(ft.getFloatSemantics(),
+                    llvm::APInt(ft.getWidth(), bits));
+    bool lost;
+    v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return llvm::formatv("{0:g}", v.convertToDouble()).str();
+  }
+  unsigned width = b.elementType.getIntOrFloatBitWidth();
+  return std::to_string(llvm::APInt(64, bits).trunc(width).getSExtValue());
+}
+
+/// FNV-1a over the bytes: equal for equal results, whatever the order of
+/// printing.
+uint64_t checksum(const Buffer &b) {
+  uint64_t h = 1469598103934665603ull;
+  for (char c : b.data) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+int run() {
+  if (!seq)
+    return fail("only --seq (the sequential meaning on the host) is "
+                "available; running on the GPU comes with code generation");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<rake::gpuir::GpuIRDialect, rake::amir::AMIRDialect>();
+  rake::rtest::registerTestDialect(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The procedure and its parameters.
+  rake::gpuir::ProcOp proc;
+  for (auto p : module->getOps<rake::gpuir::ProcOp>()) {
+    if (!procName.empty() ? p.getSymName() == procName : !proc) {
+      proc = p;
+      continue;
+    }
+    if (procName.empty())
+      return fail("the file holds several procedures; name one with --proc");
+  }
+  if (!proc)
+    return fail(procName.empty() ? "the file holds no gpuir.proc"
+                                 : "no procedure named '" + procName + "'");
+  std::string name = proc.getSymName().str();
+
+  llvm::StringMap<SmallVector<int64_t>> sizes, shapes;
+  if (!sizesOpt.empty()) {
+    if (!parseAssignments(sizesOpt, "--sizes", sizes))
+      return 1;
+  } else if (auto list = proc->getAttrOfType<ArrayAttr>("gpuir.check_sizes")) {
+    if (auto first = list.empty() ? DictionaryAttr()
+                                  : dyn_cast<DictionaryAttr>(list[0]))
+      for (NamedAttribute a : first)
+        if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
+          sizes[a.getName().strref()] = {i.getInt()};
+  }
+  if (!parseAssignments(shapesOpt, "--shape", shapes))
+    return 1;
+
+  Block &body = proc.getBody().front();
+  auto argNames = proc.getArgNames();
+  auto nameOf = [&](unsigned i) -> std::string {
+    if (argNames && i < argNames->size())
+      return cast<StringAttr>((*argNames)[i]).str();
+    return "arg" + std::to_string(i);
+  };
+
+  std::vector<Buffer> buffers;
+  SmallVector<int64_t> indexValues;
+  struct Param {
+    bool isIndex;
+    unsigned index;
+  };
+  SmallVector<Param> params;
+  for (BlockArgument arg : body.getArguments()) {
+    std::string argName = nameOf(arg.getArgNumber());
+    if (arg.getType().isIndex() || arg.getType().isSignlessInteger()) {
+      auto it = sizes.find(argName);
+      if (it == sizes.end() || it->second.size() != 1)
+        return fail("give the value of index parameter '" + argName +
+                    "' with --sizes=" + argName + "=N");
+      params.push_back({true, static_cast<unsigned>(indexValues.size())});
+      indexValues.push_back(it->second[0]);
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type)
+      return fail("parameter '" + argName + "' has a type rake-run cannot "
+                  "supply yet (index, integers and memrefs only)");
+    if (!type.getLayout().isIdentity())
+      return fail("parameter '" + argName + "' has a strided layout; "
+                  "rake-run supplies row-major buffers only");
+    Type et = type.getElementType();
+    if (!et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8 ||
+        et.getIntOrFloatBitWidth() > 64)
+      return fail("parameter '" + argName + "' has elements rake-run cannot "
+                  "generate (8 to 64 bit integers and floats only)");
+    Buffer b;
+    b.name = argName;
+    b.elementType = et;
+    b.elementBytes = et.getIntOrFloatBitWidth() / 8;
+    SmallVector<int64_t> given;
+    if (auto it = shapes.find(argName); it != shapes.end())
+      given = it->second;
+    unsigned next = 0;
+    for (int64_t d : type.getShape()) {
+      if (!ShapedType::isDynamic(d)) {
+        b.shape.push_back(d);
+        continue;
+      }
+      if (next >= given.size())
+        return fail("give the extents of the dynamic dimensions of '" +
+                    argName + "' (" + std::to_string(type.getNumDynamicDims()) +
+                    ") with --shape=" + argName + "=...");
+      b.shape.push_back(given[next++]);
+    }
+    if (next != given.size())
+      return fail("--shape gives " + std::to_string(given.size()) +
+                  " extents for '" + argName + "', which has " +
+                  std::to_string(type.getNumDynamicDims()) +
+                  " dynamic dimensions");
+    b.data.assign(b.numElements() * b.elementBytes, 0);
+    b.strides.assign(b.shape.size(), 1);
+    for (int i = static_cast<int>(b.shape.size()) - 2; i >= 0; --i)
+      b.strides[i] = b.strides[i + 1] * b.shape[i + 1];
+    params.push_back({false, static_cast<unsigned>(buffers.size())});
+    buffers.push_back(std::move(b));
+  }
+
+  // Inputs: files, else the seeded generator (in parameter order).
+  llvm::StringMap<std::string> inputFiles;
+  for (StringRef in : inputs) {
+    auto [key, path] = in.split('=');
+    if (path.empty())
+      return fail("--input: expected name=file, got '" + in + "'");
+    inputFiles[key] = path.str();
+  }
+  std::mt19937_64 rng(seed);
+  for (Buffer &b : buffers) {
+    auto it = inputFiles.find(b.name);
+    if (it == inputFiles.end()) {
+      generate(b, rng);
+      continue;
+    }
+    auto content = llvm::MemoryBuffer::getFile(it->second);
+    if (!content)
+      return fail("cannot read '" + it->second + "': " +
+                  content.getError().message());
+    if ((*content)->getBufferSize() != b.data.size())
+      return fail("'" + it->second + "' holds " +
+                  std::to_string((*content)->getBufferSize()) +
+                  " bytes; " + b.name + " needs " +
+                  std::to_string(b.data.size()));
+    std::memcpy(b.data.data(), (*content)->getBufferStart(), b.data.size());
+    inputFiles.erase(it);
+  }
+  if (!inputFiles.empty())
+    return fail("--input names '" + inputFiles.begin()->first() +
+                "', which is not a buffer parameter of @" + name);
+  for (StringRef p : printBuffers)
+    if (llvm::none_of(buffers, [&](const Buffer &b) { return b.name == p; }))
+      return fail("--print names '" + p + "', which is not a buffer "
+                  "parameter of @" + name);
+
+  // Keep only the procedure and those it calls: the others need not have a
+  // sequential meaning yet.
+  llvm::StringSet<> reachable;
+  SmallVector<rake::gpuir::ProcOp> work = {proc};
+  reachable.insert(name);
+  while (!work.empty()) {
+    rake::gpuir::ProcOp p = work.pop_back_val();
+    p.walk([&](rake::gpuir::CallOp call) {
+      StringRef callee = call.getCallee();
+      if (reachable.insert(callee).second)
+        if (auto target = module->lookupSymbol<rake::gpuir::ProcOp>(callee))
+          work.push_back(target);
+    });
+  }
+  for (auto p : llvm::to_vector(module->getOps<rake::gpuir::ProcOp>()))
+    if (!reachable.contains(p.getSymName()))
+      p.erase();
+
+  // Lower to the LLVM dialect: the sequential meaning, with bounds checks.
+  PassManager pm(&context);
+  std::string pipeline =
+      "convert-gpuir-to-cpu,generate-runtime-verification,"
+      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+      "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    return fail("internal error: bad pipeline");
+  if (failed(pm.run(*module)))
+    return 1;
+
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  auto engine = ExecutionEngine::create(*module, options);
+  if (!engine)
+    return fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
+
+  // The lowered function takes each memref as (allocated, aligned, offset,
+  // sizes..., strides...) and each index as an i64.
+  std::vector<std::unique_ptr<int64_t>> scalars;
+  SmallVector<void *> args;
+  auto scalar = [&](int64_t v) {
+    scalars.push_back(std::make_unique<int64_t>(v));
+    args.push_back(scalars.back().get());
+  };
+  for (Param p : params) {
+    if (p.isIndex) {
+      scalar(indexValues[p.index]);
+      continue;
+    }
+    Buffer &b = buffers[p.index];
+    b.ptr = b.data.data();
+    args.push_back(&b.ptr);
+    args.push_back(&b.ptr);
+    scalar(0);
+    for (int64_t d : b.shape)
+      scalar(d);
+    for (int64_t s : b.strides)
+      scalar(s);
+  }
+  setvbuf(stdout, nullptr, _IONBF, 0);
+  struct sigaction action = {};
+  action.sa_handler = onAbort;
+  sigaction(SIGABRT, &action, nullptr);
+  llvm::Error err = (*engine)->invokePacked(name, args);
+  action.sa_handler = SIG_DFL;
+  sigaction(SIGABRT, &action, nullptr);
+  if (err)
+    return fail("cannot call @" + name + ": " + llvm::toString(std::move(err)));
+
+  // Results.
+  if (!outputDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return fail("cannot create '" + outputDir + "': " + ec.message());
+  llvm::outs() << "@" << name << " ran (sequential meaning, seed " << seed
+               << ")\n";
+  for (Buffer &b : buffers) {
+    llvm::outs() << b.name << ": ";
+    llvm::interleave(b.shape, llvm::outs(), "x");
+    llvm::outs() << "x" << b.elementType << " checksum "
+                 << llvm::format_hex_no_prefix(checksum(b), 16) << "\n";
+    if (llvm::is_contained(printBuffers, b.name)) {
+      for (int64_t i = 0, n = b.numElements(); i < n; ++i)
+        llvm::outs() << (i ? " " : "") << elementText(b, i);
+      llvm::outs() << "\n";
+    }
+    if (!outputDir.empty()) {
+      SmallString<128> path(outputDir);
+      llvm::sys::path::append(path, b.name + ".bin");
+      std::error_code ec;
+      llvm::raw_fd_ostream os(path, ec);
+      if (ec)
+        return fail("cannot write '" + path + "': " + ec.message());
+      os.write(b.data.data(), b.data.size());
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  registerAllPasses();
+  rake::registerRakeConversionPasses();
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "rake-run: run a GpuIR procedure\n\n"
+      "  rake-run --seq kernel.mlir --sizes=n=1024 --shape=A=1024,B=1024\n");
+  return run();
+}
