@@ -203,3 +203,15 @@ gpuir.proc @cluster_sync_at_cta_scope(%n: index) {
     }
   }
 }
+
+// -----
+
+// The same unit on an instruction: it cannot be evaluated in this cluster.
+gpuir.proc @instr_stride_does_not_divide(%n: index, %x: memref<4xf32, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'rtest.in_order_op' op runs as a collective of #gpuir.unit<cta_in_cluster_strided(4)>, but its domain is not a whole number of threads for blockDim = 128, clusterDim = 2}}
+      rtest.in_order_op %x unit <cta_in_cluster_strided(4)> : memref<4xf32, #gpuir.gmem>
+    }
+  }
+}

@@ -128,3 +128,11 @@ amir.proc @unknown_qual() {
   // expected-error @+1 {{unknown qualitative timeline 'cuda_ram'}}
   amir.record_read %x[0] on cuda_ram : !amir.data
 }
+
+// -----
+
+amir.proc @level() {
+  %x = amir.alloc "x" [4] : !amir.data
+  // expected-error @+1 {{unknown visibility level 'sometimes'; expected invisible, atomic_only, unordered, temporally_ordered or fully_ordered}}
+  amir.check_reads %x[0 : 4] on cuda_in_order_ram at sometimes : !amir.data
+}
