@@ -8,6 +8,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <limits>
 #include <map>
 #include <memory>
 
@@ -201,11 +202,23 @@ struct Var {
   BarrierMechanism mechanism = BarrierMechanism::mbarrier;
   /// The live records, reads and writes apart (a read checks only writes):
   /// single elements by their index, so that a check of an element finds
-  /// them directly, and boxes by the start of their first dimension.
+  /// them directly, and boxes by the start of their first two dimensions
+  /// (so that the rows of a matrix written by many tasks, each its own
+  /// column range, are not all visited by a check of one of them).
   struct Index {
     std::multimap<ElementKey, RecordPtr> points;
-    std::multimap<int64_t, RecordPtr> boxes;
-    int64_t maxSpan = 1;
+    std::multimap<std::pair<int64_t, int64_t>, RecordPtr> boxes;
+    /// The largest extent of a box along dimensions 0 and 1.
+    int64_t maxSpan = 1, maxSpan1 = 1;
+    void noteSpans(const Box &b) {
+      if (b.lo.size() > 0)
+        maxSpan = std::max(maxSpan, b.hi[0] - b.lo[0]);
+      if (b.lo.size() > 1)
+        maxSpan1 = std::max(maxSpan1, b.hi[1] - b.lo[1]);
+    }
+    static std::pair<int64_t, int64_t> keyOf(const Box &b) {
+      return {b.lo.empty() ? 0 : b.lo[0], b.lo.size() > 1 ? b.lo[1] : 0};
+    }
   };
   Index reads, writes;
   /// Recent in-order reads by their threads and timeline.
@@ -719,11 +732,8 @@ private:
     if (pointKey) {
       index.points.emplace(*pointKey, r);
     } else {
-      int64_t key = r->region.lo.empty() ? 0 : r->region.lo[0];
-      if (!r->region.lo.empty())
-        index.maxSpan =
-            std::max(index.maxSpan, r->region.hi[0] - r->region.lo[0]);
-      index.boxes.emplace(key, r);
+      index.noteSpans(r->region);
+      index.boxes.emplace(Var::Index::keyOf(r->region), r);
     }
     if (current.kind == ThreadSet::Device)
       taskRecords[current.task].push_back(r);
@@ -757,12 +767,26 @@ private:
     }
     sweep(points, it, end, box, drop);
     auto &boxes = index.boxes;
-    auto bit = boxes.begin(), bend = boxes.end();
-    if (!box.lo.empty()) {
-      bit = boxes.lower_bound(box.lo[0] - index.maxSpan + 1);
-      bend = boxes.lower_bound(box.hi[0]);
+    if (box.lo.empty()) {
+      sweep(boxes, boxes.begin(), boxes.end(), box, drop);
+      return;
     }
-    sweep(boxes, bit, bend, box, drop);
+    constexpr int64_t lowest = std::numeric_limits<int64_t>::min();
+    auto bit = boxes.lower_bound({box.lo[0] - index.maxSpan + 1, lowest});
+    if (box.lo.size() == 1) {
+      sweep(boxes, bit, boxes.lower_bound({box.hi[0], lowest}), box, drop);
+      return;
+    }
+    // Each first coordinate in range, then only the second coordinates
+    // that can reach the box.
+    while (bit != boxes.end() && bit->first.first < box.hi[0]) {
+      int64_t row = bit->first.first;
+      auto rowBegin =
+          boxes.lower_bound({row, box.lo[1] - index.maxSpan1 + 1});
+      auto rowEnd = boxes.lower_bound({row, box.hi[1]});
+      sweep(boxes, rowBegin, rowEnd, box, drop);
+      bit = boxes.lower_bound({row + 1, lowest});
+    }
   }
 
   /// Visits the records in [it, end) that overlap `box`, erasing (and
@@ -869,9 +893,7 @@ private:
         return false;
     into.region.hi[axis] = r.region.hi[axis];
     Var::Index &index = into.mutate ? into.var->writes : into.var->reads;
-    if (axis == 0)
-      index.maxSpan =
-          std::max(index.maxSpan, into.region.hi[0] - into.region.lo[0]);
+    index.noteSpans(into.region);
     r.dead = true;
     return true;
   }
