@@ -15,16 +15,20 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::rake::registerRakePasses();
   mlir::rake::registerRakeConversionPasses();
+  mlir::rake::registerGpuIRToPtxPipeline();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR and PTX.
+  mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::rake::gpuir::GpuIRDialect,
                   mlir::rake::amir::AMIRDialect>();
   mlir::rake::rtest::registerTestDialect(registry);

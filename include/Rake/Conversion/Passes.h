@@ -15,6 +15,13 @@ namespace mlir::rake {
 #define GEN_PASS_REGISTRATION
 #include "Rake/Conversion/Passes.h.inc"
 
+/// Appends the passes from GpuIR to a gpu.binary for `chip` (`format`: isa
+/// for PTX, bin for a cubin, fatbin).
+void buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip = "sm_90a",
+                             StringRef format = "isa");
+/// Registers `rake-gpuir-to-ptx{chip=... format=...}`.
+void registerGpuIRToPtxPipeline();
+
 } // namespace mlir::rake
 
 #endif // RAKE_CONVERSION_PASSES_H

@@ -48,4 +48,29 @@ def ConvertGpuIRToCPU : Pass<"convert-gpuir-to-cpu", "::mlir::ModuleOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def ConvertGpuIRToNVVM : Pass<"convert-gpuir-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower each GpuIR procedure's device function to a kernel in a gpu.module";
+  let description = [{
+    Section 4.2 of the Exo-GPU paper, through MLIR's gpu and NVVM dialects.
+    `gpuir.proc @name` becomes `gpu.func @name kernel` in
+    `gpu.module @name_device` (the module gets `gpu.container_module`). The
+    kernel is persistent: launch it on SMs x `rake.blocks_per_sm` CTAs of
+    `known_block_size` threads; CTA b runs tasks b, b + gridDim, ... of the
+    cuda_tasks nest in lexicographic order. A cuda_threads loop becomes an
+    index function of the thread's coordinate in its collective tiling,
+    under a guard; shared buffers are workgroup attributions; a fence
+    between in-order accesses is `gpu.barrier` (bar.sync) over a CTA,
+    `nvvm.bar.warp.sync` over a warp; reductions are
+    atomic. Clusters, warp specialization, split barriers, instructions and
+    distributed register buffers are refused at the op for now. Follow with
+    `rake-gpu-to-ptx` (or the upstream GPU pipeline) for PTX.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 #endif // RAKE_CONVERSION_PASSES

@@ -1,0 +1,283 @@
+//===- SequentialLowering.h - GpuIR statements to scf/memref ----*- C++ -*-===//
+//
+// The lowering of GpuIR's statements to func/scf/memref/arith that both the
+// sequential meaning (convert-gpuir-to-cpu) and the device code
+// (convert-gpuir-to-nvvm) start from; the latter overrides what parallelism
+// and synchronization mean.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_LIB_CONVERSION_SEQUENTIALLOWERING_H
+#define RAKE_LIB_CONVERSION_SEQUENTIALLOWERING_H
+
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::rake::gpuir {
+
+/// A memref type without its GpuIR memory space.
+inline Type cpuType(Type t) {
+  auto memref = dyn_cast<MemRefType>(t);
+  if (!memref)
+    return t;
+  return MemRefType::get(memref.getShape(), memref.getElementType(),
+                         memref.getLayout());
+}
+
+class Lowering {
+public:
+  explicit Lowering(OpBuilder &b) : b(b) {}
+  virtual ~Lowering() = default;
+
+  LogicalResult lowerProc(ProcOp proc) {
+    SmallVector<Type> inputs;
+    for (Type t : proc.getArgumentTypes()) {
+      if (isa<TensorMapType>(t))
+        return proc.emitOpError()
+               << "takes a tensor map; the sequential meaning of TMA "
+                  "instructions is not lowered yet";
+      inputs.push_back(cpuType(t));
+    }
+    auto func = func::FuncOp::create(b, proc.getLoc(), proc.getSymName(),
+                                     b.getFunctionType(inputs, {}));
+    Block *entry = func.addEntryBlock();
+    for (auto [from, to] :
+         llvm::zip(proc.getBody().front().getArguments(), entry->getArguments()))
+      map.map(from, to);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(entry);
+    if (failed(lowerBlock(proc.getBody().front())))
+      return failure();
+    func::ReturnOp::create(b, proc.getLoc());
+    return success();
+  }
+
+protected:
+  /// Lowers a block's ops, then frees the buffers it allocated and did not
+  /// free, as the compiler's free insertion does.
+  LogicalResult lowerBlock(Block &block) {
+    SmallVector<Value> allocated;
+    for (Operation &op : block) {
+      if (failed(lowerOp(&op)))
+        return failure();
+      if (auto alloc = dyn_cast<AllocOp>(&op);
+          alloc && isa<MemRefType>(alloc.getResult().getType()))
+        allocated.push_back(alloc.getResult());
+      if (auto freeOp = dyn_cast<FreeOp>(&op))
+        llvm::erase(allocated, freeOp.getBuffer());
+    }
+    for (Value v : llvm::reverse(allocated))
+      memref::DeallocOp::create(b, block.getParentOp()->getLoc(),
+                                map.lookup(v));
+    return success();
+  }
+
+  Value applyExpr(Location loc, AffineExpr expr, unsigned numDims,
+                  ValueRange operands) {
+    SmallVector<Value> mapped;
+    for (Value v : operands)
+      mapped.push_back(this->map.lookupOrDefault(v));
+    auto m = AffineMap::get(numDims, 0, expr);
+    return affine::AffineApplyOp::create(b, loc, m, mapped);
+  }
+
+  SmallVector<Value> applyAll(Location loc, AffineMap m, ValueRange operands) {
+    SmallVector<Value> out;
+    for (AffineExpr e : m.getResults())
+      out.push_back(applyExpr(loc, e, m.getNumDims(), operands));
+    return out;
+  }
+
+  virtual LogicalResult lowerOp(Operation *op) {
+    Location loc = op->getLoc();
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
+                           loop.getLowerMap().getNumDims(),
+                           loop.getLowerOperands());
+      Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
+                           loop.getUpperMap().getNumDims(),
+                           loop.getUpperOperands());
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      auto scfFor = scf::ForOp::create(b, loc, lb, ub, one);
+      map.map(loop.getInductionVar(), scfFor.getInductionVar());
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(scfFor.getBody()->getTerminator());
+      return lowerBlock(*loop.getBodyBlock());
+    }
+    if (auto ifOp = dyn_cast<IfOp>(op)) {
+      AffineMap m = ifOp.getMap();
+      SmallVector<Value> vals = applyAll(loc, m, ifOp.getOperands());
+      Value cond;
+      for (auto [i, p] : llvm::enumerate(ifOp.getPredicates())) {
+        arith::CmpIPredicate pred;
+        switch (static_cast<CmpPredicate>(p)) {
+        case CmpPredicate::eq:
+          pred = arith::CmpIPredicate::eq;
+          break;
+        case CmpPredicate::lt:
+          pred = arith::CmpIPredicate::slt;
+          break;
+        case CmpPredicate::le:
+          pred = arith::CmpIPredicate::sle;
+          break;
+        case CmpPredicate::gt:
+          pred = arith::CmpIPredicate::sgt;
+          break;
+        case CmpPredicate::ge:
+          pred = arith::CmpIPredicate::sge;
+          break;
+        }
+        Value c = arith::CmpIOp::create(b, loc, pred, vals[2 * i],
+                                        vals[2 * i + 1]);
+        cond = cond ? arith::AndIOp::create(b, loc, cond, c).getResult() : c;
+      }
+      auto scfIf = scf::IfOp::create(b, loc, cond, ifOp.hasElse());
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(scfIf.thenBlock()->getTerminator());
+        if (failed(lowerBlock(ifOp.getThenRegion().front())))
+          return failure();
+      }
+      if (ifOp.hasElse()) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(scfIf.elseBlock()->getTerminator());
+        if (failed(lowerBlock(ifOp.getElseRegion().front())))
+          return failure();
+      }
+      return success();
+    }
+    // Parallelism and synchronization are annotations: the body runs once,
+    // synchronization does nothing.
+    if (auto device = dyn_cast<DeviceFunctionOp>(op))
+      return lowerBlock(device.getBody().front());
+    if (auto warps = dyn_cast<WarpsOp>(op))
+      return lowerBlock(warps.getBody().front());
+    if (isa<FenceOp, ArriveOp, AwaitOp>(op))
+      return success();
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      if (isa<BarrierType>(alloc.getResult().getType()))
+        return success();
+      SmallVector<Value> sizes;
+      for (Value v : alloc.getDynamicSizes())
+        sizes.push_back(map.lookupOrDefault(v));
+      auto type = cast<MemRefType>(cpuType(alloc.getResult().getType()));
+      map.map(alloc.getResult(),
+              memref::AllocOp::create(b, loc, type, sizes).getResult());
+      return success();
+    }
+    if (auto freeOp = dyn_cast<FreeOp>(op)) {
+      if (!isa<BarrierType>(freeOp.getBuffer().getType()))
+        memref::DeallocOp::create(b, loc, map.lookup(freeOp.getBuffer()));
+      return success();
+    }
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      SmallVector<Value> idx = applyAll(loc, read.getMap(), read.getIndices());
+      map.map(read.getValue(),
+              memref::LoadOp::create(b, loc, map.lookup(read.getMemref()), idx)
+                  .getResult());
+      return success();
+    }
+    if (auto write = dyn_cast<WriteOp>(op)) {
+      SmallVector<Value> idx =
+          applyAll(loc, write.getMap(), write.getIndices());
+      memref::StoreOp::create(b, loc, map.lookupOrDefault(write.getValue()),
+                              map.lookup(write.getMemref()), idx);
+      return success();
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (atomicReductions) {
+        SmallVector<Value> idx =
+            applyAll(loc, reduce.getMap(), reduce.getIndices());
+        Value v = map.lookupOrDefault(reduce.getValue());
+        memref::AtomicRMWOp::create(
+            b, loc,
+            isa<FloatType>(v.getType()) ? arith::AtomicRMWKind::addf
+                                        : arith::AtomicRMWKind::addi,
+            v, map.lookup(reduce.getMemref()), idx);
+        return success();
+      }
+      SmallVector<Value> idx =
+          applyAll(loc, reduce.getMap(), reduce.getIndices());
+      Value buf = map.lookup(reduce.getMemref());
+      Value old = memref::LoadOp::create(b, loc, buf, idx);
+      Value v = map.lookupOrDefault(reduce.getValue());
+      Value sum = isa<FloatType>(v.getType())
+                      ? arith::AddFOp::create(b, loc, old, v).getResult()
+                      : arith::AddIOp::create(b, loc, old, v).getResult();
+      memref::StoreOp::create(b, loc, sum, buf, idx);
+      return success();
+    }
+    if (auto window = dyn_cast<WindowOp>(op))
+      return lowerWindow(window);
+    if (auto call = dyn_cast<CallOp>(op)) {
+      SmallVector<Value> args;
+      for (Value v : call.getArgs())
+        args.push_back(map.lookupOrDefault(v));
+      func::CallOp::create(b, loc, call.getCallee(), TypeRange(), args);
+      return success();
+    }
+    if (isa<InstrOpInterface>(op))
+      return op->emitOpError()
+             << "has no sequential behavior yet; instructions' behaviors "
+                "come with their instruction sets";
+    if (isa<TensorMapOp>(op))
+      return op->emitOpError() << "the sequential meaning of tensor maps is "
+                                  "not lowered yet";
+    if (op->getNumRegions() != 0)
+      return op->emitOpError() << "cannot be lowered to the sequential meaning";
+    // Scalar arithmetic on data values keeps its meaning.
+    b.clone(*op, map);
+    return success();
+  }
+
+  LogicalResult lowerWindow(WindowOp window) {
+    Location loc = window.getLoc();
+    Value source = map.lookup(window.getSource());
+    auto sourceType = cast<MemRefType>(source.getType());
+    AffineMap m = window.getMap();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    unsigned r = 0;
+    for (bool isInterval : window.getIntervals()) {
+      AffineExpr lo = m.getResult(r++);
+      offsets.push_back(
+          applyExpr(loc, lo, m.getNumDims(), window.getIndices()));
+      if (isInterval) {
+        AffineExpr extent = simplifyAffineExpr(m.getResult(r++) - lo,
+                                               m.getNumDims(), 0);
+        if (auto c = dyn_cast<AffineConstantExpr>(extent))
+          sizes.push_back(b.getIndexAttr(c.getValue()));
+        else
+          sizes.push_back(
+              applyExpr(loc, extent, m.getNumDims(), window.getIndices()));
+      } else {
+        sizes.push_back(b.getIndexAttr(1));
+      }
+      strides.push_back(b.getIndexAttr(1));
+    }
+    auto declared = cast<MemRefType>(cpuType(window.getResult().getType()));
+    MemRefType inferred = memref::SubViewOp::inferRankReducedResultType(
+        declared.getShape(), sourceType, offsets, sizes, strides);
+    Value view = memref::SubViewOp::create(b, loc, inferred, source, offsets,
+                                           sizes, strides);
+    if (inferred != declared)
+      view = memref::CastOp::create(b, loc, declared, view);
+    map.map(window.getResult(), view);
+    return success();
+  }
+
+  OpBuilder &b;
+  IRMapping map;
+  /// Reductions as atomic read-modify-writes (parallel code) instead of a
+  /// load, an add and a store.
+  bool atomicReductions = false;
+};
+
+} // namespace mlir::rake::gpuir
+
+#endif // RAKE_LIB_CONVERSION_SEQUENTIALLOWERING_H

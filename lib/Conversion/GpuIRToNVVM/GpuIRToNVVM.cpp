@@ -1,0 +1,427 @@
+//===- GpuIRToNVVM.cpp - GpuIR device functions to GPU kernels ------------===//
+//
+// A procedure whose body is a device function becomes a kernel in a
+// gpu.module, from where MLIR's GPU and NVVM lowerings take it to PTX.
+//
+// - Persistent kernel: the host launches as many CTAs as fill the device
+//   (SMs times blocks_per_sm, recorded on the kernel); the cuda_tasks nest
+//   is walked in lexicographic order, CTA b taking tasks b, b + gridDim, ...
+// - A cuda_threads loop becomes an index function of the thread's
+//   coordinate in its scope's tiling (from the collective analysis), under a
+//   guard that keeps the threads with no iteration out.
+// - Shared memory: each allocation is a workgroup buffer of the kernel.
+// - A fence on the in-order timelines is bar.sync over a CTA and bar.warp.sync
+//   over a warp.
+//
+// What is not lowered yet (clusters, warp specialization, split barriers,
+// instructions, register buffers distributed over threads) is refused with
+// a diagnostic at the op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Analysis/CollectiveAnalysis.h"
+#include "Rake/Conversion/Passes.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "../GpuIRToCPU/SequentialLowering.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::rake {
+#define GEN_PASS_DEF_CONVERTGPUIRTONVVM
+#include "Rake/Conversion/Passes.h.inc"
+} // namespace mlir::rake
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace {
+
+bool isInOrder(SyncTimeline t) {
+  return t == SyncTimeline::cuda_in_order;
+}
+
+class DeviceLowering : public Lowering {
+public:
+  DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll)
+      : Lowering(b), coll(coll) {
+    atomicReductions = true;
+  }
+
+  LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule) {
+    Block &body = proc.getBody().front();
+    DeviceFunctionOp device;
+    for (Operation &op : body) {
+      if (auto d = dyn_cast<DeviceFunctionOp>(&op); d && !device) {
+        device = d;
+        continue;
+      }
+      return op.emitOpError()
+             << "is CPU code beside the device function; only a procedure "
+                "whose body is one device function is lowered to a kernel yet";
+    }
+    if (!device)
+      return proc.emitOpError() << "has no device function to lower";
+    if (device.getCluster() != 1)
+      return device.emitOpError()
+             << "runs clusters of " << device.getCluster()
+             << " CTAs; clusters are not lowered yet";
+    blockDim = device.getBlockDim();
+
+    SmallVector<Type> inputs;
+    for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes())) {
+      if (auto memref = dyn_cast<MemRefType>(t)) {
+        if (!isa<GmemAttr, GmemAtomic16Attr>(memref.getMemorySpace()))
+          return proc.emitOpError()
+                 << "parameter #" << i << " is not in global memory; a "
+                 << "kernel takes only global buffers and index values";
+        inputs.push_back(cpuType(t));
+        continue;
+      }
+      if (!t.isIntOrIndex())
+        return proc.emitOpError()
+               << "parameter #" << i << " of type " << t
+               << " cannot be passed to a kernel yet";
+      inputs.push_back(t);
+    }
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(gpuModule.getBody());
+    kernel = gpu::GPUFuncOp::create(b, proc.getLoc(), proc.getSymName(),
+                                    b.getFunctionType(inputs, {}));
+    kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+    kernel.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(blockDim), 1, 1}));
+    kernel->setAttr("rake.blocks_per_sm",
+                    b.getI64IntegerAttr(device.getBlocksPerSm()));
+    Block &entry = kernel.getBody().front();
+    for (auto [from, to] : llvm::zip(body.getArguments(), entry.getArguments()))
+      map.map(from, to);
+    b.setInsertionPointToStart(&entry);
+    Location loc = device.getLoc();
+    threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    if (failed(lowerDevice(device)))
+      return failure();
+    gpu::ReturnOp::create(b, proc.getLoc());
+    return success();
+  }
+
+private:
+  /// The device function's body: one nest of cuda_tasks loops, walked by
+  /// the persistent CTAs.
+  LogicalResult lowerDevice(DeviceFunctionOp device) {
+    // The verifier makes the body a perfect nest of cuda_tasks loops.
+    SmallVector<ForOp> nest;
+    auto loop = cast<ForOp>(device.getBody().front().front());
+    while (true) {
+      nest.push_back(loop);
+      Block *inner = loop.getBodyBlock();
+      auto next = inner->getOperations().size() == 1
+                      ? dyn_cast<ForOp>(inner->front())
+                      : ForOp();
+      if (!next || next.getMode() != LoopMode::cuda_tasks)
+        break;
+      loop = next;
+    }
+
+    Location loc = device.getLoc();
+    // Bounds of every task loop, which may not depend on another's index.
+    SmallVector<Value> lbs, trips;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value total = arith::ConstantIndexOp::create(b, loc, 1);
+    for (ForOp loop : nest) {
+      for (Value v : llvm::concat<Value>(loop.getLowerOperands(),
+                                          loop.getUpperOperands()))
+        if (llvm::any_of(nest, [&](ForOp o) {
+              return o.getInductionVar() == v;
+            }))
+          return loop.emitOpError()
+                 << "has bounds that depend on an enclosing task index; "
+                    "task loops with such bounds are not distributed yet";
+      Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
+                           loop.getLowerMap().getNumDims(),
+                           loop.getLowerOperands());
+      Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
+                           loop.getUpperMap().getNumDims(),
+                           loop.getUpperOperands());
+      Value trip = arith::SubIOp::create(b, loc, ub, lb);
+      trip = arith::MaxSIOp::create(b, loc, trip, zero);
+      lbs.push_back(lb);
+      trips.push_back(trip);
+      total = arith::MulIOp::create(b, loc, total, trip);
+    }
+    Value first = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value step = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    auto tasks = scf::ForOp::create(b, loc, first, total, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(tasks.getBody()->getTerminator());
+    // Lexicographic order: the innermost index varies fastest.
+    Value rest = tasks.getInductionVar();
+    for (int i = static_cast<int>(nest.size()) - 1; i >= 0; --i) {
+      Value within = arith::RemUIOp::create(b, loc, rest, trips[i]);
+      map.map(nest[i].getInductionVar(),
+              arith::AddIOp::create(b, loc, lbs[i], within).getResult());
+      rest = arith::DivUIOp::create(b, loc, rest, trips[i]);
+    }
+    // Each CTA starts its task with the whole block as the box of threads.
+    boxStart = arith::ConstantIndexOp::create(b, loc, 0);
+    if (failed(lowerBlock(*nest.back().getBodyBlock())))
+      return failure();
+    // A task ends with its CTA's threads meeting (the synchronization check
+    // assumes it): the next task of this CTA reuses its shared memory.
+    if (blockDim > 1)
+      gpu::BarrierOp::create(b, loc);
+    return success();
+  }
+
+  LogicalResult lowerOp(Operation *op) override {
+    Location loc = op->getLoc();
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      if (loop.getMode() == LoopMode::cuda_threads)
+        return lowerThreadLoop(loop);
+      return Lowering::lowerOp(op);
+    }
+    if (auto fence = dyn_cast<FenceOp>(op))
+      return lowerFence(fence);
+    if (isa<WarpsOp>(op))
+      return op->emitOpError()
+             << "specializes warps; warp specialization is not lowered yet";
+    if (isa<ArriveOp, AwaitOp>(op))
+      return op->emitOpError()
+             << "is a split barrier; arrive and await are not lowered yet";
+    if (isa<InstrOpInterface>(op))
+      return op->emitOpError()
+             << "is an instruction with no device lowering yet";
+    if (auto alloc = dyn_cast<AllocOp>(op))
+      return lowerAlloc(alloc);
+    if (auto freeOp = dyn_cast<FreeOp>(op))
+      return success(); // Workgroup and private buffers need no free.
+    return Lowering::lowerOp(op);
+  }
+
+  /// Frees at block ends are implicit on the device.
+  LogicalResult lowerBlock(Block &block) {
+    for (Operation &op : block)
+      if (failed(lowerOp(&op)))
+        return failure();
+    return success();
+  }
+
+  LogicalResult lowerAlloc(AllocOp alloc) {
+    Type t = alloc.getResult().getType();
+    if (isa<BarrierType>(t))
+      return alloc.emitOpError()
+             << "allocates a barrier; barriers are not lowered yet";
+    auto type = cast<MemRefType>(t);
+    Attribute space = type.getMemorySpace();
+    if (isa<SmemAttr, SmemAtomic16Attr>(space)) {
+      auto wg = MemRefType::get(
+          type.getShape(), type.getElementType(), type.getLayout(),
+          gpu::AddressSpaceAttr::get(b.getContext(),
+                                     gpu::AddressSpace::Workgroup));
+      map.map(alloc.getResult(),
+              kernel.addWorkgroupAttribution(wg, alloc.getLoc()));
+      return success();
+    }
+    if (isa<RmemAttr>(space)) {
+      const CollTiling *scope = coll.getScopeTiling(alloc);
+      if (!scope || scope->getNumThreads() != 1)
+        return alloc.emitOpError()
+               << "is a register buffer shared out over "
+               << (scope ? scope->getNumThreads() : 0)
+               << " threads; distributed register buffers are not lowered yet";
+      map.map(alloc.getResult(),
+              memref::AllocaOp::create(b, alloc.getLoc(), cast<MemRefType>(
+                                                              cpuType(type)))
+                  .getResult());
+      return success();
+    }
+    // The verifier keeps host and global allocations out of device code and
+    // gives the others static shapes.
+    return alloc.emitOpError() << "allocates " << space
+                               << " memory, which is not lowered yet";
+  }
+
+  /// Iteration i of a cuda_threads loop runs on the threads whose coordinate
+  /// in the loop's dimension, relative to the enclosing box, lies in
+  /// [offset + i * step, offset + i * step + box).
+  LogicalResult lowerThreadLoop(ForOp loop) {
+    Location loc = loop.getLoc();
+    const CollTiling *inside = coll.getTilingInside(loop);
+    if (!inside)
+      return loop.emitOpError() << "has no collective tiling";
+    SmallVector<std::pair<unsigned, TileOp>> ops;
+    for (auto [d, dim] : llvm::enumerate(inside->getDims()))
+      for (const TileOp &t : dim.ops)
+        if (t.owner == loop.getOperation())
+          ops.push_back({static_cast<unsigned>(d), t});
+    if (ops.size() != 1)
+      return loop.emitOpError()
+             << "tiles " << ops.size()
+             << " dimensions of the thread domain; only loops that tile one "
+                "are lowered yet";
+    auto [d, t] = ops.front();
+    if (t.div != 1 || t.mod != 0)
+      return loop.emitOpError()
+             << "splits a dimension of the thread domain; split tilings are "
+                "not lowered yet";
+    const CollDim &dim = inside->getDims()[d];
+    // The thread's coordinate in the dimension.
+    auto ctx = b.getContext();
+    AffineExpr tid = getAffineDimExpr(0, ctx);
+    AffineExpr coord = tid.floorDiv(dim.pitch) % dim.extent;
+    Value c = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(1, 0, coord), ValueRange{threadId});
+    Value rel = arith::SubIOp::create(b, loc, c, boxStart);
+    Value off = arith::ConstantIndexOp::create(b, loc, t.offset);
+    Value pos = arith::SubIOp::create(b, loc, rel, off);
+    Value stepV = arith::ConstantIndexOp::create(b, loc, t.step);
+    Value boxV = arith::ConstantIndexOp::create(b, loc, t.box);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value i = arith::FloorDivSIOp::create(b, loc, pos, stepV);
+    Value inBox = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt,
+        arith::RemSIOp::create(b, loc, pos, stepV), boxV);
+    Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
+                         loop.getLowerMap().getNumDims(),
+                         loop.getLowerOperands());
+    Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
+                         loop.getUpperMap().getNumDims(),
+                         loop.getUpperOperands());
+    Value iv = arith::AddIOp::create(b, loc, lb, i);
+    Value cond = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pos, zero),
+        inBox);
+    cond = arith::AndIOp::create(
+        b, loc, cond,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub));
+    auto guardIf = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+    map.map(loop.getInductionVar(), iv);
+    // Inside, the box starts where this iteration's does.
+    Value saved = boxStart;
+    Value start = arith::AddIOp::create(
+        b, loc, boxStart,
+        arith::AddIOp::create(b, loc, off,
+                              arith::MulIOp::create(b, loc, i, stepV)));
+    boxStart = start;
+    LogicalResult result = lowerBlock(*loop.getBodyBlock());
+    boxStart = saved;
+    return result;
+  }
+
+  LogicalResult lowerFence(FenceOp fence) {
+    if (!isInOrder(fence.getPre()) ||
+        !isInOrder(fence.getPost()))
+      return fence.emitOpError()
+             << "orders asynchronous timelines; only fences between in-order "
+                "accesses are lowered yet";
+    const CollTiling *scope = coll.getScopeTiling(fence);
+    int64_t n = scope ? scope->getNumThreads() : 0;
+    Location loc = fence.getLoc();
+    if (n == blockDim) {
+      gpu::BarrierOp::create(b, loc);
+      return success();
+    }
+    if (n == 32) {
+      Value all = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                               0xffffffff);
+      NVVM::SyncWarpOp::create(b, loc, all);
+      return success();
+    }
+    return fence.emitOpError()
+           << "synchronizes " << n
+           << " threads; fences over parts of a CTA other than a warp need "
+              "named barriers, which are not lowered yet";
+  }
+
+  const CollectiveAnalysis &coll;
+  int64_t blockDim = 0;
+  gpu::GPUFuncOp kernel;
+  Value threadId;
+  /// The start, in the tiled dimension, of the current box of threads.
+  Value boxStart;
+};
+
+struct ConvertGpuIRToNVVM
+    : rake::impl::ConvertGpuIRToNVVMBase<ConvertGpuIRToNVVM> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    CollectiveAnalysis coll(module);
+    if (failed(coll.emitErrors()))
+      return signalPassFailure();
+    OpBuilder b(module.getContext());
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
+      b.setInsertionPoint(proc);
+      auto gpuModule = gpu::GPUModuleOp::create(
+          b, proc.getLoc(), (proc.getSymName() + "_device").str());
+      DeviceLowering lowering(b, coll);
+      if (failed(lowering.lowerProc(proc, gpuModule)))
+        return signalPassFailure();
+      proc.erase();
+    }
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The pipeline to PTX
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct PtxPipelineOptions : PassPipelineOptions<PtxPipelineOptions> {
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("The target SM"),
+                                        llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu-module-to-binary makes: isa (PTX), bin "
+                     "(cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+};
+} // namespace
+
+void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
+                                         StringRef format) {
+  pm.addPass(createConvertGpuIRToNVVM());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip.str();
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::rake::registerGpuIRToPtxPipeline() {
+  PassPipelineRegistration<PtxPipelineOptions>(
+      "rake-gpuir-to-ptx",
+      "Lower GpuIR kernels to a gpu.binary: convert-gpuir-to-nvvm, then "
+      "MLIR's GPU lowering to NVVM and the NVPTX back end (format=isa: PTX "
+      "text; bin: a cubin through ptxas)",
+      [](OpPassManager &pm, const PtxPipelineOptions &o) {
+        buildGpuIRToPtxPipeline(pm, o.chip, o.format);
+      });
+}

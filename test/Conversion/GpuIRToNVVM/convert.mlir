@@ -1,0 +1,112 @@
+// RUN: rake-opt %s -split-input-file --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s
+
+// The first example: a persistent loop over the tasks, one workgroup buffer,
+// bar.sync where the CTA fence stands and at the end of each task (the next
+// task of the CTA reuses the buffer).
+// CHECK-LABEL: gpu.module @reverse_tiles_device
+// CHECK: gpu.func @reverse_tiles(%[[N:.*]]: index, %[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<?xf32>)
+// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, rake.blocks_per_sm = 2 : i64}
+// CHECK: %[[TID:.*]] = gpu.thread_id x
+// CHECK: %[[TASKS:.*]] = affine.apply #{{.*}}()[%[[N]]]
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[GRID:.*]] = gpu.grid_dim x
+// CHECK: scf.for %[[TASK:.*]] = %[[BID]] to %{{.*}} step %[[GRID]] {
+// CHECK: scf.if
+// CHECK: memref.load %[[A]]
+// CHECK: memref.store %{{.*}}, %[[TILE]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK: memref.load %[[TILE]]
+// CHECK: memref.store %{{.*}}, %[[B]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function blocks_per_sm(2) block(256) {
+    gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {
+      %tile = gpuir.alloc : memref<256xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %A[%task * 256 + %t] : memref<?xf32, #gpuir.gmem>
+        gpuir.write %v, %tile[%t] : memref<256xf32, #gpuir.smem>
+      }
+      gpuir.fence cuda_in_order -> cuda_in_order
+      gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %tile[255 - %t] : memref<256xf32, #gpuir.smem>
+        gpuir.write %v, %B[%task * 256 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// A 2-D task nest is walked in lexicographic order (n fastest); warps and
+// lanes are index functions of the thread index under guards; a fence over
+// a warp is bar.warp.sync; reductions are atomic.
+// CHECK-LABEL: gpu.func @warps(
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
+// CHECK: scf.for %[[LIN:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[NI:.*]] = arith.remui %[[LIN]], %{{.*}} : index
+// CHECK: %[[REST:.*]] = arith.divui %[[LIN]], %{{.*}} : index
+// CHECK: %[[MI:.*]] = arith.remui %[[REST]], %{{.*}} : index
+// CHECK: %[[T:.*]] = affine.apply #{{.*}}()[%[[TID]]]
+// CHECK: %[[WARP:.*]] = arith.floordivsi %[[T]], %[[C32]] : index
+// CHECK: scf.if
+// CHECK: %[[LANE:.*]] = arith.subi %[[T]], %{{.*}} : index
+// CHECK: scf.if
+// CHECK: %[[V:.*]] = memref.load %{{.*}}[%[[MI]], %{{.*}}] : memref<?x?xf32>
+// CHECK: memref.atomic_rmw addf %[[V]], %{{.*}}[%[[WARP]]]
+// CHECK: nvvm.bar.warp.sync %{{.*}} : i32
+// CHECK: scf.if
+// CHECK: memref.load
+// CHECK: memref.store
+// CHECK: gpu.barrier
+gpuir.proc @warps(%M: index, %N: index, %X: memref<?x?xf32, #gpuir.gmem>, %Y: memref<?x?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %M : cuda_tasks {
+      gpuir.for %n = 0 to %N : cuda_tasks {
+        %acc = gpuir.alloc : memref<2xf32, #gpuir.smem>
+        gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+            %v = gpuir.read %X[%m, %n * 64 + %w * 32 + %l] : memref<?x?xf32, #gpuir.gmem>
+            gpuir.reduce %v, %acc[%w] : memref<2xf32, #gpuir.smem>
+          }
+          gpuir.fence cuda_in_order -> cuda_in_order
+          gpuir.for %l = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+            %s = gpuir.read %acc[%w] : memref<2xf32, #gpuir.smem>
+            gpuir.write %s, %Y[%m, %n * 2 + %w] : memref<?x?xf32, #gpuir.gmem>
+          }
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// A register buffer of one thread is private memory; the only barrier is
+// the end of the task.
+// CHECK-LABEL: gpu.func @one_thread
+// CHECK: memref.alloca() : memref<4xf32>
+// CHECK: gpu.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+gpuir.proc @one_thread(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %r = gpuir.alloc : memref<4xf32, #gpuir.rmem>
+        gpuir.for %i = 0 to 4 : seq {
+          %v = gpuir.read %X[%task * 4 + %i] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %r[3 - %i] : memref<4xf32, #gpuir.rmem>
+        }
+        gpuir.for %i = 0 to 4 : seq {
+          %v = gpuir.read %r[%i] : memref<4xf32, #gpuir.rmem>
+          gpuir.write %v, %X[%task * 4 + %i] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
