@@ -5,9 +5,10 @@
 # distributed memory analysis and the synchronization check (rake-check),
 # printing the annotated IR; then running its sequential meaning on the host
 # (rake-run --seq) on generated inputs, and for reverse_tiles comparing the
-# output with an independent reference. Later stages (code generation, the
-# cubin verifier and a run on the GPU where one exists) join this script as
-# they land.
+# output with an independent reference; compiling it to PTX; and, where a
+# GPU and the CUDA toolkit are present, running it and comparing with the
+# sequential meaning (scripts/gpu-run.sh). The cubin verifier joins this
+# script when it lands.
 #
 #   scripts/run-example.sh [examples/<kernel>.mlir]
 set -euo pipefail
@@ -25,4 +26,14 @@ if [ "$(basename "$example")" = reverse_tiles.mlir ]; then
   "$build/bin/rake-run" --seq "$example" --sizes=n=4096 --shape=A=4096,B=4096 \
     --output-dir="$out"
   python3 "$root/test/Tools/Inputs/check_reverse_tiles.py" "$out/A.bin" "$out/B.bin"
+  echo "== $example: PTX for sm_90a (rake-translate --gpuir-to-ptx)"
+  "$build/bin/rake-translate" --gpuir-to-ptx "$example" | grep -cE "bar.sync" \
+    | xargs -I{} echo "{} bar.sync in the kernel (the CTA fence and the end of each task)"
+  if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+    echo "== $example: on the GPU, against the sequential meaning"
+    "$root/scripts/gpu-run.sh" prepare "$out/gpu"
+    "$root/scripts/gpu-run.sh" run "$out/gpu"
+  else
+    echo "== no GPU here: the GPU run is skipped (scripts/gpu-run.sh runs it where one is)"
+  fi
 fi

@@ -16,6 +16,12 @@
 // RUN: rake-run --seq %examples/reverse_tiles.mlir --shape=A=1024,B=1024 --seed=8 --output-dir=%t/other
 // RUN: not cmp -s %t/A.bin %t/other/A.bin
 
+// --save-inputs writes the buffers as the run found them: A is only read,
+// B is overwritten.
+// RUN: rake-run --seq %examples/reverse_tiles.mlir --shape=A=1024,B=1024 --seed=7 --save-inputs=%t/in > /dev/null
+// RUN: cmp %t/in/A.bin %t/A.bin
+// RUN: not cmp -s %t/in/B.bin %t/B.bin
+
 // Printing: an integer kernel's elements, exact.
 // RUN: rake-run --seq %s --shape=X=4 --print=X | FileCheck %s --check-prefix=PRINT
 // PRINT: @count ran

@@ -75,6 +75,10 @@ static cl::opt<unsigned> seed("seed", cl::init(1),
                               cl::desc("Seed of the generated inputs"));
 static cl::opt<std::string> outputDir(
     "output-dir", cl::desc("Write each buffer after the run to DIR/name.bin"));
+static cl::opt<std::string> saveInputs(
+    "save-inputs",
+    cl::desc("Write each buffer before the run to DIR/name.bin (the inputs "
+             "to give a GPU run of the same procedure)"));
 static cl::list<std::string>
     printBuffers("print", cl::desc("Print a buffer's elements after the run"),
                  cl::CommaSeparated);
@@ -354,6 +358,27 @@ int run() {
       return fail("--print names '" + p + "', which is not a buffer "
                   "parameter of @" + name);
 
+  auto writeBuffers = [&](StringRef dir) -> bool {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      fail("cannot create '" + dir + "': " + ec.message());
+      return false;
+    }
+    for (const Buffer &b : buffers) {
+      SmallString<128> path(dir);
+      llvm::sys::path::append(path, b.name + ".bin");
+      std::error_code ec;
+      llvm::raw_fd_ostream os(path, ec);
+      if (ec) {
+        fail("cannot write '" + path + "': " + ec.message());
+        return false;
+      }
+      os.write(b.data.data(), b.data.size());
+    }
+    return true;
+  };
+  if (!saveInputs.empty() && !writeBuffers(saveInputs))
+    return 1;
+
   // Keep only the procedure and those it calls: the others need not have a
   // sequential meaning yet.
   llvm::StringSet<> reachable;
@@ -424,9 +449,6 @@ int run() {
     return fail("cannot call @" + name + ": " + llvm::toString(std::move(err)));
 
   // Results.
-  if (!outputDir.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-      return fail("cannot create '" + outputDir + "': " + ec.message());
   llvm::outs() << "@" << name << " ran (sequential meaning, seed " << seed
                << ")\n";
   for (Buffer &b : buffers) {
@@ -439,16 +461,9 @@ int run() {
         llvm::outs() << (i ? " " : "") << elementText(b, i);
       llvm::outs() << "\n";
     }
-    if (!outputDir.empty()) {
-      SmallString<128> path(outputDir);
-      llvm::sys::path::append(path, b.name + ".bin");
-      std::error_code ec;
-      llvm::raw_fd_ostream os(path, ec);
-      if (ec)
-        return fail("cannot write '" + path + "': " + ec.message());
-      os.write(b.data.data(), b.data.size());
-    }
   }
+  if (!outputDir.empty() && !writeBuffers(outputDir))
+    return 1;
   return 0;
 }
 
