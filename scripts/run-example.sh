@@ -31,7 +31,8 @@ if [ "$(basename "$example")" = reverse_tiles.mlir ]; then
     | xargs -I{} echo "{} bar.sync in the kernel (the CTA fence and the end of each task)"
   if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
     echo "== $example: on the GPU, against the sequential meaning"
-    "$root/scripts/gpu-run.sh" prepare "$out/gpu"
+    "$root/scripts/gpu-run.sh" prepare "$out/gpu" "$example" --sizes=n=1048576 \
+      --shape=A=1048576,B=1048576
     "$root/scripts/gpu-run.sh" run "$out/gpu"
   else
     echo "== no GPU here: the GPU run is skipped (scripts/gpu-run.sh runs it where one is)"

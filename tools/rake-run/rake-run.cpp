@@ -79,6 +79,10 @@ static cl::opt<std::string> saveInputs(
     "save-inputs",
     cl::desc("Write each buffer before the run to DIR/name.bin (the inputs "
              "to give a GPU run of the same procedure)"));
+static cl::opt<std::string> launchArgs(
+    "launch-args",
+    cl::desc("Write the arguments of runtime/launch/rake-launch for a GPU "
+             "run of the procedure on the saved inputs to FILE"));
 static cl::list<std::string>
     printBuffers("print", cl::desc("Print a buffer's elements after the run"),
                  cl::CommaSeparated);
@@ -378,6 +382,29 @@ int run() {
   };
   if (!saveInputs.empty() && !writeBuffers(saveInputs))
     return 1;
+  if (!launchArgs.empty()) {
+    rake::gpuir::DeviceFunctionOp device;
+    proc.walk([&](rake::gpuir::DeviceFunctionOp d) { device = d; });
+    if (!device)
+      return fail("@" + name + " has no device function to launch");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(launchArgs, ec);
+    if (ec)
+      return fail("cannot write '" + launchArgs + "': " + ec.message());
+    os << name << " --block " << device.getBlockDim() << " --blocks-per-sm "
+       << device.getBlocksPerSm();
+    for (Param p : params) {
+      if (p.isIndex) {
+        os << " i:" << indexValues[p.index];
+        continue;
+      }
+      const Buffer &b = buffers[p.index];
+      os << " m:" << b.elementBytes << ":";
+      llvm::interleave(b.shape, os, "x");
+      os << ":in/" << b.name << ".bin:gpu/" << b.name << ".bin";
+    }
+    os << "\n";
+  }
 
   // Keep only the procedure and those it calls: the others need not have a
   // sequential meaning yet.

@@ -191,17 +191,6 @@ protected:
       return success();
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (atomicReductions) {
-        SmallVector<Value> idx =
-            applyAll(loc, reduce.getMap(), reduce.getIndices());
-        Value v = map.lookupOrDefault(reduce.getValue());
-        memref::AtomicRMWOp::create(
-            b, loc,
-            isa<FloatType>(v.getType()) ? arith::AtomicRMWKind::addf
-                                        : arith::AtomicRMWKind::addi,
-            v, map.lookup(reduce.getMemref()), idx);
-        return success();
-      }
       SmallVector<Value> idx =
           applyAll(loc, reduce.getMap(), reduce.getIndices());
       Value buf = map.lookup(reduce.getMemref());
@@ -273,9 +262,6 @@ protected:
 
   OpBuilder &b;
   IRMapping map;
-  /// Reductions as atomic read-modify-writes (parallel code) instead of a
-  /// load, an add and a store.
-  bool atomicReductions = false;
 };
 
 } // namespace mlir::rake::gpuir

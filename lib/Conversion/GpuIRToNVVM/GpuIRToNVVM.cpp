@@ -54,9 +54,7 @@ bool isInOrder(SyncTimeline t) {
 class DeviceLowering : public Lowering {
 public:
   DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll)
-      : Lowering(b), coll(coll) {
-    atomicReductions = true;
-  }
+      : Lowering(b), coll(coll) {}
 
   LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule) {
     Block &body = proc.getBody().front();

@@ -43,7 +43,7 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 
 // A 2-D task nest is walked in lexicographic order (n fastest); warps and
 // lanes are index functions of the thread index under guards; a fence over
-// a warp is bar.warp.sync; reductions are atomic.
+// a warp is bar.warp.sync; a reduction is a load, an add and a store.
 // CHECK-LABEL: gpu.func @warps(
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
@@ -57,25 +57,37 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 // CHECK: %[[LANE:.*]] = arith.subi %[[T]], %{{.*}} : index
 // CHECK: scf.if
 // CHECK: %[[V:.*]] = memref.load %{{.*}}[%[[MI]], %{{.*}}] : memref<?x?xf32>
-// CHECK: memref.atomic_rmw addf %[[V]], %{{.*}}[%[[WARP]]]
+// CHECK: memref.store %[[V]], %{{.*}}[%[[WARP]], %[[LANE]]] : memref<2x32xf32, #gpu.address_space<workgroup>>
 // CHECK: nvvm.bar.warp.sync %{{.*}} : i32
 // CHECK: scf.if
-// CHECK: memref.load
-// CHECK: memref.store
+// CHECK: memref.alloca() : memref<1xf32>
+// CHECK: scf.for
+// CHECK: %[[X:.*]] = memref.load %{{.*}} : memref<2x32xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<1xf32>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[X]] : f32
+// CHECK: memref.store %[[NEW]], %{{.*}} : memref<1xf32>
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<?x?xf32>
 // CHECK: gpu.barrier
 gpuir.proc @warps(%M: index, %N: index, %X: memref<?x?xf32, #gpuir.gmem>, %Y: memref<?x?xf32, #gpuir.gmem>) {
   gpuir.device_function block(64) {
     gpuir.for %m = 0 to %M : cuda_tasks {
       gpuir.for %n = 0 to %N : cuda_tasks {
-        %acc = gpuir.alloc : memref<2xf32, #gpuir.smem>
+        %stage = gpuir.alloc : memref<2x32xf32, #gpuir.smem>
         gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
           gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
             %v = gpuir.read %X[%m, %n * 64 + %w * 32 + %l] : memref<?x?xf32, #gpuir.gmem>
-            gpuir.reduce %v, %acc[%w] : memref<2xf32, #gpuir.smem>
+            gpuir.write %v, %stage[%w, %l] : memref<2x32xf32, #gpuir.smem>
           }
           gpuir.fence cuda_in_order -> cuda_in_order
           gpuir.for %l = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-            %s = gpuir.read %acc[%w] : memref<2xf32, #gpuir.smem>
+            %sum = gpuir.alloc : memref<1xf32, #gpuir.rmem>
+            %zero = arith.constant 0.0 : f32
+            gpuir.write %zero, %sum[0] : memref<1xf32, #gpuir.rmem>
+            gpuir.for %j = 0 to 32 : seq {
+              %x = gpuir.read %stage[%w, %j] : memref<2x32xf32, #gpuir.smem>
+              gpuir.reduce %x, %sum[0] : memref<1xf32, #gpuir.rmem>
+            }
+            %s = gpuir.read %sum[0] : memref<1xf32, #gpuir.rmem>
             gpuir.write %s, %Y[%m, %n * 2 + %w] : memref<?x?xf32, #gpuir.gmem>
           }
         }
