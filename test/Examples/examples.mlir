@@ -36,3 +36,28 @@
 // WPTX-DAG: bar.sync 0;
 // WPTX-DAG: st.shared.b32 {{.*}}
 // WPTX-NEXT: bar.warp.sync -1;
+
+// Vector add and the shared-memory transpose: checked, run on the CPU equal
+// to independent references (partial tiles included), compiled to PTX (no
+// barrier in vector add: it has no shared memory to protect).
+// RUN: rake-opt %examples/vector_add.mlir --rake-check | FileCheck %s --check-prefix=VADD
+// VADD: gpuir.proc @vector_add
+// RUN: rm -rf %t.v && rake-run --seq %examples/vector_add.mlir --sizes=n=1000 --shape=A=1000,B=1000,C=1000 --output-dir=%t.v
+// RUN: python3 %S/../Tools/Inputs/check_vector_add.py %t.v/A.bin %t.v/B.bin %t.v/C.bin | FileCheck %s --check-prefix=VREF
+// VREF: vector_add: 1000 elements match
+// RUN: rake-translate --gpuir-to-ptx %examples/vector_add.mlir | FileCheck %s --check-prefix=VPTX
+// VPTX: .maxntid 256, 1, 1
+// VPTX: add.rn.f32
+// VPTX-NOT: bar.sync
+// RUN: rake-opt %examples/transpose.mlir --rake-check | FileCheck %s --check-prefix=TRANS
+// TRANS: gpuir.proc @transpose
+// RUN: rm -rf %t.t && rake-run --seq %examples/transpose.mlir --sizes=R=70,C=100 --shape=X=70x100,Y=100x70 --output-dir=%t.t
+// RUN: python3 %S/../Tools/Inputs/check_transpose.py %t.t/X.bin %t.t/Y.bin 70 100 | FileCheck %s --check-prefix=TREF
+// TREF: transpose: 7000 elements match
+// RUN: rake-translate --gpuir-to-ptx %examples/transpose.mlir | FileCheck %s --check-prefix=TPTX
+// TPTX: .shared .align 4 .b8 {{.*}}[4224];
+// TPTX-DAG: st.shared.b32
+// TPTX-DAG: ld.shared.b32
+// Two barriers: the CTA fence and the end of a task that used the tile.
+// RUN: rake-translate --gpuir-to-ptx %examples/transpose.mlir | grep -cE "bar.sync[[:space:]]+0;" | FileCheck %s --check-prefix=TBARS
+// TBARS: {{^}}2{{$}}

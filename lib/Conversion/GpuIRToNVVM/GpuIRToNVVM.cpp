@@ -174,9 +174,10 @@ private:
     boxStart = arith::ConstantIndexOp::create(b, loc, 0);
     if (failed(lowerBlock(*nest.back().getBodyBlock())))
       return failure();
-    // A task ends with its CTA's threads meeting (the synchronization check
-    // assumes it): the next task of this CTA reuses its shared memory.
-    if (blockDim > 1)
+    // A task that uses shared memory ends with its CTA's threads meeting
+    // (the synchronization check assumes it): the next task of this CTA
+    // reuses that memory. Other task-local memory is per thread.
+    if (usesSharedMemory)
       gpu::BarrierOp::create(b, loc);
     return success();
   }
@@ -228,6 +229,7 @@ private:
                                      gpu::AddressSpace::Workgroup));
       map.map(alloc.getResult(),
               kernel.addWorkgroupAttribution(wg, alloc.getLoc()));
+      usesSharedMemory = true;
       return success();
     }
     if (isa<RmemAttr>(space)) {
@@ -350,6 +352,7 @@ private:
   Value threadId;
   /// The start, in the tiled dimension, of the current box of threads.
   Value boxStart;
+  bool usesSharedMemory = false;
 };
 
 struct ConvertGpuIRToNVVM
