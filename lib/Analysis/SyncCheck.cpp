@@ -205,9 +205,8 @@ struct Var {
   /// them directly, and boxes by the start of their first two dimensions
   /// (so that the rows of a matrix written by many tasks, each its own
   /// column range, are not all visited by a check of one of them).
-  struct Index {
-    std::multimap<ElementKey, RecordPtr> points;
-    std::multimap<std::pair<int64_t, int64_t>, RecordPtr> boxes;
+  struct Boxes {
+    std::multimap<std::pair<int64_t, int64_t>, RecordPtr> map;
     /// The largest extent of a box along dimensions 0 and 1.
     int64_t maxSpan = 1, maxSpan1 = 1;
     void noteSpans(const Box &b) {
@@ -219,6 +218,25 @@ struct Var {
     static std::pair<int64_t, int64_t> keyOf(const Box &b) {
       return {b.lo.empty() ? 0 : b.lo[0], b.lo.size() > 1 ? b.lo[1] : 0};
     }
+    void insert(const RecordPtr &r) {
+      noteSpans(r->region);
+      map.emplace(keyOf(r->region), r);
+    }
+    void erase(const Record *r) {
+      auto range = map.equal_range(keyOf(r->region));
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second.get() == r) {
+          map.erase(it);
+          return;
+        }
+    }
+  };
+  struct Index {
+    std::multimap<ElementKey, RecordPtr> points;
+    Boxes boxes;
+    /// Finished tasks' records merged into tiles (summarizeTask): kept apart
+    /// so that their larger extents do not widen the searches of the rest.
+    Boxes summaries;
   };
   Index reads, writes;
   /// Recent in-order reads by their threads and timeline.
@@ -230,9 +248,10 @@ struct Var {
       for (auto &[key, r] : index->points)
         if (!r->dead)
           fn(r);
-      for (auto &[key, r] : index->boxes)
-        if (!r->dead)
-          fn(r);
+      for (Boxes *boxes : {&index->boxes, &index->summaries})
+        for (auto &[key, r] : boxes->map)
+          if (!r->dead)
+            fn(r);
     }
   }
   Operation *freeOp = nullptr;
@@ -567,6 +586,7 @@ private:
       if (!threadLoop)
         iterationKeys.pop_back();
       if (newTask) {
+        summarizeTask(current.task);
         // No collective of a finished task synchronizes again.
         taskRecords.erase(current.task);
         events.erase(current.task);
@@ -713,7 +733,10 @@ private:
           current.task, r->qual,
           llvm::hash_combine_range(current.lo.begin(), current.lo.end()),
           llvm::hash_combine_range(current.hi.begin(), current.hi.end()));
-      auto &list = var->readsBy[key];
+      auto [entry, inserted] = var->readsBy.try_emplace(key);
+      if (inserted && current.kind == ThreadSet::Device)
+        readsByOfTask[current.task].push_back({var, key});
+      auto &list = entry->second;
       llvm::erase_if(list, [&](const RecordPtr &o) {
         if (o->actors == current && o->qual == r->qual &&
             r->region.contains(o->region)) {
@@ -732,8 +755,7 @@ private:
     if (pointKey) {
       index.points.emplace(*pointKey, r);
     } else {
-      index.noteSpans(r->region);
-      index.boxes.emplace(Var::Index::keyOf(r->region), r);
+      index.boxes.insert(r);
     }
     if (current.kind == ThreadSet::Device)
       taskRecords[current.task].push_back(r);
@@ -766,7 +788,15 @@ private:
       }
     }
     sweep(points, it, end, box, drop);
-    auto &boxes = index.boxes;
+    sweepBoxes(index.boxes, box, drop);
+    sweepBoxes(index.summaries, box, drop);
+  }
+
+  template <typename Fn>
+  static void sweepBoxes(Var::Boxes &index, const Box &box, Fn &drop) {
+    auto &boxes = index.map;
+    if (boxes.empty())
+      return;
     if (box.lo.empty()) {
       sweep(boxes, boxes.begin(), boxes.end(), box, drop);
       return;
@@ -893,9 +923,99 @@ private:
         return false;
     into.region.hi[axis] = r.region.hi[axis];
     Var::Index &index = into.mutate ? into.var->writes : into.var->reads;
-    index.noteSpans(into.region);
+    index.boxes.noteSpans(into.region);
     r.dead = true;
     return true;
+  }
+
+  /// Once a task is over, no later access is by its threads: what its
+  /// threads could see of its own accesses no longer matters, and its box
+  /// records of a global variable made by one op that differ only in their
+  /// threads (the rows of C that its threads wrote) become one record over
+  /// the union of the boxes and of the threads. Keeps the memory of the
+  /// check proportional to the tiles written, not to the threads.
+  void summarizeTask(int64_t task) {
+    // Its threads' recent reads are never looked up again.
+    if (auto keys = readsByOfTask.find(task); keys != readsByOfTask.end()) {
+      for (auto [var, key] : keys->second)
+        var->readsBy.erase(key);
+      readsByOfTask.erase(keys);
+    }
+    auto it = taskRecords.find(task);
+    if (it == taskRecords.end())
+      return;
+    SmallVector<RecordPtr> live;
+    for (auto &w : it->second)
+      if (RecordPtr r = w.lock(); r && !r->dead && r->var->global &&
+                                  r->actors.kind == ThreadSet::Device &&
+                                  r->actors.task == task)
+        live.push_back(r);
+    for (RecordPtr &r : live)
+      llvm::erase_if(r->vis, [&](const Vis &v) {
+        return v.threads.kind == ThreadSet::Device && v.threads.task == task;
+      });
+    auto sameVis = [](const Record &a, const Record &b) {
+      if (a.vis.size() != b.vis.size())
+        return false;
+      for (const Vis &v : b.vis)
+        if (llvm::none_of(a.vis, [&](const Vis &o) {
+              return o.level == v.level && o.quals == v.quals &&
+                     o.threads == v.threads;
+            }))
+          return false;
+      return true;
+    };
+    std::stable_sort(live.begin(), live.end(),
+                     [](const RecordPtr &a, const RecordPtr &b) {
+                       if (a->var != b->var)
+                         return a->var->name < b->var->name;
+                       return std::lexicographical_compare(
+                           a->region.lo.begin(), a->region.lo.end(),
+                           b->region.lo.begin(), b->region.lo.end());
+                     });
+    Record *into = nullptr;
+    llvm::SmallPtrSet<Record *, 8> grown;
+    for (RecordPtr &r : live) {
+      bool merged = false;
+      if (into && !isPoint(r->region) && !isPoint(into->region) &&
+          into->var == r->var && into->op == r->op && into->qual == r->qual &&
+          into->mutate == r->mutate && into->outOfOrder == r->outOfOrder &&
+          into->captured == r->captured && sameVis(*into, *r) &&
+          into->region.lo.size() == r->region.lo.size()) {
+        int axis = -1;
+        bool adjacent = true;
+        for (size_t d = 0; d < r->region.lo.size() && adjacent; ++d) {
+          if (into->region.lo[d] == r->region.lo[d] &&
+              into->region.hi[d] == r->region.hi[d])
+            continue;
+          if (axis != -1 || into->region.hi[d] != r->region.lo[d])
+            adjacent = false;
+          axis = d;
+        }
+        if (adjacent && axis != -1 &&
+            into->actors.lo.size() == r->actors.lo.size()) {
+          into->region.hi[axis] = r->region.hi[axis];
+          for (size_t d = 0; d < into->actors.lo.size(); ++d) {
+            into->actors.lo[d] = std::min(into->actors.lo[d], r->actors.lo[d]);
+            into->actors.hi[d] = std::max(into->actors.hi[d], r->actors.hi[d]);
+          }
+          Var::Index &index = r->mutate ? r->var->writes : r->var->reads;
+          index.boxes.erase(r.get());
+          if (grown.insert(into).second)
+            index.boxes.erase(into);
+          r->dead = true;
+          merged = true;
+        }
+      }
+      if (!merged)
+        into = r.get();
+    }
+    // The merged records move to the summaries with their final extents.
+    for (RecordPtr &r : live)
+      if (grown.contains(r.get())) {
+        Var::Index &index = r->mutate ? r->var->writes : r->var->reads;
+        index.summaries.insert(r);
+      }
   }
 
   static void markCaptured(Record &r, Operation *by) {
@@ -1326,6 +1446,9 @@ private:
   DenseMap<Operation *, bool> collapsibleCache;
   /// Each task's records, for the synchronization of its collectives.
   DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskRecords;
+  /// The readsBy entries that each running task's threads made.
+  DenseMap<int64_t, SmallVector<std::pair<Var *, llvm::hash_code>, 4>>
+      readsByOfTask;
 };
 
 } // namespace
