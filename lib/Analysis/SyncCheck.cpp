@@ -239,6 +239,9 @@ struct Var {
     Boxes summaries;
   };
   Index reads, writes;
+  /// Takes a record that died outside a sweep out of its index, so that its
+  /// memory goes now rather than when a later access meets it.
+  void unindex(const Record *r);
   /// Recent in-order reads by their threads and timeline.
   DenseMap<llvm::hash_code, SmallVector<RecordPtr, 4>> readsBy;
   bool freed = false;
@@ -258,6 +261,25 @@ struct Var {
   Operation *alloc = nullptr;
   std::map<int64_t, BarrierElem> elems;
 };
+
+void Var::unindex(const Record *r) {
+  Index &index = r->mutate ? writes : reads;
+  bool point = true;
+  for (size_t i = 0; i < r->region.lo.size(); ++i)
+    point &= r->region.hi[i] == r->region.lo[i] + 1;
+  if (point) {
+    if (std::optional<ElementKey> key = ElementKey::of(r->region.lo)) {
+      auto range = index.points.equal_range(*key);
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second.get() == r) {
+          index.points.erase(it);
+          return;
+        }
+    }
+  }
+  index.boxes.erase(r);
+  index.summaries.erase(r);
+}
 
 bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
                Level level) {
@@ -741,6 +763,7 @@ private:
         if (o->actors == current && o->qual == r->qual &&
             r->region.contains(o->region)) {
           o->dead = true;
+          o->var->unindex(o.get());
           return true;
         }
         return false;
@@ -925,6 +948,7 @@ private:
     Var::Index &index = into.mutate ? into.var->writes : into.var->reads;
     index.boxes.noteSpans(into.region);
     r.dead = true;
+    r.var->unindex(&r);
     return true;
   }
 
