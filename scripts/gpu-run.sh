@@ -19,6 +19,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
+bin=${RAKE_BIN:-$build/bin}
 usage="usage: gpu-run.sh prepare DIR KERNEL.mlir FLAGS... | run DIR..."
 step=${1:?$usage}
 shift
@@ -26,8 +27,8 @@ case "$step" in
 prepare)
   dir=${1:?$usage}; kernel=${2:?$usage}; shift 2
   mkdir -p "$dir"
-  "$build/bin/rake-translate" --gpuir-to-ptx "$kernel" -o "$dir/kernel.ptx"
-  "$build/bin/rake-run" --seq "$kernel" "$@" --save-inputs="$dir/in" \
+  "$bin/rake-translate" --gpuir-to-ptx "$kernel" -o "$dir/kernel.ptx"
+  "$bin/rake-run" --seq "$kernel" "$@" --save-inputs="$dir/in" \
     --output-dir="$dir/cpu" --launch-args="$dir/args"
   ;;
 run)

@@ -14,7 +14,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cmake --build "$build" --target check-rake 2>&1 | tee "$log" || status=$?
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
 xfailed=$(count "Expectedly Failed")
 passed=$(( ${passed:-0} + ${xfailed:-0} ))

@@ -17,6 +17,8 @@ config.excludes = ["lib", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", os.path.join(config.rake_src_root, "examples")))
+config.substitutions.append(("%rake_src", config.rake_src_root))
+config.substitutions.append(("%rake_bin", config.rake_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
