@@ -61,3 +61,13 @@
 // Two barriers: the CTA fence and the end of a task that used the tile.
 // RUN: rake-translate --gpuir-to-ptx %examples/transpose.mlir | grep -cE "bar.sync[[:space:]]+0;" | FileCheck %s --check-prefix=TBARS
 // TBARS: {{^}}2{{$}}
+
+// A warpgroup fence is a named barrier per warpgroup. The kernel reverses X
+// in place; its input (saved before the run) and output match the reference.
+// RUN: rake-opt %examples/warpgroup_reverse.mlir --rake-check | FileCheck %s --check-prefix=WG
+// WG: gpuir.proc @warpgroup_reverse
+// RUN: rm -rf %t.w && rake-run --seq %examples/warpgroup_reverse.mlir --sizes=n=5 --shape=X=1280 --save-inputs=%t.w/in --output-dir=%t.w/out
+// RUN: python3 %S/../Tools/Inputs/check_reverse_tiles.py %t.w/in/X.bin %t.w/out/X.bin 128 | FileCheck %s --check-prefix=WGREF
+// WGREF: reverse_tiles: 1280 elements match (tiles of 128)
+// RUN: rake-translate --gpuir-to-ptx %examples/warpgroup_reverse.mlir | FileCheck %s --check-prefix=WGPTX
+// WGPTX: bar.sync %r{{[0-9]+}}, 128;

@@ -60,7 +60,8 @@ def ConvertGpuIRToNVVM : Pass<"convert-gpuir-to-nvvm", "::mlir::ModuleOp"> {
     index function of the thread's coordinate in its collective tiling,
     under a guard; shared buffers are workgroup attributions; a fence
     between in-order accesses is `gpu.barrier` (bar.sync) over a CTA,
-    `nvvm.bar.warp.sync` over a warp. Clusters, warp specialization, split barriers, instructions and
+    `nvvm.bar.warp.sync` over a warp and a named barrier
+    (`bar.sync id, n`) over an aligned group of warps such as a warpgroup. Clusters, warp specialization, split barriers, instructions and
     distributed register buffers are refused at the op for now. Follow with
     `rake-gpu-to-ptx` (or the upstream GPU pipeline) for PTX.
   }];

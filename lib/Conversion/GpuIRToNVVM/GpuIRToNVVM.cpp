@@ -340,10 +340,63 @@ private:
       NVVM::SyncWarpOp::create(b, loc, all);
       return success();
     }
-    return fence.emitOpError()
-           << "synchronizes " << n
-           << " threads; fences over parts of a CTA other than a warp need "
-              "named barriers, which are not lowered yet";
+    // A group of whole warps: a named barrier per group (ids 1..15; 0 is
+    // the CTA's), when the groups are aligned blocks of n consecutive
+    // threads, so that a thread's group is tid / n.
+    if (n % 32 != 0 || !scope || !isAlignedBlock(*scope, n))
+      return fence.emitOpError()
+             << "synchronizes " << n
+             << " threads that are not whole warps forming one aligned block "
+                "of consecutive threads; such fences are not lowered yet";
+    int64_t groups = blockDim / n;
+    if (groups > 15)
+      return fence.emitOpError()
+             << "synchronizes groups of " << n << " threads: " << groups
+             << " named barriers, but a CTA has 15 besides barrier 0";
+    Value size = arith::ConstantIndexOp::create(b, loc, n);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value id = arith::AddIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, threadId, size), one);
+    Value id32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), id);
+    Value n32 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
+    NVVM::BarrierOp::create(b, loc, TypeRange{}, id32, n32, {}, Value());
+    return success();
+  }
+
+  /// Whether each collective of `tiling` is n consecutive threads starting
+  /// at a multiple of n: the dimensions, innermost first, are whole, then at
+  /// most one is cut into boxes at multiples of the box, then the rest are
+  /// single coordinates.
+  static bool isAlignedBlock(const CollTiling &tiling, int64_t n) {
+    SmallVector<const CollDim *> dims;
+    for (const CollDim &d : tiling.getDims())
+      dims.push_back(&d);
+    llvm::sort(dims, [](const CollDim *a, const CollDim *b) {
+      return a->pitch < b->pitch;
+    });
+    int64_t threads = 1;
+    bool cut = false;
+    for (const CollDim *d : dims) {
+      int64_t box = d->box();
+      if (cut) {
+        if (box != 1)
+          return false;
+        continue;
+      }
+      if (box == d->extent) {
+        threads *= box;
+        continue;
+      }
+      if (d->extent % box != 0)
+        return false;
+      for (const TileOp &t : d->ops)
+        if (t.div != 1 || t.mod != 0 || t.offset % box != 0 ||
+            t.step % box != 0)
+          return false;
+      threads *= box;
+      cut = true;
+    }
+    return threads == n;
   }
 
   const CollectiveAnalysis &coll;

@@ -121,3 +121,36 @@ gpuir.proc @one_thread(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
     }
   }
 }
+
+// -----
+
+// A fence over a warpgroup is a named barrier: id 1 + tid / 128 for 128
+// threads, so the two warpgroups never wait for each other.
+// CHECK-LABEL: gpu.func @warpgroups(
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG: %[[N128:.*]] = arith.constant 128 : i32
+// CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
+// CHECK: memref.store
+// CHECK: %[[G:.*]] = arith.divui %[[TID]], %[[C128]] : index
+// CHECK: %[[ID:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK: %[[ID32:.*]] = arith.index_cast %[[ID]] : index to i32
+// CHECK: nvvm.barrier id = %[[ID32]] number_of_threads = %[[N128]]
+// CHECK: memref.load
+gpuir.proc @warpgroups(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(256) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<256xf32, #gpuir.smem>
+      gpuir.for %g = 0 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %X[%task * 256 + %g * 128 + %t] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %s[%g * 128 + %t] : memref<256xf32, #gpuir.smem>
+        }
+        gpuir.fence cuda_in_order -> cuda_in_order
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %s[%g * 128 + 127 - %t] : memref<256xf32, #gpuir.smem>
+          gpuir.write %v, %X[%task * 256 + %g * 128 + %t] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}

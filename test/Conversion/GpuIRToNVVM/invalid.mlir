@@ -97,11 +97,11 @@ gpuir.proc @async_fence(%n: index) {
 
 // -----
 
-gpuir.proc @warpgroup_fence(%n: index) {
-  gpuir.device_function block(256) {
-    gpuir.for %t = 0 to %n : cuda_tasks {
-      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
-        // expected-error @+1 {{'gpuir.fence' op synchronizes 128 threads; fences over parts of a CTA other than a warp need named barriers, which are not lowered yet}}
+gpuir.proc @too_many_groups(%n: index) {
+  gpuir.device_function block(1024) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %g = 0 to 16 : cuda_threads<#gpuir.unit<2 x warp>> {
+        // expected-error @+1 {{'gpuir.fence' op synchronizes groups of 64 threads: 16 named barriers, but a CTA has 15 besides barrier 0}}
         gpuir.fence cuda_in_order -> cuda_in_order
       }
     }
