@@ -437,15 +437,19 @@ struct ConvertGpuIRToNVVM
 //===----------------------------------------------------------------------===//
 
 namespace {
+enum class BinaryFormat { isa, bin, fatbin };
 struct PtxPipelineOptions : PassPipelineOptions<PtxPipelineOptions> {
   PassOptions::Option<std::string> chip{*this, "chip",
                                         llvm::cl::desc("The target SM"),
                                         llvm::cl::init("sm_90a")};
-  PassOptions::Option<std::string> format{
+  PassOptions::Option<BinaryFormat> format{
       *this, "format",
-      llvm::cl::desc("What gpu-module-to-binary makes: isa (PTX), bin "
-                     "(cubin, needs ptxas) or fatbin"),
-      llvm::cl::init("isa")};
+      llvm::cl::desc("What gpu-module-to-binary makes"),
+      llvm::cl::init(BinaryFormat::isa),
+      llvm::cl::values(
+          clEnumValN(BinaryFormat::isa, "isa", "PTX text"),
+          clEnumValN(BinaryFormat::bin, "bin", "a cubin (needs ptxas)"),
+          clEnumValN(BinaryFormat::fatbin, "fatbin", "a fat binary"))};
 };
 } // namespace
 
@@ -476,6 +480,9 @@ void mlir::rake::registerGpuIRToPtxPipeline() {
       "MLIR's GPU lowering to NVVM and the NVPTX back end (format=isa: PTX "
       "text; bin: a cubin through ptxas)",
       [](OpPassManager &pm, const PtxPipelineOptions &o) {
-        buildGpuIRToPtxPipeline(pm, o.chip, o.format);
+        StringRef format = o.format == BinaryFormat::isa   ? "isa"
+                           : o.format == BinaryFormat::bin ? "bin"
+                                                           : "fatbin";
+        buildGpuIRToPtxPipeline(pm, o.chip, format);
       });
 }
