@@ -127,6 +127,30 @@ struct Box {
   }
 };
 
+/// Whether a box is a single element.
+bool isPointBox(const Box &b) {
+  for (size_t i = 0; i < b.lo.size(); ++i)
+    if (b.hi[i] != b.lo[i] + 1)
+      return false;
+  return true;
+}
+
+/// The one dimension along which `next` continues `box` (equal extents in
+/// every other dimension), or -1.
+int continuingAxis(const Box &box, const Box &next) {
+  if (box.lo.size() != next.lo.size())
+    return -1;
+  int axis = -1;
+  for (size_t d = 0; d < box.lo.size(); ++d) {
+    if (box.lo[d] == next.lo[d] && box.hi[d] == next.hi[d])
+      continue;
+    if (axis != -1 || box.hi[d] != next.lo[d])
+      return -1;
+    axis = d;
+  }
+  return axis;
+}
+
 struct Vis {
   ThreadSet threads;
   uint32_t quals;
@@ -264,10 +288,7 @@ struct Var {
 
 void Var::unindex(const Record *r) {
   Index &index = r->mutate ? writes : reads;
-  bool point = true;
-  for (size_t i = 0; i < r->region.lo.size(); ++i)
-    point &= r->region.hi[i] == r->region.lo[i] + 1;
-  if (point) {
+  if (isPointBox(r->region)) {
     if (std::optional<ElementKey> key = ElementKey::of(r->region.lo)) {
       auto range = index.points.equal_range(*key);
       for (auto it = range.first; it != range.second; ++it)
@@ -785,12 +806,7 @@ private:
     lastRecords[lastRecordsNext++ % lastRecords.size()] = r;
   }
 
-  static bool isPoint(const Box &b) {
-    for (size_t i = 0; i < b.lo.size(); ++i)
-      if (b.hi[i] != b.lo[i] + 1)
-        return false;
-    return true;
-  }
+  static bool isPoint(const Box &b) { return isPointBox(b); }
 
   /// Calls `drop(record)` on each record of `index` that overlaps `box`,
   /// erasing those for which it returns true.
@@ -919,31 +935,27 @@ private:
   /// variable on one timeline with the same visibility and `r` continues
   /// `into` along one dimension (without moving its first coordinate, which
   /// indexes it). `r` is then dead.
+  /// Whether two records' visibility lists hold the same entries.
+  static bool sameVis(const Record &a, const Record &b) {
+    if (a.vis.size() != b.vis.size())
+      return false;
+    for (const Vis &v : b.vis)
+      if (llvm::none_of(a.vis, [&](const Vis &o) {
+            return o.level == v.level && o.quals == v.quals &&
+                   o.threads == v.threads;
+          }))
+        return false;
+    return true;
+  }
+
   static bool mergeInto(Record &into, Record &r) {
     if (into.var != r.var || !(into.actors == r.actors) ||
         into.qual != r.qual || into.mutate != r.mutate ||
-        into.outOfOrder != r.outOfOrder || into.captured != r.captured ||
-        into.region.lo.size() != r.region.lo.size())
+        into.outOfOrder != r.outOfOrder || into.captured != r.captured)
       return false;
-    int axis = -1;
-    for (size_t d = 0; d < into.region.lo.size(); ++d) {
-      if (into.region.lo[d] == r.region.lo[d] &&
-          into.region.hi[d] == r.region.hi[d])
-        continue;
-      if (axis != -1 || into.region.hi[d] != r.region.lo[d])
-        return false;
-      axis = d;
-    }
-    if (axis == -1)
+    int axis = continuingAxis(into.region, r.region);
+    if (axis == -1 || !sameVis(into, r))
       return false;
-    auto same = [](const Vis &a, const Vis &b) {
-      return a.level == b.level && a.quals == b.quals && a.threads == b.threads;
-    };
-    if (into.vis.size() != r.vis.size())
-      return false;
-    for (const Vis &v : r.vis)
-      if (llvm::none_of(into.vis, [&](const Vis &o) { return same(o, v); }))
-        return false;
     into.region.hi[axis] = r.region.hi[axis];
     Var::Index &index = into.mutate ? into.var->writes : into.var->reads;
     index.boxes.noteSpans(into.region);
@@ -978,17 +990,6 @@ private:
       llvm::erase_if(r->vis, [&](const Vis &v) {
         return v.threads.kind == ThreadSet::Device && v.threads.task == task;
       });
-    auto sameVis = [](const Record &a, const Record &b) {
-      if (a.vis.size() != b.vis.size())
-        return false;
-      for (const Vis &v : b.vis)
-        if (llvm::none_of(a.vis, [&](const Vis &o) {
-              return o.level == v.level && o.quals == v.quals &&
-                     o.threads == v.threads;
-            }))
-          return false;
-      return true;
-    };
     std::stable_sort(live.begin(), live.end(),
                      [](const RecordPtr &a, const RecordPtr &b) {
                        if (a->var != b->var)
@@ -1005,19 +1006,9 @@ private:
           into->var == r->var && into->op == r->op && into->qual == r->qual &&
           into->mutate == r->mutate && into->outOfOrder == r->outOfOrder &&
           into->captured == r->captured && sameVis(*into, *r) &&
-          into->region.lo.size() == r->region.lo.size()) {
-        int axis = -1;
-        bool adjacent = true;
-        for (size_t d = 0; d < r->region.lo.size() && adjacent; ++d) {
-          if (into->region.lo[d] == r->region.lo[d] &&
-              into->region.hi[d] == r->region.hi[d])
-            continue;
-          if (axis != -1 || into->region.hi[d] != r->region.lo[d])
-            adjacent = false;
-          axis = d;
-        }
-        if (adjacent && axis != -1 &&
-            into->actors.lo.size() == r->actors.lo.size()) {
+          into->actors.lo.size() == r->actors.lo.size()) {
+        int axis = continuingAxis(into->region, r->region);
+        if (axis != -1) {
           into->region.hi[axis] = r->region.hi[axis];
           for (size_t d = 0; d < into->actors.lo.size(); ++d) {
             into->actors.lo[d] = std::min(into->actors.lo[d], r->actors.lo[d]);

@@ -94,15 +94,22 @@ protected:
     return out;
   }
 
+  /// A loop's lower and upper bounds, at the insertion point.
+  std::pair<Value, Value> loopBounds(ForOp loop) {
+    Location loc = loop.getLoc();
+    Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
+                         loop.getLowerMap().getNumDims(),
+                         loop.getLowerOperands());
+    Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
+                         loop.getUpperMap().getNumDims(),
+                         loop.getUpperOperands());
+    return {lb, ub};
+  }
+
   virtual LogicalResult lowerOp(Operation *op) {
     Location loc = op->getLoc();
     if (auto loop = dyn_cast<ForOp>(op)) {
-      Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
-                           loop.getLowerMap().getNumDims(),
-                           loop.getLowerOperands());
-      Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
-                           loop.getUpperMap().getNumDims(),
-                           loop.getUpperOperands());
+      auto [lb, ub] = loopBounds(loop);
       Value one = arith::ConstantIndexOp::create(b, loc, 1);
       auto scfFor = scf::ForOp::create(b, loc, lb, ub, one);
       map.map(loop.getInductionVar(), scfFor.getInductionVar());

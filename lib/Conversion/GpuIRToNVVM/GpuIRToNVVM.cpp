@@ -145,12 +145,7 @@ private:
           return loop.emitOpError()
                  << "has bounds that depend on an enclosing task index; "
                     "task loops with such bounds are not distributed yet";
-      Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
-                           loop.getLowerMap().getNumDims(),
-                           loop.getLowerOperands());
-      Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
-                           loop.getUpperMap().getNumDims(),
-                           loop.getUpperOperands());
+      auto [lb, ub] = loopBounds(loop);
       Value trip = arith::SubIOp::create(b, loc, ub, lb);
       trip = arith::MaxSIOp::create(b, loc, trip, zero);
       lbs.push_back(lb);
@@ -291,12 +286,7 @@ private:
     Value inBox = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::slt,
         arith::RemSIOp::create(b, loc, pos, stepV), boxV);
-    Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
-                         loop.getLowerMap().getNumDims(),
-                         loop.getLowerOperands());
-    Value ub = applyExpr(loc, loop.getUpperMap().getResult(0),
-                         loop.getUpperMap().getNumDims(),
-                         loop.getUpperOperands());
+    auto [lb, ub] = loopBounds(loop);
     Value iv = arith::AddIOp::create(b, loc, lb, i);
     Value cond = arith::AndIOp::create(
         b, loc,
