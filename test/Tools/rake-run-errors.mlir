@@ -20,6 +20,16 @@
 // RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --print=Y 2>&1 | FileCheck %s --check-prefix=NOPRINT
 // NOPRINT: rake-run: --print names 'Y', which is not a buffer parameter of @tiles
 
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --input=X=%t.missing 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: rake-run: cannot read '{{.*}}.missing': No such file or directory
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --input=X 2>&1 | FileCheck %s --check-prefix=BADINPUT
+// BADINPUT: rake-run: --input: expected name=file, got 'X'
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=16 --launch-args=%t.args 2>&1 | FileCheck %s --check-prefix=NOLAUNCH
+// NOLAUNCH: rake-run: @tiles has no device function to launch
+// RUN: echo 'func.func @f() { return }' > %t.noproc.mlir
+// RUN: not rake-run --seq %t.noproc.mlir 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: rake-run: the file holds no gpuir.proc
+
 // An access out of bounds stops the run at its source location instead of
 // reading or writing past the buffer.
 // RUN: not rake-run --seq %s --proc=tiles --sizes=n=20 --shape=X=16 2>&1 | FileCheck %s --check-prefix=OOB

@@ -22,6 +22,12 @@
 // RUN: cmp %t/in/A.bin %t/A.bin
 // RUN: not cmp -s %t/in/B.bin %t/B.bin
 
+// --launch-args writes what runtime/launch/rake-launch needs for the same
+// run on the GPU: kernel, block, CTAs per SM, and each parameter in order.
+// RUN: rake-run --seq %examples/reverse_tiles.mlir --shape=A=1024,B=1024 --launch-args=%t/args > /dev/null
+// RUN: FileCheck %s --check-prefix=LAUNCH < %t/args
+// LAUNCH: reverse_tiles --block 256 --blocks-per-sm 1 i:1024 m:4:1024:in/A.bin:gpu/A.bin m:4:1024:in/B.bin:gpu/B.bin
+
 // Printing: an integer kernel's elements, exact.
 // RUN: rake-run --seq %s --shape=X=4 --print=X | FileCheck %s --check-prefix=PRINT
 // PRINT: @count ran
