@@ -97,6 +97,21 @@ struct Access {
   SmallVector<CollUnitAttr> distributed;
 };
 
+/// The value of the variable of a loop that runs once with constant bounds.
+std::optional<int64_t> singleIterationValue(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return std::nullopt;
+  auto loop = dyn_cast<ForOp>(arg.getOwner()->getParentOp());
+  if (!loop || loop.getInductionVar() != v)
+    return std::nullopt;
+  auto lo = dyn_cast<AffineConstantExpr>(loop.getLowerMap().getResult(0));
+  auto hi = dyn_cast<AffineConstantExpr>(loop.getUpperMap().getResult(0));
+  if (!lo || !hi || hi.getValue() != lo.getValue() + 1)
+    return std::nullopt;
+  return lo.getValue();
+}
+
 /// Coordinates of a window's source dims.
 SmallVector<Coord> windowCoords(AffineMap map, ValueRange operands,
                                 ArrayRef<bool> intervals) {
@@ -327,8 +342,15 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
   });
   size_t errorsBefore = errors.size();
 
-  std::optional<Sharding> first;
-  Operation *firstOp = nullptr;
+  // The distribution each access implies, and where its distributed
+  // dimensions end.
+  struct FoundSharding {
+    Sharding sharding;
+    Operation *op;
+    SmallVector<Coord> coords;
+    size_t next;
+  };
+  SmallVector<FoundSharding> found;
   // Keys of the synthetic loops of instruction parameters.
   SmallVector<std::unique_ptr<char>> syntheticKeys;
 
@@ -547,27 +569,65 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
                         {allocNote}});
       continue;
     }
-    if (!first) {
-      first = sharding;
-      firstOp = access.op;
-      continue;
-    }
-    if (!(sharding == *first)) {
-      auto text = [](const Sharding &s) {
-        std::string r = "[";
-        llvm::raw_string_ostream os(r);
-        llvm::interleaveComma(s.pitches, os);
-        os << "] from thread " << s.base;
-        return r;
-      };
-      errors.push_back(
-          {access.op,
-           "accesses " + name + " with a different distribution (pitches " +
-               text(sharding) + ") than its first access (pitches " +
-               text(*first) +
-               "); every access must use the same copy for the same threads",
-           {{firstOp->getLoc(), "first access"}, allocNote}});
-    }
+    found.push_back({sharding, access.op, access.coords, k});
   }
-  shardings[buffer] = first.value_or(Sharding{});
+  if (errors.size() != errorsBefore || found.empty()) {
+    shardings[buffer] = Sharding{};
+    return;
+  }
+
+  // The distribution is the one with the most distributed dimensions. An
+  // access from fewer split loops (a single-iteration cuda_threads loop:
+  // lane 0 of each warp) names the rest of the distributed dimensions by
+  // constants, which pick its thread within the copies.
+  const FoundSharding *ref = &found.front();
+  for (const FoundSharding &f : found)
+    if (f.sharding.pitches.size() > ref->sharding.pitches.size())
+      ref = &f;
+  auto text = [](const Sharding &s) {
+    std::string r = "[";
+    llvm::raw_string_ostream os(r);
+    llvm::interleaveComma(s.pitches, os);
+    os << "] from thread " << s.base;
+    return r;
+  };
+  for (FoundSharding &f : found) {
+    Sharding extended = f.sharding;
+    for (size_t k = f.next; extended.pitches.size() <
+                                ref->sharding.pitches.size() &&
+                            k < f.coords.size();
+         ++k) {
+      LinearForm lo = f.coords[k].lo;
+      lo.dropZeros();
+      if (f.coords[k].interval || !lo.linear)
+        break;
+      // The variable of a single-iteration loop is a constant.
+      bool constant = true;
+      for (auto [key, coeff] : lo.coeffs) {
+        std::optional<int64_t> v =
+            singleIterationValue(Value::getFromOpaquePointer(key));
+        if (!v) {
+          constant = false;
+          break;
+        }
+        lo.constant += coeff * *v;
+      }
+      if (!constant)
+        break;
+      int64_t pitch = ref->sharding.pitches[extended.pitches.size()];
+      extended.pitches.push_back(pitch);
+      extended.base -= pitch * lo.constant;
+    }
+    if (extended == ref->sharding)
+      continue;
+    errors.push_back(
+        {f.op,
+         "accesses " + name + " with a different distribution (pitches " +
+             text(extended) + ") than another access (pitches " +
+             text(ref->sharding) +
+             "); every access must use the same copy for the same threads",
+         {{ref->op->getLoc(), "the other access"}, allocNote}});
+    break;
+  }
+  shardings[buffer] = ref->sharding;
 }

@@ -34,8 +34,8 @@ gpuir.proc @other_cta(%n: index) {
       gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
         gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
           %v = gpuir.read %s[%c, %t] : memref<2x128xf32, #gpuir.smem>
-          // expected-note @-1 {{first access}}
-          // expected-error @+1 {{'gpuir.write' op accesses the smem buffer (one copy per CTA) with a different distribution (pitches [-128] from thread 128) than its first access (pitches [128] from thread 0); every access must use the same copy for the same threads}}
+          // expected-note @-1 {{the other access}}
+          // expected-error @+1 {{'gpuir.write' op accesses the smem buffer (one copy per CTA) with a different distribution (pitches [-128] from thread 128) than another access (pitches [128] from thread 0); every access must use the same copy for the same threads}}
           gpuir.write %v, %s[1 - %c, %t] : memref<2x128xf32, #gpuir.smem>
         }
       }

@@ -442,8 +442,8 @@ gpuir.proc @missing_wgmma_fence(%M: index, %N: index, %K: index, %A: memref<?x64
     }
   }
 }
-// expected-error @-18 {{RAW hazard: threads 128..255 of task 0 read D[0:128, 0:64] on wgmma_async_rmem_d, written by threads 128..255 of task 0 on cuda_in_order_rmem without synchronization that orders it before}}
-// expected-note @-37 {{the earlier write of D[0:128, 0:64]}}
+// expected-error @-18 {{RAW hazard: threads 128..255 of task 0 read D[0:128, 0:64] on wgmma_async_rmem_d, written by thread 128 of task 0 on cuda_in_order_rmem without synchronization that orders it before}}
+// expected-note @-37 {{the earlier write of D[0, 0:64]}}
 
 // -----
 

@@ -54,6 +54,8 @@ private:
   LogicalResult convertAccess(Operation *op, Value memref, ValueRange indices,
                               AffineMap map, bool read, bool mutate);
   LogicalResult convertInstr(InstrOpInterface instr);
+  FailureOr<Window> perThread(InstrOpInterface instr, const InstrParam &p,
+                              const Window &w);
   LogicalResult convertSync(Operation *op);
 
   /// Emits `kind` on a window: the variable, its index operands (mapped to
@@ -190,10 +192,14 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
     auto qual = QualTimelineAttr::get(b.getContext(), p.qual);
     bool read = p.access != AccessMode::write;
     bool mutate = p.access != AccessMode::read;
+    OpBuilder::InsertionGuard guard(b);
+    FailureOr<Window> part = perThread(instr, p, *w);
+    if (failed(part))
+      return failure();
     if (read)
-      emitOnWindow<amir::CheckReadsOp>(loc, *w, qual, nullptr);
+      emitOnWindow<amir::CheckReadsOp>(loc, *part, qual, nullptr);
     if (mutate)
-      emitOnWindow<amir::CheckMutatesOp>(loc, *w, qual, nullptr);
+      emitOnWindow<amir::CheckMutatesOp>(loc, *part, qual, nullptr);
   }
   // Record after checking every parameter: an instruction's accesses happen
   // together.
@@ -203,10 +209,14 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
       continue;
     auto qual = QualTimelineAttr::get(b.getContext(), p.qual);
     UnitAttr ooo = p.outOfOrder ? b.getUnitAttr() : UnitAttr();
+    OpBuilder::InsertionGuard guard(b);
+    FailureOr<Window> part = perThread(instr, p, w);
+    if (failed(part))
+      return failure();
     if (p.access == AccessMode::read)
-      emitOnWindow<amir::RecordReadOp>(loc, w, qual, ooo);
+      emitOnWindow<amir::RecordReadOp>(loc, *part, qual, ooo);
     else
-      emitOnWindow<amir::RecordMutateOp>(loc, w, qual, ooo);
+      emitOnWindow<amir::RecordMutateOp>(loc, *part, qual, ooo);
   }
   if (Value barrier = instr.getTrailingBarrier()) {
     // The instruction completes through the barrier: it arrives there with
@@ -233,6 +243,79 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
   return success();
 }
 
+/// A parameter distributed over units (a warp's register fragment, one row
+/// per lane) that an instruction accesses in order is accessed by each unit
+/// in its own part: the leading intervals of its window become the
+/// variables of synthetic thread loops over the units, opened at the
+/// insertion point (which the caller restores), and the window is narrowed
+/// to one unit's part. So a lane's own write before a warp's mma.sync needs
+/// no fence. Asynchronous accesses (wgmma's accumulator) stay accesses of
+/// the whole collective: only a wait of the collective observes them, and
+/// one record instead of one per thread keeps the check fast.
+FailureOr<Window> Converter::perThread(InstrOpInterface instr,
+                                       const InstrParam &p, const Window &w) {
+  if (p.distributedUnits.empty() || p.qual != Q::cuda_in_order_rmem)
+    return w;
+  Operation *op = instr;
+  Location loc = op->getLoc();
+  MLIRContext *ctx = b.getContext();
+  const CollTiling *scope = coll.getScopeTiling(op);
+  if (!scope)
+    return op->emitOpError() << "has no collective tiling";
+  CollTiling tiling = *scope;
+  Window part = w;
+  size_t d = 0;
+  for (Attribute u : p.distributedUnits) {
+    while (d < part.lo.size() && !part.hi[d])
+      ++d;
+    auto extent = d < part.lo.size()
+                      ? dyn_cast<AffineConstantExpr>(simplifyAffineExpr(
+                            part.hi[d] - part.lo[d], part.operands.size(), 0))
+                      : AffineConstantExpr();
+    if (!extent)
+      return op->emitOpError()
+             << "parameter '" << p.name
+             << "' is distributed over threads, but its window has no "
+                "interval of constant size for the distributed dimension";
+    std::string error;
+    auto unit = evaluateUnit(cast<CollUnitAttr>(u).getCollType(), blockDim,
+                             clusterDim, error);
+    FailureOr<CollTiling> derived =
+        failed(unit) ? FailureOr<CollTiling>(failure())
+                     : tiling.derive(op, Value(), *unit, 0, extent.getValue(),
+                                     /*tiled=*/true, error);
+    FailureOr<CollTiling> refined =
+        failed(derived) ? FailureOr<CollTiling>(failure())
+                        : derived->refinedTo(domain, error);
+    if (failed(refined))
+      return op->emitOpError() << "cannot run parameter '" << p.name
+                               << "' over its threads: " << error;
+    tiling = *derived;
+    SmallVector<Attribute> tiles;
+    for (auto [dim, cd] : llvm::enumerate(refined->getDims()))
+      for (const TileOp &t : cd.ops)
+        if (t.owner == op && t.level + 1 == refined->getDepth())
+          tiles.push_back(amir::TileAttr::get(ctx, dim, t.offset, t.step,
+                                              t.box, t.div, t.mod));
+    Attribute threads = tiles.size() == 1 ? tiles.front()
+                                          : Attribute(b.getArrayAttr(tiles));
+    auto loop = amir::LoopOp::create(
+        b, loc, ValueRange(), ValueRange(),
+        AffineMapAttr::get(AffineMap::getConstantMap(0, ctx)),
+        AffineMapAttr::get(AffineMap::getConstantMap(extent.getValue(), ctx)),
+        threads, UnitAttr(), b.getStringAttr(p.name.str() + "_part"));
+    Block *body = new Block();
+    loop.getBody().push_back(body);
+    Value iv = body->addArgument(b.getIndexType(), loc);
+    indexMap.map(iv, iv);
+    part.operands.push_back(iv);
+    part.lo[d] = part.lo[d] + getAffineDimExpr(part.operands.size() - 1, ctx);
+    part.hi[d] = AffineExpr();
+    ++d;
+    b.setInsertionPointToStart(body);
+  }
+  return part;
+}
 
 SmallVector<Attribute> Converter::threadMapping(Operation *scopeOp) {
   SmallVector<Attribute> result;

@@ -97,6 +97,18 @@ protected:
   /// A loop's lower and upper bounds, at the insertion point.
   std::pair<Value, Value> loopBounds(ForOp loop) {
     Location loc = loop.getLoc();
+    // Constant bounds stay constants, so that loops over registers can be
+    // unrolled.
+    auto constant = [](AffineMap m) -> std::optional<int64_t> {
+      if (auto c = dyn_cast<AffineConstantExpr>(m.getResult(0)))
+        return c.getValue();
+      return std::nullopt;
+    };
+    std::optional<int64_t> lo = constant(loop.getLowerMap()),
+                           hi = constant(loop.getUpperMap());
+    if (lo && hi)
+      return {arith::ConstantIndexOp::create(b, loc, *lo),
+              arith::ConstantIndexOp::create(b, loc, *hi)};
     Value lb = applyExpr(loc, loop.getLowerMap().getResult(0),
                          loop.getLowerMap().getNumDims(),
                          loop.getLowerOperands());
@@ -218,10 +230,8 @@ protected:
       func::CallOp::create(b, loc, call.getCallee(), TypeRange(), args);
       return success();
     }
-    if (isa<InstrOpInterface>(op))
-      return op->emitOpError()
-             << "has no sequential behavior yet; instructions' behaviors "
-                "come with their instruction sets";
+    if (auto instr = dyn_cast<InstrOpInterface>(op))
+      return instr.buildSequential(b, instrOperands(op));
     if (isa<TensorMapOp>(op))
       return op->emitOpError() << "the sequential meaning of tensor maps is "
                                   "not lowered yet";
@@ -230,6 +240,16 @@ protected:
     // Scalar arithmetic on data values keeps its meaning.
     b.clone(*op, map);
     return success();
+  }
+
+  /// An instruction's operands as lowered: barriers (which have no
+  /// sequential or per-thread value) as null.
+  SmallVector<Value> instrOperands(Operation *op) {
+    SmallVector<Value> out;
+    for (Value v : op->getOperands())
+      out.push_back(isa<BarrierType>(v.getType()) ? Value()
+                                                  : map.lookupOrDefault(v));
+    return out;
   }
 
   LogicalResult lowerWindow(WindowOp window) {

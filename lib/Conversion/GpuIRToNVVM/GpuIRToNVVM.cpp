@@ -20,18 +20,24 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Analysis/CollectiveAnalysis.h"
+#include "Rake/Analysis/DistributedMemory.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "../GpuIRToCPU/SequentialLowering.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -53,8 +59,9 @@ bool isInOrder(SyncTimeline t) {
 
 class DeviceLowering : public Lowering {
 public:
-  DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll)
-      : Lowering(b), coll(coll) {}
+  DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll,
+                 const DistributedMemoryAnalysis &dist)
+      : Lowering(b), coll(coll), dist(dist) {}
 
   LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule) {
     Block &body = proc.getBody().front();
@@ -110,6 +117,16 @@ public:
     if (failed(lowerDevice(device)))
       return failure();
     gpu::ReturnOp::create(b, proc.getLoc());
+    // Loops over registers run unrolled, so that every register index is a
+    // constant and the buffers stay in registers; inner loops first.
+    SmallVector<scf::ForOp> unroll;
+    kernel.walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kUnroll))
+        unroll.push_back(loop);
+    });
+    for (scf::ForOp loop : unroll)
+      if (failed(loopUnrollFull(loop)))
+        return proc.emitOpError() << "could not unroll a loop over registers";
     return success();
   }
 
@@ -182,24 +199,182 @@ private:
     if (auto loop = dyn_cast<ForOp>(op)) {
       if (loop.getMode() == LoopMode::cuda_threads)
         return lowerThreadLoop(loop);
-      return Lowering::lowerOp(op);
+      return lowerSeqLoop(loop);
     }
     if (auto fence = dyn_cast<FenceOp>(op))
       return lowerFence(fence);
     if (isa<WarpsOp>(op))
       return op->emitOpError()
              << "specializes warps; warp specialization is not lowered yet";
-    if (isa<ArriveOp, AwaitOp>(op))
-      return op->emitOpError()
-             << "is a split barrier; arrive and await are not lowered yet";
-    if (isa<InstrOpInterface>(op))
-      return op->emitOpError()
-             << "is an instruction with no device lowering yet";
+    if (auto arrive = dyn_cast<ArriveOp>(op))
+      return lowerArrive(arrive);
+    if (auto await = dyn_cast<AwaitOp>(op))
+      return lowerAwait(await);
+    if (auto instr = dyn_cast<InstrOpInterface>(op))
+      return instr.buildDevice(b, instrOperands(op), threadId);
     if (auto alloc = dyn_cast<AllocOp>(op))
       return lowerAlloc(alloc);
     if (auto freeOp = dyn_cast<FreeOp>(op))
       return success(); // Workgroup and private buffers need no free.
+    if (auto read = dyn_cast<ReadOp>(op)) {
+      SmallVector<Value> idx =
+          localIndices(read.getMemref(), read.getMap(), read.getIndices(), loc);
+      map.map(read.getValue(),
+              memref::LoadOp::create(b, loc, map.lookup(read.getMemref()), idx)
+                  .getResult());
+      return success();
+    }
+    if (auto write = dyn_cast<WriteOp>(op)) {
+      SmallVector<Value> idx = localIndices(write.getMemref(), write.getMap(),
+                                            write.getIndices(), loc);
+      memref::StoreOp::create(b, loc, map.lookupOrDefault(write.getValue()),
+                              map.lookup(write.getMemref()), idx);
+      return success();
+    }
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      SmallVector<Value> idx = localIndices(
+          reduce.getMemref(), reduce.getMap(), reduce.getIndices(), loc);
+      Value buf = map.lookup(reduce.getMemref());
+      Value old = memref::LoadOp::create(b, loc, buf, idx);
+      Value v = map.lookupOrDefault(reduce.getValue());
+      Value sum = isa<FloatType>(v.getType())
+                      ? arith::AddFOp::create(b, loc, old, v).getResult()
+                      : arith::AddIOp::create(b, loc, old, v).getResult();
+      memref::StoreOp::create(b, loc, sum, buf, idx);
+      return success();
+    }
+    if (auto window = dyn_cast<WindowOp>(op))
+      return lowerLocalWindow(window);
     return Lowering::lowerOp(op);
+  }
+
+  /// The indices of an access in this thread's part of a buffer: those of
+  /// the dimensions distributed over threads are dropped (the distributed
+  /// memory analysis has proven that they name this thread's part).
+  SmallVector<Value> localIndices(Value buffer, AffineMap m, ValueRange operands,
+                                  Location loc) {
+    SmallVector<Value> idx = applyAll(loc, m, operands);
+    unsigned k = distributedDims.lookup(buffer);
+    return SmallVector<Value>(idx.begin() + k, idx.end());
+  }
+
+  /// A window of a buffer distributed over threads views this thread's
+  /// part: the distributed dimensions are dropped; those the window keeps
+  /// (as intervals) remain distributed in the result.
+  LogicalResult lowerLocalWindow(WindowOp window) {
+    unsigned k = distributedDims.lookup(window.getSource());
+    if (k == 0)
+      return lowerWindow(window);
+    Location loc = window.getLoc();
+    Value source = map.lookup(window.getSource());
+    auto sourceType = cast<MemRefType>(source.getType());
+    AffineMap m = window.getMap();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    unsigned r = 0, dim = 0, keptDistributed = 0;
+    for (bool isInterval : window.getIntervals()) {
+      AffineExpr lo = m.getResult(r++);
+      AffineExpr hi = isInterval ? m.getResult(r++) : AffineExpr();
+      if (dim++ < k) {
+        keptDistributed += isInterval;
+        continue;
+      }
+      offsets.push_back(
+          applyExpr(loc, lo, m.getNumDims(), window.getIndices()));
+      if (isInterval) {
+        AffineExpr extent =
+            simplifyAffineExpr(hi - lo, m.getNumDims(), 0);
+        if (auto c = dyn_cast<AffineConstantExpr>(extent))
+          sizes.push_back(b.getIndexAttr(c.getValue()));
+        else
+          sizes.push_back(
+              applyExpr(loc, extent, m.getNumDims(), window.getIndices()));
+      } else {
+        sizes.push_back(b.getIndexAttr(1));
+      }
+      strides.push_back(b.getIndexAttr(1));
+    }
+    auto declared = cast<MemRefType>(cpuType(window.getResult().getType()));
+    ArrayRef<int64_t> localShape = declared.getShape().drop_front(keptDistributed);
+    MemRefType inferred = memref::SubViewOp::inferRankReducedResultType(
+        localShape, sourceType, offsets, sizes, strides);
+    Value view = memref::SubViewOp::create(b, loc, inferred, source, offsets,
+                                           sizes, strides);
+    map.map(window.getResult(), view);
+    distributedDims[window.getResult()] = keptDistributed;
+    return success();
+  }
+
+  /// A sequential loop; loops with constant bounds over register buffers
+  /// are marked for unrolling.
+  LogicalResult lowerSeqLoop(ForOp loop) {
+    Location loc = loop.getLoc();
+    auto [lb, ub] = loopBounds(loop);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto scfFor = scf::ForOp::create(b, loc, lb, ub, one);
+    std::optional<int64_t> lo = getConstantIntValue(lb),
+                           hi = getConstantIntValue(ub);
+    if (lo && hi && *hi - *lo <= kMaxUnroll && indexesRegisters(loop))
+      scfFor->setAttr(kUnroll, b.getUnitAttr());
+    map.map(loop.getInductionVar(), scfFor.getInductionVar());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(scfFor.getBody()->getTerminator());
+    return lowerBlock(*loop.getBodyBlock());
+  }
+
+  /// Whether the loop's variable selects registers: it is used (directly
+  /// or through index arithmetic) by an access or window of a register
+  /// buffer inside the loop.
+  static bool indexesRegisters(ForOp loop) {
+    auto isRmem = [](Value v) {
+      auto t = dyn_cast<MemRefType>(v.getType());
+      return t && isa_and_nonnull<RmemAttr>(t.getMemorySpace());
+    };
+    bool found = false;
+    loop.getBodyBlock()->walk([&](Operation *op) {
+      if (found)
+        return;
+      Value buf;
+      ValueRange idx;
+      if (auto r = dyn_cast<ReadOp>(op))
+        buf = r.getMemref(), idx = r.getIndices();
+      else if (auto w = dyn_cast<WriteOp>(op))
+        buf = w.getMemref(), idx = w.getIndices();
+      else if (auto d = dyn_cast<ReduceOp>(op))
+        buf = d.getMemref(), idx = d.getIndices();
+      else if (auto win = dyn_cast<WindowOp>(op))
+        buf = win.getSource(), idx = win.getIndices();
+      if (buf && isRmem(buf) &&
+          llvm::is_contained(idx, loop.getInductionVar()))
+        found = true;
+      // Instructions on register fragments inside the loop: their windows
+      // are found above; a whole buffer passed in a loop is loop-invariant.
+    });
+    return found;
+  }
+
+  /// Commit groups of cp.async: every thread of the scope commits its own.
+  LogicalResult lowerArrive(ArriveOp arrive) {
+    auto type = cast<BarrierType>(arrive.getBarriers().front().getType());
+    if (type.getMechanism() != BarrierMechanism::cp_async_group)
+      return arrive.emitOpError()
+             << "arrives on a " << stringifyBarrierMechanism(type.getMechanism())
+             << " barrier; only cp.async commit groups are lowered yet";
+    NVVM::CpAsyncCommitGroupOp::create(b, arrive.getLoc());
+    return success();
+  }
+
+  /// cp.async.wait_group n: all but the newest n groups of the thread are
+  /// done. Groups of other commit-group variables only make it wait longer.
+  LogicalResult lowerAwait(AwaitOp await) {
+    auto type = cast<BarrierType>(await.getBarrier().getType());
+    if (type.getMechanism() != BarrierMechanism::cp_async_group)
+      return await.emitOpError()
+             << "awaits a " << stringifyBarrierMechanism(type.getMechanism())
+             << " barrier; only cp.async commit groups are lowered yet";
+    NVVM::CpAsyncWaitGroupOp::create(
+        b, await.getLoc(),
+        static_cast<int32_t>(await.getOutstanding().value_or(0)));
+    return success();
   }
 
   /// Frees at block ends are implicit on the device.
@@ -212,9 +387,15 @@ private:
 
   LogicalResult lowerAlloc(AllocOp alloc) {
     Type t = alloc.getResult().getType();
-    if (isa<BarrierType>(t))
+    if (auto barrier = dyn_cast<BarrierType>(t)) {
+      // A thread's cp.async commit groups live in the hardware.
+      if (barrier.getMechanism() == BarrierMechanism::cp_async_group)
+        return success();
       return alloc.emitOpError()
-             << "allocates a barrier; barriers are not lowered yet";
+             << "allocates a barrier of mechanism "
+             << stringifyBarrierMechanism(barrier.getMechanism())
+             << "; only cp.async commit groups are lowered yet";
+    }
     auto type = cast<MemRefType>(t);
     Attribute space = type.getMemorySpace();
     if (isa<SmemAttr, SmemAtomic16Attr>(space)) {
@@ -228,16 +409,15 @@ private:
       return success();
     }
     if (isa<RmemAttr>(space)) {
-      const CollTiling *scope = coll.getScopeTiling(alloc);
-      if (!scope || scope->getNumThreads() != 1)
-        return alloc.emitOpError()
-               << "is a register buffer shared out over "
-               << (scope ? scope->getNumThreads() : 0)
-               << " threads; distributed register buffers are not lowered yet";
+      // Each thread holds its part: the dimensions the distributed memory
+      // analysis found distributed over threads are dropped.
+      const Sharding *sharding = dist.getSharding(alloc.getResult());
+      unsigned k = sharding ? sharding->pitches.size() : 0;
+      auto local = MemRefType::get(type.getShape().drop_front(k),
+                                   type.getElementType());
       map.map(alloc.getResult(),
-              memref::AllocaOp::create(b, alloc.getLoc(), cast<MemRefType>(
-                                                              cpuType(type)))
-                  .getResult());
+              memref::AllocaOp::create(b, alloc.getLoc(), local).getResult());
+      distributedDims[alloc.getResult()] = k;
       return success();
     }
     // The verifier keeps host and global allocations out of device code and
@@ -389,7 +569,14 @@ private:
     return threads == n;
   }
 
+  static constexpr StringLiteral kUnroll = "rake.unroll";
+  static constexpr int64_t kMaxUnroll = 64;
+
   const CollectiveAnalysis &coll;
+  const DistributedMemoryAnalysis &dist;
+  /// How many leading dimensions of a register buffer (or window of one)
+  /// are distributed over threads, and so absent from each thread's part.
+  DenseMap<Value, unsigned> distributedDims;
   int64_t blockDim = 0;
   gpu::GPUFuncOp kernel;
   Value threadId;
@@ -405,6 +592,9 @@ struct ConvertGpuIRToNVVM
     CollectiveAnalysis coll(module);
     if (failed(coll.emitErrors()))
       return signalPassFailure();
+    DistributedMemoryAnalysis dist(module, coll);
+    if (failed(dist.emitErrors()))
+      return signalPassFailure();
     OpBuilder b(module.getContext());
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
@@ -412,7 +602,7 @@ struct ConvertGpuIRToNVVM
       b.setInsertionPoint(proc);
       auto gpuModule = gpu::GPUModuleOp::create(
           b, proc.getLoc(), (proc.getSymName() + "_device").str());
-      DeviceLowering lowering(b, coll);
+      DeviceLowering lowering(b, coll, dist);
       if (failed(lowering.lowerProc(proc, gpuModule)))
         return signalPassFailure();
       proc.erase();
@@ -456,7 +646,9 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();

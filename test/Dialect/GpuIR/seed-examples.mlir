@@ -138,7 +138,7 @@ gpuir.proc @wgmma_not_awaited(%n: index) attributes {gpuir.check_sizes = [{n = 5
           // expected-note @+2 {{the earlier write of D[0, 0:128, 0:32]}}
           // expected-note @+1 {{the asynchronous access is never waited for (no fence, arrive or await on its timeline captures it)}}
           rtest.example_wgmma %Dw, %Ac, %Ac : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>, memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
-          // expected-error @+1 {{RAW hazard: threads 0..127 of task 0 read D[0, 0:128, 0:32] on cuda_in_order_rmem, written by threads 0..127 of task 0 on wgmma_async_rmem_d without synchronization that orders it before}}
+          // expected-error @+1 {{RAW hazard: thread 0 of task 0 read D[0, 0, 0:32] on cuda_in_order_rmem, written by threads 0..127 of task 0 on wgmma_async_rmem_d without synchronization that orders it before}}
           rtest.in_order_op %Dw unit <warpgroup> over <thread> : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.rmem>
         }
       }

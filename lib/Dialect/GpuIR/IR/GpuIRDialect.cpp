@@ -27,6 +27,7 @@ void GpuIRDialect::initialize() {
 #define GET_OP_LIST
 #include "Rake/Dialect/GpuIR/IR/Ops.cpp.inc"
       >();
+  registerSm80Instructions();
 }
 
 void GpuIRDialect::registerAttributes() {

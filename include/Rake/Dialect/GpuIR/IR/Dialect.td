@@ -35,6 +35,8 @@ def GpuIR_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();
+    /// The Sm80 instruction set (Instrs/Sm80.td).
+    void registerSm80Instructions();
   }];
 }
 

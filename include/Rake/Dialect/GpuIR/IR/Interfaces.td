@@ -75,6 +75,28 @@ def GpuIR_InstrOpInterface : OpInterface<"InstrOpInterface"> {
            "::mlir::AffineMap &":$map,
            "::llvm::SmallVectorImpl<bool> &":$intervals), [{}],
       [{ map = ::mlir::AffineMap::get($_op->getContext()); }]>,
+    InterfaceMethod<[{The sequential behavior: builds, at the builder's
+      insertion point, func/scf/memref/arith code that does what one
+      instance does. `operands` are the op's operands as the sequential
+      lowering maps them (buffers as memrefs without GpuIR memory spaces,
+      whole: a distributed parameter includes its distributed dimensions;
+      barriers as null values).}],
+      "::llvm::LogicalResult", "buildSequential",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::ValueRange":$operands), [{}],
+      [{ return $_op->emitOpError()
+             << "has no sequential behavior yet; instructions' behaviors "
+                "come with their instruction sets"; }]>,
+    InterfaceMethod<[{The device code one thread runs for its part of one
+      instance, built at the builder's insertion point in a gpu.func.
+      `operands` are the op's operands as the device lowering maps them: a
+      parameter distributed over threads arrives as this thread's part (its
+      distributed dimensions dropped); `threadId` is the thread's index in
+      its CTA (threadIdx.x), from which a warp instruction finds its lane.}],
+      "::llvm::LogicalResult", "buildDevice",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::ValueRange":$operands,
+           "::mlir::Value":$threadId), [{}],
+      [{ return $_op->emitOpError()
+             << "is an instruction with no device lowering yet"; }]>,
   ];
   let verify = [{ return ::mlir::rake::gpuir::verifyInstrOp($_op); }];
 }

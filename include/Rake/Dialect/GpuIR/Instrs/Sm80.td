@@ -1,0 +1,129 @@
+//===- Sm80.td - the Sm80 instruction set ------------------*- tablegen -*-===//
+//
+// Ampere's asynchronous copy, matrix load, warp matrix multiply and warp
+// shuffle instructions as GpuIR instruction ops. Each implements the
+// instruction interface: its collective unit, timelines and parameters for
+// the analyses, its sequential behavior for the CPU meaning, and its device
+// code. Register fragments are explicit: a warp's fragment is a register
+// buffer whose leading dimension (32) is distributed over the warp's lanes,
+// lane l holding row l, in the layout the PTX ISA gives for the instruction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_GPUIR_SM80
+#define RAKE_GPUIR_SM80
+
+include "mlir/IR/OpBase.td"
+include "Rake/Dialect/GpuIR/IR/Dialect.td"
+include "Rake/Dialect/GpuIR/IR/Interfaces.td"
+
+class Sm80_Instr<string mnemonic, list<Trait> traits = []>
+    : Op<GpuIR_Dialect, "sm80." # mnemonic,
+         traits # [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
+                                             ["buildSequential", "buildDevice"]>]> {
+  let hasVerifier = 1;
+}
+
+def Sm80_CpAsyncOp : Sm80_Instr<"cp_async"> {
+  let summary = "copy 4, 8 or 16 bytes from global to shared memory asynchronously";
+  let description = [{
+    One thread copies a contiguous run of 4, 8 or 16 bytes from global
+    memory (`src`) to shared memory (`dst`) without waiting for it
+    (`cp.async`). The copy completes out of order; commit it to a
+    `cp_async_group` barrier with `gpuir.arrive Sm80_cp_async >> %cg` and
+    wait for it with `gpuir.await %cg, ..., outstanding(n)`.
+
+    With `fill(%n)`, only the first `%n` elements are read and the rest of
+    `dst` is zero-filled (the copy's source size).
+
+    ```mlir
+    gpuir.sm80.cp_async %dst, %src : memref<8xbf16, strided<[1], offset: ?>, #gpuir.smem>,
+                                     memref<8xbf16, strided<[1], offset: ?>, #gpuir.gmem>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src, Optional<Index>:$fill);
+  let assemblyFormat = [{
+    $dst `,` $src (`fill` `(` $fill^ `)`)? attr-dict `:` type($dst) `,` type($src)
+  }];
+}
+
+def Sm80_LdMatrixOp : Sm80_Instr<"ldmatrix"> {
+  let summary = "load one, two or four 8x8 matrices of 16-bit elements into a warp's registers";
+  let description = [{
+    The warp loads `num` 8x8 matrices of 16-bit elements from shared memory
+    (`ldmatrix.sync.aligned.m8n8.x{num}`, `.trans` with `trans`). `src` is an
+    (8 R) x (8 C) tile with R * C = num, its matrices taken in column-major
+    order of 8x8 blocks (matrix j is block (j mod R, j / R)). `dst` is the
+    warp's fragment, 32 x (2 num): lane l receives, for matrix j, elements
+    (l / 4, 2 (l mod 4) + e) of the matrix (e = 0, 1) in registers 2j + e;
+    with `trans`, elements (2 (l mod 4) + e, l / 4).
+
+    A 16x16 tile with num = 4 gives the A fragment of an m16n8k16 mma; a
+    16x16 tile of B stored k-major with `trans` gives the B fragments of two
+    neighbouring n8 tiles. Each row of `src` must start at a 16-byte
+    aligned address.
+  }];
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src, UnitAttr:$trans);
+  let assemblyFormat = [{
+    $dst `,` $src (`trans` $trans^)? attr-dict `:` type($dst) `,` type($src)
+  }];
+  let extraClassDeclaration = [{
+    /// The number of 8x8 matrices loaded.
+    int64_t getNum();
+  }];
+}
+
+def Sm80_MmaSyncOp : Sm80_Instr<"mma_sync"> {
+  let summary = "D += A * B for one m16n8k16 (f16, bf16) or m16n8k8 (tf32) tile, by a warp";
+  let description = [{
+    The warp multiplies a 16 x K tile of A by a K x 8 tile of B and adds the
+    product to the 16 x 8 f32 accumulator D (`mma.sync.aligned`, row-major A,
+    column-major B). With f16 or bf16 fragments K is 16: `a` is 32 x 8, `b`
+    is 32 x 4; with f32 fragments the inputs are TF32 (the low 13 bits of
+    each mantissa are ignored) and K is 8: `a` is 32 x 4, `b` is 32 x 2. `d`
+    is 32 x 4 f32. Lane l holds, with g = l / 4 and t = l mod 4:
+
+    - D, C: register i is element (g + 8 (i / 2), 2 t + i mod 2);
+    - A (16-bit): register i is element (g + 8 ((i / 2) mod 2), 2 t + i mod 2 + 8 (i / 4));
+    - B (16-bit): register i is element (2 t + i mod 2 + 8 (i / 2), g);
+    - A (tf32): register i is element (g + 8 (i mod 2), t + 4 (i / 2));
+    - B (tf32): register i is element (t + 4 i, g).
+
+    The sequential behavior adds the K products of each element in order of
+    k, in f32; the tensor core's order and rounding of the sum may differ.
+  }];
+  let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b);
+  let assemblyFormat = [{
+    $d `,` $a `,` $b attr-dict `:` type($d) `,` type($a) `,` type($b)
+  }];
+  let extraClassDeclaration = [{
+    /// K of the mma shape: 16 for f16/bf16, 8 for tf32.
+    int64_t getK();
+  }];
+}
+
+class Sm80_ShuffleOp<string mnemonic, string what> : Sm80_Instr<mnemonic> {
+  let summary = "exchange one 32-bit value per lane within a warp: " # what;
+  let description = [{
+    The warp exchanges the 32-bit values of `src` (one per lane: a 32-element
+    register buffer distributed over the lanes) with `shfl.sync` over all 32
+    lanes; lane l's result goes to `dst[l]`. `dst` may be `src`.
+
+    - `shfl_bfly`: lane l takes lane l xor offset;
+    - `shfl_down`: lane l takes lane l + offset, or keeps its own value past 31;
+    - `shfl_up`: lane l takes lane l - offset, or keeps its own value below 0;
+    - `shfl_idx`: every lane takes lane offset.
+  }];
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<31>]>:$offset);
+  let assemblyFormat = [{
+    $dst `,` $src `,` $offset attr-dict `:` type($dst) `,` type($src)
+  }];
+}
+
+def Sm80_ShflBflyOp : Sm80_ShuffleOp<"shfl_bfly", "butterfly (xor)">;
+def Sm80_ShflDownOp : Sm80_ShuffleOp<"shfl_down", "from a higher lane">;
+def Sm80_ShflUpOp : Sm80_ShuffleOp<"shfl_up", "from a lower lane">;
+def Sm80_ShflIdxOp : Sm80_ShuffleOp<"shfl_idx", "broadcast from one lane">;
+
+#endif // RAKE_GPUIR_SM80

@@ -1,0 +1,590 @@
+//===- Sm80.cpp - the Sm80 instruction set --------------------------------===//
+//
+// Each instruction gives the analyses its collective unit, timelines and
+// parameters; the sequential lowering its behavior (loops over the warp's
+// lanes and registers on the CPU); the device lowering one thread's part
+// (NVGPU and NVVM ops, which MLIR lowers on to PTX).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/Instrs/Sm80.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+#define GET_OP_CLASSES
+#include "Rake/Dialect/GpuIR/Instrs/Sm80.cpp.inc"
+
+namespace {
+
+CollUnitAttr unitOf(MLIRContext *ctx, CollUnitKind kind) {
+  return CollUnitAttr::get(ctx, kind, 1, 0);
+}
+
+MemRefType memrefOf(Value v) { return cast<MemRefType>(v.getType()); }
+
+/// Whether the innermost dimension has unit stride.
+bool hasUnitInnerStride(MemRefType t) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(t.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.empty() || strides.back() == 1;
+}
+
+/// A warp fragment parameter: registers, 32 rows distributed over lanes.
+InstrParam fragment(MLIRContext *ctx, unsigned index, StringRef name,
+                    AccessMode access, ArrayRef<int64_t> shape = {},
+                    Type elementType = {}) {
+  InstrParam p{index, name, access, QualTimeline::cuda_in_order_rmem,
+               {TypeID::get<RmemAttr>()}};
+  p.shape.assign(shape.begin(), shape.end());
+  p.elementType = elementType;
+  p.distributedUnits = {unitOf(ctx, CollUnitKind::thread)};
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Builders shared by the behaviors
+//===----------------------------------------------------------------------===//
+
+Value cIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// for (i = 0; i < n; ++i) body(i)
+void forRange(OpBuilder &b, Location loc, int64_t n,
+              function_ref<void(Value)> body) {
+  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, n),
+                                 cIndex(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  body(loop.getInductionVar());
+}
+
+/// An affine function of index values, e.g. apply(d0 floordiv 4, {lane}).
+Value apply(OpBuilder &b, Location loc, AffineExpr e, ValueRange dims) {
+  return affine::AffineApplyOp::create(
+      b, loc, AffineMap::get(dims.size(), 0, e), dims);
+}
+
+/// The lane of a thread: threadIdx.x mod 32.
+Value laneOf(OpBuilder &b, Location loc, Value threadId) {
+  AffineExpr d0 = b.getAffineDimExpr(0);
+  return apply(b, loc, d0 % 32, threadId);
+}
+
+/// The warp fragments of mma.sync: for D/C, A and B, the element (row,
+/// column) register i of lane l holds, and its inverse.
+struct MmaLayout {
+  int64_t k;
+  // (lane, reg) -> (row, col)
+  AffineExpr dRow, dCol;
+  // A: (row, k) -> (lane, reg); B: (k, col) -> (lane, reg)
+  AffineExpr aLane, aReg, bLane, bReg;
+};
+
+MmaLayout mmaLayout(MLIRContext *ctx, bool tf32) {
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  MmaLayout m;
+  // D and C: (g + 8 (i / 2), 2 t + i mod 2), g = l / 4, t = l mod 4.
+  m.dRow = d0.floorDiv(4) + d1.floorDiv(2) * 8;
+  m.dCol = (d0 % 4) * 2 + d1 % 2;
+  if (!tf32) {
+    m.k = 16;
+    // A (row, k): lane (row mod 8) 4 + (k mod 8) / 2,
+    //             reg k mod 2 + 2 (row / 8) + 4 (k / 8).
+    m.aLane = (d0 % 8) * 4 + (d1 % 8).floorDiv(2);
+    m.aReg = d1 % 2 + d0.floorDiv(8) * 2 + d1.floorDiv(8) * 4;
+    // B (k, col): lane col 4 + (k mod 8) / 2, reg k mod 2 + 2 (k / 8).
+    m.bLane = d1 * 4 + (d0 % 8).floorDiv(2);
+    m.bReg = d0 % 2 + d0.floorDiv(8) * 2;
+  } else {
+    m.k = 8;
+    // A (row, k): lane (row mod 8) 4 + k mod 4, reg row / 8 + 2 (k / 4).
+    m.aLane = (d0 % 8) * 4 + d1 % 4;
+    m.aReg = d0.floorDiv(8) + d1.floorDiv(4) * 2;
+    // B (k, col): lane col 4 + k mod 4, reg k / 4.
+    m.bLane = d1 * 4 + d0 % 4;
+    m.bReg = d0.floorDiv(4);
+  }
+  return m;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// cp.async
+//===----------------------------------------------------------------------===//
+
+LogicalResult CpAsyncOp::verify() {
+  MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
+  if (dst.getRank() != 1 || src.getRank() != 1 || !dst.hasStaticShape() ||
+      !src.hasStaticShape())
+    return emitOpError() << "copies a run of elements: dst and src must be "
+                            "one-dimensional windows of static size";
+  if (dst.getElementType() != src.getElementType() ||
+      dst.getDimSize(0) != src.getDimSize(0))
+    return emitOpError() << "dst (" << dst.getDimSize(0) << " x "
+                         << dst.getElementType() << ") and src ("
+                         << src.getDimSize(0) << " x " << src.getElementType()
+                         << ") must have the same size and element type";
+  if (!dst.getElementType().isIntOrFloat())
+    return emitOpError() << "copies scalars, found " << dst.getElementType();
+  int64_t bytes =
+      dst.getDimSize(0) * dst.getElementType().getIntOrFloatBitWidth() / 8;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError() << "copies 4, 8 or 16 bytes, found " << bytes;
+  if (!hasUnitInnerStride(dst) || !hasUnitInnerStride(src))
+    return emitOpError() << "copies contiguous elements: dst and src must "
+                            "have unit stride";
+  return success();
+}
+
+CollUnitAttr CpAsyncOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::thread);
+}
+InstrTimeline CpAsyncOp::getInstrTimeline() {
+  return InstrTimeline::Sm80_cp_async;
+}
+SmallVector<InstrParam> CpAsyncOp::getParams() {
+  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::Sm80_cp_async,
+                 {TypeID::get<SmemAttr>()}};
+  InstrParam src{1, "src", AccessMode::read, QualTimeline::Sm80_cp_async,
+                 {TypeID::get<GmemAttr>()}};
+  dst.outOfOrder = src.outOfOrder = true;
+  return {dst, src};
+}
+
+LogicalResult CpAsyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  Value fill = getFill() ? operands[2] : Value();
+  Type elt = memrefOf(dst).getElementType();
+  forRange(b, loc, memrefOf(dst).getDimSize(0), [&](Value i) {
+    if (!fill) {
+      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, src, i),
+                              dst, i);
+      return;
+    }
+    Value inSource =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, fill);
+    auto branch = scf::IfOp::create(b, loc, inSource, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(branch.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, src, i),
+                            dst, i);
+    b.setInsertionPoint(branch.elseBlock()->getTerminator());
+    memref::StoreOp::create(
+        b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elt)), dst, i);
+  });
+  return success();
+}
+
+LogicalResult CpAsyncOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                     Value) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  // Kernel parameters are generic pointers; cp.async reads the global space.
+  MemRefType srcType = memrefOf(src);
+  auto global = MemRefType::get(
+      srcType.getShape(), srcType.getElementType(), srcType.getLayout(),
+      gpu::AddressSpaceAttr::get(getContext(), gpu::AddressSpace::Global));
+  src = memref::MemorySpaceCastOp::create(b, loc, global, src);
+  int64_t n = srcType.getDimSize(0);
+  int64_t bytes = n * srcType.getElementType().getIntOrFloatBitWidth() / 8;
+  Value zero = cIndex(b, loc, 0);
+  Value fill;
+  if (getFill())
+    fill = arith::MinSIOp::create(b, loc, operands[2], cIndex(b, loc, n));
+  nvgpu::DeviceAsyncCopyOp::create(
+      b, loc, nvgpu::DeviceAsyncTokenType::get(getContext()), dst,
+      ValueRange{zero}, src, ValueRange{zero}, b.getIndexAttr(n), fill,
+      bytes == 16 ? b.getUnitAttr() : UnitAttr());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ldmatrix
+//===----------------------------------------------------------------------===//
+
+int64_t LdMatrixOp::getNum() {
+  MemRefType src = memrefOf(getSrc());
+  return (src.getDimSize(0) / 8) * (src.getDimSize(1) / 8);
+}
+
+LogicalResult LdMatrixOp::verify() {
+  MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
+  if (src.getRank() != 2 || !src.hasStaticShape() ||
+      src.getDimSize(0) % 8 != 0 || src.getDimSize(1) % 8 != 0)
+    return emitOpError() << "loads 8x8 matrices: src must be a two-"
+                            "dimensional window whose sizes are multiples of 8";
+  int64_t num = getNum();
+  if (num != 1 && num != 2 && num != 4)
+    return emitOpError() << "loads 1, 2 or 4 matrices, but src is "
+                         << src.getDimSize(0) << "x" << src.getDimSize(1)
+                         << " (" << num << " matrices)";
+  Type elt = src.getElementType();
+  if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() != 16)
+    return emitOpError() << "loads 16-bit elements, found " << elt;
+  if (dst.getElementType() != elt)
+    return emitOpError() << "dst must hold the elements of src (" << elt
+                         << "), found " << dst.getElementType();
+  if (dst.getRank() != 2 || dst.getDimSize(0) != 32 ||
+      dst.getDimSize(1) != 2 * num)
+    return emitOpError() << "dst must be the warp's fragment of 32x"
+                         << 2 * num << " registers for " << num
+                         << " matrices";
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(src.getStridesAndOffset(strides, offset)) || strides[1] != 1)
+    return emitOpError() << "src rows must be contiguous";
+  if (!ShapedType::isDynamic(strides[0]) && (strides[0] * 2) % 16 != 0)
+    return emitOpError() << "src rows must start at 16-byte aligned "
+                            "addresses; the row stride is "
+                         << strides[0] * 2 << " bytes";
+  return success();
+}
+
+CollUnitAttr LdMatrixOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::warp);
+}
+InstrTimeline LdMatrixOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+SmallVector<InstrParam> LdMatrixOp::getParams() {
+  InstrParam src{1, "src", AccessMode::read, QualTimeline::cuda_in_order_ram,
+                 {TypeID::get<SmemAttr>()}};
+  return {fragment(getContext(), 0, "dst", AccessMode::write), src};
+}
+
+LogicalResult LdMatrixOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  int64_t num = getNum();
+  int64_t rowBlocks = memrefOf(getSrc()).getDimSize(0) / 8;
+  AffineExpr l = b.getAffineDimExpr(0), j = b.getAffineDimExpr(1),
+             e = b.getAffineDimExpr(2);
+  AffineExpr blockRow = (j % rowBlocks) * 8, blockCol = j.floorDiv(rowBlocks) * 8;
+  AffineExpr inRow = l.floorDiv(4), inCol = (l % 4) * 2 + e;
+  if (getTrans())
+    std::swap(inRow, inCol);
+  forRange(b, loc, 32, [&](Value lane) {
+    forRange(b, loc, num, [&](Value mat) {
+      forRange(b, loc, 2, [&](Value el) {
+        SmallVector<Value> dims{lane, mat, el};
+        Value row = apply(b, loc, blockRow + inRow, dims);
+        Value col = apply(b, loc, blockCol + inCol, dims);
+        Value reg = apply(b, loc, j * 2 + e, dims);
+        Value v = memref::LoadOp::create(b, loc, src, ValueRange{row, col});
+        memref::StoreOp::create(b, loc, v, dst, ValueRange{lane, reg});
+      });
+    });
+  });
+  return success();
+}
+
+LogicalResult LdMatrixOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                      Value threadId) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  int64_t num = getNum();
+  int64_t rowBlocks = memrefOf(getSrc()).getDimSize(0) / 8;
+  // Lanes 8j .. 8j + 7 give the addresses of matrix j's rows.
+  Value lane = laneOf(b, loc, threadId);
+  AffineExpr l = b.getAffineDimExpr(0);
+  AffineExpr m = l % (8 * num);
+  AffineExpr j = m.floorDiv(8);
+  Value row = apply(b, loc, (j % rowBlocks) * 8 + m % 8, lane);
+  Value col = apply(b, loc, j.floorDiv(rowBlocks) * 8, lane);
+  Type elt = memrefOf(src).getElementType();
+  auto vecType = VectorType::get({num, 2}, elt);
+  Value loaded = nvgpu::LdMatrixOp::create(b, loc, vecType, src,
+                                           ValueRange{row, col}, getTrans(),
+                                           static_cast<uint32_t>(num));
+  for (int64_t mat = 0; mat < num; ++mat)
+    for (int64_t e = 0; e < 2; ++e) {
+      Value v = vector::ExtractOp::create(b, loc, loaded,
+                                          ArrayRef<int64_t>{mat, e});
+      memref::StoreOp::create(b, loc, v, dst,
+                              ValueRange{cIndex(b, loc, 2 * mat + e)});
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync
+//===----------------------------------------------------------------------===//
+
+int64_t MmaSyncOp::getK() {
+  return memrefOf(getA()).getElementType().isF32() ? 8 : 16;
+}
+
+LogicalResult MmaSyncOp::verify() {
+  Type elt = memrefOf(getA()).getElementType();
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
+    return emitOpError() << "multiplies f16, bf16 or tf32 (f32) fragments, "
+                            "found "
+                         << elt;
+  if (memrefOf(getB()).getElementType() != elt)
+    return emitOpError() << "a and b must have the same element type, found "
+                         << elt << " and "
+                         << memrefOf(getB()).getElementType();
+  return success();
+}
+
+CollUnitAttr MmaSyncOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::warp);
+}
+InstrTimeline MmaSyncOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+SmallVector<InstrParam> MmaSyncOp::getParams() {
+  MLIRContext *ctx = getContext();
+  Type elt = memrefOf(getA()).getElementType();
+  bool tf32 = elt.isF32();
+  Type f32 = Float32Type::get(ctx);
+  return {fragment(ctx, 0, "d", AccessMode::read_write, {32, 4}, f32),
+          fragment(ctx, 1, "a", AccessMode::read, {32, tf32 ? 4 : 8}),
+          fragment(ctx, 2, "b", AccessMode::read, {32, tf32 ? 2 : 4})};
+}
+
+/// An input element as the tensor core sees it, in f32: f16 and bf16
+/// exactly; tf32 as its f32 bits with the low 13 mantissa bits cleared.
+static Value tensorCoreInput(OpBuilder &b, Location loc, Value v) {
+  Type f32 = b.getF32Type();
+  if (!v.getType().isF32())
+    return arith::ExtFOp::create(b, loc, f32, v);
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+  Value mask = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                            static_cast<int32_t>(0xffffe000));
+  return arith::BitcastOp::create(
+      b, loc, f32, arith::AndIOp::create(b, loc, bits, mask));
+}
+
+LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  Value d = operands[0], a = operands[1], bm = operands[2];
+  MmaLayout m = mmaLayout(getContext(), memrefOf(getA()).getElementType().isF32());
+  forRange(b, loc, 32, [&](Value lane) {
+    forRange(b, loc, 4, [&](Value reg) {
+      SmallVector<Value> li{lane, reg};
+      Value row = apply(b, loc, m.dRow, li);
+      Value col = apply(b, loc, m.dCol, li);
+      Value acc0 = memref::LoadOp::create(b, loc, d, li);
+      auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
+                                      cIndex(b, loc, m.k), cIndex(b, loc, 1),
+                                      ValueRange{acc0});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        Value k = kLoop.getInductionVar();
+        SmallVector<Value> rk{row, k}, kc{k, col};
+        Value av = memref::LoadOp::create(
+            b, loc, a,
+            ValueRange{apply(b, loc, m.aLane, rk), apply(b, loc, m.aReg, rk)});
+        Value bv = memref::LoadOp::create(
+            b, loc, bm,
+            ValueRange{apply(b, loc, m.bLane, kc), apply(b, loc, m.bReg, kc)});
+        Value prod =
+            arith::MulFOp::create(b, loc, tensorCoreInput(b, loc, av),
+                                  tensorCoreInput(b, loc, bv));
+        Value sum = arith::AddFOp::create(
+            b, loc, kLoop.getRegionIterArgs().front(), prod);
+        scf::YieldOp::create(b, loc, sum);
+      }
+      memref::StoreOp::create(b, loc, kLoop.getResult(0), d, li);
+    });
+  });
+  return success();
+}
+
+/// Two 16-bit elements of a fragment, lower index in the low half, as the
+/// i32 register mma.sync takes.
+static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  Type i16 = b.getI16Type(), i32 = b.getI32Type();
+  auto widen = [&](Value v) {
+    return arith::ExtUIOp::create(
+        b, loc, i32, arith::BitcastOp::create(b, loc, i16, v));
+  };
+  Value high = arith::ShLIOp::create(
+      b, loc, widen(hi), arith::ConstantIntOp::create(b, loc, i32, 16));
+  return arith::OrIOp::create(b, loc, widen(lo), high);
+}
+
+LogicalResult MmaSyncOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                     Value) {
+  Location loc = getLoc();
+  MLIRContext *ctx = getContext();
+  Value d = operands[0], a = operands[1], bm = operands[2];
+  Type elt = memrefOf(getA()).getElementType();
+  auto load = [&](Value buf, int64_t i) {
+    return memref::LoadOp::create(b, loc, buf, ValueRange{cIndex(b, loc, i)})
+        .getResult();
+  };
+  // The registers of a fragment in mma.sync's operand form.
+  auto regs = [&](Value buf, int64_t n) {
+    SmallVector<Value> out;
+    if (elt.isF32()) {
+      for (int64_t i = 0; i < n; ++i)
+        out.push_back(
+            arith::BitcastOp::create(b, loc, b.getI32Type(), load(buf, i)));
+      return out;
+    }
+    for (int64_t i = 0; i < n; i += 2) {
+      Value lo = load(buf, i), hi = load(buf, i + 1);
+      if (elt.isF16())
+        out.push_back(vector::FromElementsOp::create(
+            b, loc, VectorType::get({2}, elt), ValueRange{lo, hi}));
+      else
+        out.push_back(packPair(b, loc, lo, hi));
+    }
+    return out;
+  };
+  bool tf32 = elt.isF32();
+  SmallVector<Value> aRegs = regs(a, tf32 ? 4 : 8);
+  SmallVector<Value> bRegs = regs(bm, tf32 ? 2 : 4);
+  SmallVector<Value> cRegs;
+  for (int64_t i = 0; i < 4; ++i)
+    cRegs.push_back(load(d, i));
+  Type f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  NVVM::MMATypes type = tf32 ? NVVM::MMATypes::tf32
+                        : elt.isF16() ? NVVM::MMATypes::f16
+                                      : NVVM::MMATypes::bf16;
+  auto mma = NVVM::MmaOp::create(
+      b, loc, resultType, aRegs, bRegs, cRegs, {16, 8, getK()}, std::nullopt,
+      std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  for (int64_t i = 0; i < 4; ++i) {
+    Value v = LLVM::ExtractValueOp::create(b, loc, mma, i);
+    memref::StoreOp::create(b, loc, v, d, ValueRange{cIndex(b, loc, i)});
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// shfl.sync
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What the four shuffles share; `Mode` names the gpu.shuffle mode.
+template <typename Op>
+struct Shuffle {
+  static LogicalResult verify(Op op) {
+    for (Value v : {op.getDst(), op.getSrc()}) {
+      MemRefType t = memrefOf(v);
+      if (t.getRank() != 1 || t.getDimSize(0) != 32)
+        return op.emitOpError()
+               << "exchanges one value per lane: dst and src must be the "
+                  "warp's 32 registers, found "
+               << t;
+      Type elt = t.getElementType();
+      if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() != 32)
+        return op.emitOpError() << "exchanges 32-bit values, found " << elt;
+    }
+    if (memrefOf(op.getDst()).getElementType() !=
+        memrefOf(op.getSrc()).getElementType())
+      return op.emitOpError() << "dst and src must have the same element type";
+    return success();
+  }
+  static SmallVector<InstrParam> params(Op op) {
+    MLIRContext *ctx = op.getContext();
+    return {fragment(ctx, 0, "dst", AccessMode::write),
+            fragment(ctx, 1, "src", AccessMode::read)};
+  }
+  /// The source lane of lane `l`, and whether it is used (else l keeps
+  /// its own value).
+  static Value source(OpBuilder &b, Location loc, Value l, int64_t offset,
+                      gpu::ShuffleMode mode) {
+    Value c = cIndex(b, loc, offset);
+    switch (mode) {
+    case gpu::ShuffleMode::XOR:
+      return arith::XOrIOp::create(b, loc, l, c);
+    case gpu::ShuffleMode::DOWN: {
+      Value s = arith::AddIOp::create(b, loc, l, c);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, s,
+                                       cIndex(b, loc, 32));
+      return arith::SelectOp::create(b, loc, ok, s, l);
+    }
+    case gpu::ShuffleMode::UP: {
+      Value s = arith::SubIOp::create(b, loc, l, c);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, s,
+                                       cIndex(b, loc, 0));
+      return arith::SelectOp::create(b, loc, ok, s, l);
+    }
+    case gpu::ShuffleMode::IDX:
+      return c;
+    }
+    llvm_unreachable("every shuffle mode is handled");
+  }
+  static LogicalResult sequential(Op op, OpBuilder &b, ValueRange operands,
+                                  gpu::ShuffleMode mode) {
+    Location loc = op.getLoc();
+    Value dst = operands[0], src = operands[1];
+    // All lanes read before any writes: dst may be src.
+    Type elt = memrefOf(src).getElementType();
+    Value before = memref::AllocaOp::create(b, loc, MemRefType::get({32}, elt));
+    forRange(b, loc, 32, [&](Value l) {
+      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, src, l),
+                              before, l);
+    });
+    forRange(b, loc, 32, [&](Value l) {
+      Value from = source(b, loc, l, op.getOffset(), mode);
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, before, from), dst, l);
+    });
+    return success();
+  }
+  static LogicalResult device(Op op, OpBuilder &b, ValueRange operands,
+                              gpu::ShuffleMode mode) {
+    Location loc = op.getLoc();
+    // Each lane's part is one register: a rank-0 buffer.
+    Value v = memref::LoadOp::create(b, loc, operands[1], ValueRange{});
+    auto shuffle = gpu::ShuffleOp::create(
+        b, loc, v, static_cast<int32_t>(op.getOffset()), 32, mode);
+    memref::StoreOp::create(b, loc, shuffle.getShuffleResult(), operands[0],
+                            ValueRange{});
+    return success();
+  }
+};
+} // namespace
+
+#define RAKE_SM80_SHUFFLE(OP, MODE)                                            \
+  LogicalResult OP::verify() { return Shuffle<OP>::verify(*this); }           \
+  CollUnitAttr OP::getCollUnit() {                                             \
+    return unitOf(getContext(), CollUnitKind::warp);                           \
+  }                                                                            \
+  InstrTimeline OP::getInstrTimeline() { return InstrTimeline::cuda_in_order; }\
+  SmallVector<InstrParam> OP::getParams() { return Shuffle<OP>::params(*this); }\
+  LogicalResult OP::buildSequential(OpBuilder &b, ValueRange operands) {       \
+    return Shuffle<OP>::sequential(*this, b, operands, MODE);                  \
+  }                                                                            \
+  LogicalResult OP::buildDevice(OpBuilder &b, ValueRange operands, Value) {    \
+    return Shuffle<OP>::device(*this, b, operands, MODE);                      \
+  }
+
+RAKE_SM80_SHUFFLE(ShflBflyOp, gpu::ShuffleMode::XOR)
+RAKE_SM80_SHUFFLE(ShflDownOp, gpu::ShuffleMode::DOWN)
+RAKE_SM80_SHUFFLE(ShflUpOp, gpu::ShuffleMode::UP)
+RAKE_SM80_SHUFFLE(ShflIdxOp, gpu::ShuffleMode::IDX)
+
+#undef RAKE_SM80_SHUFFLE
+
+void GpuIRDialect::registerSm80Instructions() {
+  addOperations<
+#define GET_OP_LIST
+#include "Rake/Dialect/GpuIR/Instrs/Sm80.cpp.inc"
+      >();
+}
