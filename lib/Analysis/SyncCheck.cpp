@@ -109,6 +109,21 @@ struct ThreadSet {
   bool operator==(const ThreadSet &o) const {
     return kind == o.kind && task == o.task && lo == o.lo && hi == o.hi;
   }
+  /// The threads in both sets, if any.
+  std::optional<ThreadSet> intersect(const ThreadSet &o) const {
+    if (kind == Everything)
+      return o;
+    if (o.kind == Everything || kind == Cpu)
+      return *this;
+    if (!intersects(o))
+      return std::nullopt;
+    ThreadSet r = *this;
+    for (size_t i = 0; i < lo.size(); ++i) {
+      r.lo[i] = std::max(lo[i], o.lo[i]);
+      r.hi[i] = std::min(hi[i], o.hi[i]);
+    }
+    return r;
+  }
 };
 
 struct Box {
@@ -1163,12 +1178,20 @@ private:
     r.vis.push_back(v);
   }
 
-  void publish(ArrayRef<Captured> records, const ThreadSet &to, uint32_t full,
-               uint32_t temporal, Operation *via) {
+  /// Makes captured records visible to `to`; with `ownOnly` (a commit
+  /// group's wait) each only to the threads of `to` that made it.
+  void publish(ArrayRef<Captured> records, const ThreadSet &toAll,
+               uint32_t full, uint32_t temporal, Operation *via,
+               bool ownOnly = false) {
     for (const Captured &c : records) {
       Record &r = *c.record;
       if (r.dead)
         continue;
+      std::optional<ThreadSet> own =
+          ownOnly ? r.actors.intersect(toAll) : std::optional<ThreadSet>(toAll);
+      if (!own)
+        continue;
+      const ThreadSet &to = *own;
       if (!c.full) {
         if ((full | temporal) &&
             !implied(r, to, full | temporal, Level::temporally_ordered))
@@ -1291,8 +1314,11 @@ private:
       // Groups completed for these threads before need not be published
       // again on the same timelines.
       int64_t &done = view.done[{full, temporal}];
+      // A thread's wait_group covers only its own copies: each record
+      // becomes visible to the threads that made it.
       for (size_t i = done; i + keep < view.mine.size(); ++i)
-        publish(elem.phases[view.mine[i]].captured, to, full, temporal, await);
+        publish(elem.phases[view.mine[i]].captured, to, full, temporal, await,
+                /*ownOnly=*/true);
       done = std::max<int64_t>(done, (int64_t)view.mine.size() - keep);
       return;
     }

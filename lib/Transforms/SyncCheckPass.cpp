@@ -1,6 +1,7 @@
 //===- SyncCheckPass.cpp - interpret the abstract machine -----------------===//
 
 #include "Rake/Analysis/CollectiveAnalysis.h"
+#include "Rake/Analysis/DistributedMemory.h"
 #include "Rake/Analysis/SyncCheck.h"
 #include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
 #include "Rake/Transforms/Passes.h"
@@ -131,6 +132,11 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     ModuleOp module = getOperation();
     auto &coll = getAnalysis<CollectiveAnalysis>();
     if (failed(coll.emitErrors()))
+      return signalPassFailure();
+    // The check relies on each thread accessing only its own part of a
+    // register buffer (it does not record in-order register accesses).
+    DistributedMemoryAnalysis dist(module, coll);
+    if (failed(dist.emitErrors()))
       return signalPassFailure();
     bool failedAny = false;
     // GpuIR procedures are translated into a scratch module, which is

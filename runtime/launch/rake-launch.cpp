@@ -1,21 +1,33 @@
-// rake-launch: run a kernel that rake-translate compiled, on the GPU.
+// rake-launch: run a kernel that rake-translate compiled, on the GPU, and
+// compare its outputs with the sequential meaning.
 //
-//   rake-launch KERNEL.ptx|cubin NAME --block N [--blocks-per-sm K] ARG...
+//   rake-launch KERNEL.ptx|cubin NAME --block N [--blocks-per-sm K]
+//               [--expect DIR [--rtol R] [--atol A]] [--repeat N] ARG...
 //
 // Each ARG is one parameter of the GpuIR procedure, in order:
 //   i:VALUE                         an index parameter
-//   m:BYTES:D0xD1...:IN:OUT         a buffer of elements of BYTES bytes and
-//                                   the given shape, filled from file IN
-//                                   (raw, row-major) and written to OUT
-//                                   after the run (- for neither)
+//   m:TYPE:D0xD1...:IN:OUT          a buffer of TYPE elements (f32, f64, f16,
+//                                   bf16, i8, i16, i32, i64, index) and the
+//                                   given shape, filled from file IN (raw,
+//                                   row-major) and written to OUT after the
+//                                   run (- for neither)
 // The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs.
 // Buffers are passed as MLIR's memref descriptors (allocated and aligned
 // pointer, offset, sizes, strides), index values as 64-bit integers.
+//
+// With --expect DIR each output is compared with DIR/<basename of OUT>
+// element by element: integers exactly, floating-point values within
+// atol + rtol * |expected| (both 0 by default: bit-exact). The largest
+// absolute and relative errors are reported; a mismatch exits with 3.
+// With --repeat N the kernel runs N more times after the checked run and
+// the mean time of those runs is reported (inputs are not restored: use it
+// for kernels whose outputs do not feed their inputs).
 //
 // Built on a machine with the CUDA toolkit (scripts/gpu-run.sh):
 //   g++ -O2 -o rake-launch rake-launch.cpp -I$CUDA/include -L$CUDA/lib64 -lcuda
 #include <cuda.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -60,7 +72,60 @@ std::vector<char> readFile(const std::string &path) {
   return std::vector<char>(std::istreambuf_iterator<char>(in), {});
 }
 
+/// An element type as rake-run names it.
+struct ElementType {
+  std::string name;
+  size_t bytes;
+  bool isFloat;
+};
+
+ElementType elementType(const std::string &name) {
+  static const ElementType known[] = {
+      {"f32", 4, true},  {"f64", 8, true},   {"f16", 2, true},
+      {"bf16", 2, true}, {"i8", 1, false},   {"i16", 2, false},
+      {"i32", 4, false}, {"i64", 8, false},  {"index", 8, false}};
+  for (const ElementType &t : known)
+    if (t.name == name)
+      return t;
+  die("unknown element type '" + name + "'");
+}
+
+/// Element i of a raw buffer as a double (integers exactly up to 2^53).
+double element(const ElementType &t, const char *data, size_t i) {
+  const char *p = data + i * t.bytes;
+  auto load = [&](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  if (t.name == "f32")
+    return load(float());
+  if (t.name == "f64")
+    return load(double());
+  if (t.name == "bf16") {
+    uint32_t bits = static_cast<uint32_t>(load(uint16_t())) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  if (t.name == "f16") {
+    uint16_t h = load(uint16_t());
+    int exp = (h >> 10) & 31, man = h & 1023;
+    double v = exp == 0    ? std::ldexp(man, -24)
+               : exp == 31 ? (man ? NAN : INFINITY)
+                           : std::ldexp(man + 1024, exp - 25);
+    return (h & 0x8000) ? -v : v;
+  }
+  if (t.bytes == 1)
+    return load(int8_t());
+  if (t.bytes == 2)
+    return load(int16_t());
+  if (t.bytes == 4)
+    return load(int32_t());
+  return static_cast<double>(load(int64_t()));
+}
+
 struct Buffer {
+  ElementType type;
   size_t bytes = 0;
   std::vector<int64_t> shape, strides;
   std::string in, out;
@@ -75,7 +140,9 @@ int main(int argc, char **argv) {
     die("usage: rake-launch KERNEL.ptx|cubin NAME --block N "
         "[--blocks-per-sm K] ARG...");
   std::string kernelPath = argv[1], name = argv[2];
-  int block = 0, blocksPerSm = 1;
+  int block = 0, blocksPerSm = 1, repeat = 0;
+  std::string expect;
+  double rtol = 0, atol = 0;
   std::vector<std::string> args;
   for (int i = 3; i < argc; ++i) {
     std::string a = argv[i];
@@ -83,6 +150,14 @@ int main(int argc, char **argv) {
       block = std::atoi(argv[++i]);
     else if (a == "--blocks-per-sm" && i + 1 < argc)
       blocksPerSm = std::atoi(argv[++i]);
+    else if (a == "--expect" && i + 1 < argc)
+      expect = argv[++i];
+    else if (a == "--rtol" && i + 1 < argc)
+      rtol = std::atof(argv[++i]);
+    else if (a == "--atol" && i + 1 < argc)
+      atol = std::atof(argv[++i]);
+    else if (a == "--repeat" && i + 1 < argc)
+      repeat = std::atoi(argv[++i]);
     else
       args.push_back(a);
   }
@@ -122,14 +197,15 @@ int main(int argc, char **argv) {
       continue;
     }
     if (f.size() != 5 || f[0] != "m")
-      die("bad argument '" + a + "': expected i:VALUE or m:BYTES:SHAPE:IN:OUT");
+      die("bad argument '" + a + "': expected i:VALUE or m:TYPE:SHAPE:IN:OUT");
     auto b = std::make_unique<Buffer>();
+    b->type = elementType(f[1]);
     size_t n = 1;
     for (const std::string &d : split(f[2], 'x')) {
       b->shape.push_back(std::stoll(d));
       n *= b->shape.back();
     }
-    b->bytes = n * std::stoul(f[1]);
+    b->bytes = n * b->type.bytes;
     b->strides.assign(b->shape.size(), 1);
     for (int i = static_cast<int>(b->shape.size()) - 2; i >= 0; --i)
       b->strides[i] = b->strides[i + 1] * b->shape[i + 1];
@@ -159,10 +235,13 @@ int main(int argc, char **argv) {
   CUevent start, stop;
   check(cuEventCreate(&start, 0), "cuEventCreate");
   check(cuEventCreate(&stop, 0), "cuEventCreate");
+  auto launch = [&] {
+    check(cuLaunchKernel(fn, grid, 1, 1, static_cast<unsigned>(block), 1, 1,
+                         0, nullptr, params.data(), nullptr),
+          "cuLaunchKernel");
+  };
   check(cuEventRecord(start, nullptr), "cuEventRecord");
-  check(cuLaunchKernel(fn, grid, 1, 1, static_cast<unsigned>(block), 1, 1, 0,
-                       nullptr, params.data(), nullptr),
-        "cuLaunchKernel");
+  launch();
   check(cuEventRecord(stop, nullptr), "cuEventRecord");
   check(cuCtxSynchronize(), "kernel run");
   float ms = 0;
@@ -170,6 +249,7 @@ int main(int argc, char **argv) {
   std::printf("@%s ran on %d SMs x %d CTAs of %d threads in %.3f ms\n",
               name.c_str(), sms, blocksPerSm, block, ms);
 
+  int status = 0;
   for (auto &b : buffers) {
     if (b->out == "-")
       continue;
@@ -179,6 +259,58 @@ int main(int argc, char **argv) {
     if (!out)
       die("cannot write " + b->out);
     out.write(data.data(), static_cast<std::streamsize>(data.size()));
+    if (expect.empty())
+      continue;
+    std::string base = b->out.substr(b->out.find_last_of('/') + 1);
+    std::vector<char> want = readFile(expect + "/" + base);
+    if (want.size() != data.size())
+      die(expect + "/" + base + " has " + std::to_string(want.size()) +
+          " bytes, the output " + std::to_string(data.size()));
+    size_t n = data.size() / b->type.bytes, bad = 0, first = 0;
+    double maxAbs = 0, maxRel = 0;
+    for (size_t i = 0; i < n; ++i) {
+      double got = element(b->type, data.data(), i);
+      double ref = element(b->type, want.data(), i);
+      double err = std::fabs(got - ref);
+      bool ok = b->type.isFloat
+                    ? (err <= atol + rtol * std::fabs(ref) ||
+                       (std::isnan(got) && std::isnan(ref)))
+                    : got == ref;
+      if (!ok && bad++ == 0)
+        first = i;
+      if (std::isfinite(err)) {
+        maxAbs = std::max(maxAbs, err);
+        if (ref != 0)
+          maxRel = std::max(maxRel, err / std::fabs(ref));
+      }
+    }
+    if (bad) {
+      std::printf("%s: %s: %zu of %zu elements differ from the sequential "
+                  "meaning (first at %zu: %.9g, expected %.9g); largest "
+                  "error %.3g (relative %.3g)\n",
+                  name.c_str(), base.c_str(), bad, n, first,
+                  element(b->type, data.data(), first),
+                  element(b->type, want.data(), first), maxAbs, maxRel);
+      status = 3;
+    } else if (maxAbs == 0) {
+      std::printf("%s: %s equals the sequential meaning (%zu elements)\n",
+                  name.c_str(), base.c_str(), n);
+    } else {
+      std::printf("%s: %s matches the sequential meaning within rtol %g atol "
+                  "%g (%zu elements; largest error %.3g, relative %.3g)\n",
+                  name.c_str(), base.c_str(), rtol, atol, n, maxAbs, maxRel);
+    }
   }
-  return 0;
+
+  if (repeat > 0) {
+    check(cuEventRecord(start, nullptr), "cuEventRecord");
+    for (int i = 0; i < repeat; ++i)
+      launch();
+    check(cuEventRecord(stop, nullptr), "cuEventRecord");
+    check(cuCtxSynchronize(), "kernel runs");
+    check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+    std::printf("@%s mean time over %d runs: %.4f ms\n", name.c_str(), repeat,
+                ms / repeat);
+  }
+  return status;
 }

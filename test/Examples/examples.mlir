@@ -15,7 +15,7 @@
 // PTX: .target sm_90a
 // PTX: .visible .entry reverse_tiles(
 // PTX: .maxntid 256, 1, 1
-// PTX: .shared .align 4 .b8 {{.*}}[1024];
+// PTX: .shared .align 128 .b8 {{.*}}[1024];
 // PTX: mov.u32 {{.*}}, %ctaid.x;
 // PTX: mov.u32 {{.*}}, %nctaid.x;
 // PTX: ld.global.b32
@@ -29,7 +29,7 @@
 // independent reference, and compiles to PTX with warp barriers.
 // WARPS: gpuir.proc @warp_sums
 // RUN: rm -rf %t && rake-run --seq %examples/warp_sums.mlir --sizes=rows=37 --shape=X=37,S=37 --output-dir=%t
-// RUN: python3 %S/../Tools/Inputs/check_warp_sums.py %t/X.bin %t/S.bin | FileCheck %s --check-prefix=WREF
+// RUN: rake-example-ref warp_sums %t/X.bin %t/S.bin | FileCheck %s --check-prefix=WREF
 // WREF: warp_sums: 148 sums match
 // RUN: rake-translate --gpuir-to-ptx %examples/warp_sums.mlir | FileCheck %s --check-prefix=WPTX
 // WPTX: .maxntid 128, 1, 1
@@ -43,7 +43,7 @@
 // RUN: rake-opt %examples/vector_add.mlir --rake-check | FileCheck %s --check-prefix=VADD
 // VADD: gpuir.proc @vector_add
 // RUN: rm -rf %t.v && rake-run --seq %examples/vector_add.mlir --sizes=n=1000 --shape=A=1000,B=1000,C=1000 --output-dir=%t.v
-// RUN: python3 %S/../Tools/Inputs/check_vector_add.py %t.v/A.bin %t.v/B.bin %t.v/C.bin | FileCheck %s --check-prefix=VREF
+// RUN: rake-example-ref vector_add %t.v/A.bin %t.v/B.bin %t.v/C.bin | FileCheck %s --check-prefix=VREF
 // VREF: vector_add: 1000 elements match
 // RUN: rake-translate --gpuir-to-ptx %examples/vector_add.mlir | FileCheck %s --check-prefix=VPTX
 // VPTX: .maxntid 256, 1, 1
@@ -52,10 +52,10 @@
 // RUN: rake-opt %examples/transpose.mlir --rake-check | FileCheck %s --check-prefix=TRANS
 // TRANS: gpuir.proc @transpose
 // RUN: rm -rf %t.t && rake-run --seq %examples/transpose.mlir --sizes=R=70,C=100 --shape=X=70x100,Y=100x70 --output-dir=%t.t
-// RUN: python3 %S/../Tools/Inputs/check_transpose.py %t.t/X.bin %t.t/Y.bin 70 100 | FileCheck %s --check-prefix=TREF
+// RUN: rake-example-ref transpose %t.t/X.bin %t.t/Y.bin 70 100 | FileCheck %s --check-prefix=TREF
 // TREF: transpose: 7000 elements match
 // RUN: rake-translate --gpuir-to-ptx %examples/transpose.mlir | FileCheck %s --check-prefix=TPTX
-// TPTX: .shared .align 4 .b8 {{.*}}[4224];
+// TPTX: .shared .align 128 .b8 {{.*}}[4224];
 // TPTX-DAG: st.shared.b32
 // TPTX-DAG: ld.shared.b32
 // Two barriers: the CTA fence and the end of a task that used the tile.
@@ -67,7 +67,55 @@
 // RUN: rake-opt %examples/warpgroup_reverse.mlir --rake-check | FileCheck %s --check-prefix=WG
 // WG: gpuir.proc @warpgroup_reverse
 // RUN: rm -rf %t.w && rake-run --seq %examples/warpgroup_reverse.mlir --sizes=n=5 --shape=X=1280 --save-inputs=%t.w/in --output-dir=%t.w/out
-// RUN: python3 %S/../Tools/Inputs/check_reverse_tiles.py %t.w/in/X.bin %t.w/out/X.bin 128 | FileCheck %s --check-prefix=WGREF
+// RUN: rake-example-ref reverse_tiles %t.w/in/X.bin %t.w/out/X.bin 128 | FileCheck %s --check-prefix=WGREF
 // WGREF: reverse_tiles: 1280 elements match (tiles of 128)
 // RUN: rake-translate --gpuir-to-ptx %examples/warpgroup_reverse.mlir | FileCheck %s --check-prefix=WGPTX
 // WGPTX: bar.sync %r{{[0-9]+}}, 128;
+
+// Block sums: the warp butterfly of shfl.sync.bfly passes the check (each
+// lane's own register write needs no fence before the shuffle), equals the
+// reference on the CPU, and compiles to five shuffles per warp with the
+// partial sums in registers (no local memory).
+// RUN: rake-opt %examples/block_sums.mlir --rake-check | FileCheck %s --check-prefix=BSUM
+// BSUM: gpuir.proc @block_sums
+// RUN: rm -rf %t.b && rake-run --seq %examples/block_sums.mlir --sizes=rows=9 --shape=X=9,S=9 --output-dir=%t.b
+// RUN: rake-example-ref block_sums %t.b/X.bin %t.b/S.bin | FileCheck %s --check-prefix=BREF
+// BREF: block_sums: 9 sums match
+// RUN: rake-translate --gpuir-to-ptx %examples/block_sums.mlir | FileCheck %s --check-prefix=BPTX
+// BPTX: .maxntid 256, 1, 1
+// BPTX-NOT: .local
+// BPTX: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
+// BPTX-NEXT: add.rn.f32
+// BPTX: shfl.sync.bfly.b32 {{.*}}, 8, 31, -1;
+// BPTX: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
+// BPTX: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
+// BPTX: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// BPTX: st.shared.b32
+// BPTX: bar.sync 0;
+
+// The Sm80 matrix multiply (cp.async double buffering, ldmatrix, mma.sync). It
+// passes the check, its sequential meaning equals the reference within the
+// error bound of f32 sums (256 x 128 x 96: two tiles of M, three slices of
+// K), and its PTX holds the asynchronous copies, their commit and wait
+// (cp.async.wait_group 0 where the await stands), the matrix loads and
+// 4 x 8 x 2 mma.sync per slice, with the accumulators in registers.
+// RUN: rake-opt %examples/gemm_sm80.mlir --rake-check | FileCheck %s --check-prefix=GEMM
+// GEMM: gpuir.proc @gemm_sm80
+// RUN: rm -rf %t.g && rake-run --seq %examples/gemm_sm80.mlir --sizes=Mt=2,Nt=1,Kt=3 --shape=A=256x96,B=96x128,C=256x128 --output-dir=%t.g
+// RUN: rake-example-ref gemm %t.g/A.bin %t.g/B.bin %t.g/C.bin 256 128 96 | FileCheck %s --check-prefix=GREF
+// GREF: gemm: 32768 elements match
+// RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm80.mlir > %t.gemm.ptx
+// RUN: FileCheck %s --check-prefix=GPTX < %t.gemm.ptx
+// GPTX: .maxntid 128, 1, 1
+// GPTX-NOT: .local
+// GPTX: .shared .align 128 .b8 {{.*}}[20480];
+// GPTX: .shared .align 128 .b8 {{.*}}[17408];
+// GPTX-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
+// GPTX-DAG: cp.async.commit_group;
+// GPTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// GPTX-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// GPTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// GPTX-DAG: cp.async.wait_group 0;
+// GPTX-NEXT: bar.sync 0;
+// RUN: grep -c "mma.sync.aligned.m16n8k16" %t.gemm.ptx | FileCheck %s --check-prefix=GMMA
+// GMMA: {{^}}64{{$}}

@@ -1,7 +1,7 @@
 // The sequential meaning of the first example, run on generated inputs and
-// checked against an independent reference (a Python script).
+// checked against an independent reference (test/lib/Reference, C++).
 // RUN: rm -rf %t && rake-run --seq %examples/reverse_tiles.mlir --sizes=n=1024 --shape=A=1024,B=1024 --seed=7 --output-dir=%t | FileCheck %s
-// RUN: python3 %S/Inputs/check_reverse_tiles.py %t/A.bin %t/B.bin | FileCheck %s --check-prefix=REF
+// RUN: rake-example-ref reverse_tiles %t/A.bin %t/B.bin | FileCheck %s --check-prefix=REF
 // CHECK: @reverse_tiles ran (sequential meaning, seed 7)
 // CHECK-NEXT: A: 1024xf32 checksum {{[0-9a-f]+}}
 // CHECK-NEXT: B: 1024xf32 checksum {{[0-9a-f]+}}
@@ -26,7 +26,7 @@
 // run on the GPU: kernel, block, CTAs per SM, and each parameter in order.
 // RUN: rake-run --seq %examples/reverse_tiles.mlir --shape=A=1024,B=1024 --launch-args=%t/args > /dev/null
 // RUN: FileCheck %s --check-prefix=LAUNCH < %t/args
-// LAUNCH: reverse_tiles --block 256 --blocks-per-sm 1 i:1024 m:4:1024:in/A.bin:gpu/A.bin m:4:1024:in/B.bin:gpu/B.bin
+// LAUNCH: reverse_tiles --block 256 --blocks-per-sm 1 i:1024 m:f32:1024:in/A.bin:gpu/A.bin m:f32:1024:in/B.bin:gpu/B.bin
 
 // Printing: an integer kernel's elements, exact.
 // RUN: rake-run --seq %s --shape=X=4 --print=X | FileCheck %s --check-prefix=PRINT

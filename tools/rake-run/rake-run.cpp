@@ -399,7 +399,7 @@ int run() {
         continue;
       }
       const Buffer &b = buffers[p.index];
-      os << " m:" << b.elementBytes << ":";
+      os << " m:" << b.elementType << ":";
       llvm::interleave(b.shape, os, "x");
       os << ":in/" << b.name << ".bin:gpu/" << b.name << ".bin";
     }

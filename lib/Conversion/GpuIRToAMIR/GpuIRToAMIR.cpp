@@ -155,6 +155,33 @@ static Window compose(const Window &w, ArrayRef<Value> operands, AffineMap map,
   return r;
 }
 
+/// Whether every access of a buffer (through its windows) is an in-order
+/// register access. Each thread accesses only its own part of a register
+/// buffer (the distributed memory analysis proves it, the sync check runs
+/// it first), so such accesses happen in one thread's program order and
+/// cannot race: they need not be recorded, which keeps the check of
+/// register-heavy kernels (mma.sync fragments) fast.
+static bool onlyInOrderUses(Value v) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<ReadOp, WriteOp, ReduceOp, FreeOp>(user))
+      continue;
+    if (auto window = dyn_cast<WindowOp>(user)) {
+      if (!onlyInOrderUses(window.getResult()))
+        return false;
+      continue;
+    }
+    auto instr = dyn_cast<InstrOpInterface>(user);
+    if (!instr)
+      return false;
+    for (const InstrParam &p : instr.getParams())
+      if (p.operandIndex == use.getOperandNumber() &&
+          p.qual != Q::cuda_in_order_rmem)
+        return false;
+  }
+  return true;
+}
+
 LogicalResult Converter::convertAccess(Operation *op, Value memref,
                                        ValueRange indices, AffineMap map,
                                        bool read, bool mutate) {
@@ -514,7 +541,9 @@ LogicalResult Converter::convertOp(Operation *op) {
       shape.assign(memref.getShape().begin(), memref.getShape().end());
       w.memory = cast<MemoryTypeAttrInterface>(memref.getMemorySpace());
       shared = w.memory.isSharedMemory();
-      w.exempt = w.memory.isSyncExempt();
+      w.exempt = w.memory.isSyncExempt() ||
+                 (isa<RmemAttr>(w.memory) &&
+                  onlyInOrderUses(alloc.getResult()));
     } else {
       auto barrier = cast<BarrierType>(type);
       shape.assign(barrier.getShape().begin(), barrier.getShape().end());

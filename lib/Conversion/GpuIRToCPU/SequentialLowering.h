@@ -276,7 +276,12 @@ protected:
       }
       strides.push_back(b.getIndexAttr(1));
     }
-    auto declared = cast<MemRefType>(cpuType(window.getResult().getType()));
+    // The view keeps the lowered source's memory space (the device's
+    // workgroup memory).
+    auto gpuirType = cast<MemRefType>(window.getResult().getType());
+    auto declared =
+        MemRefType::get(gpuirType.getShape(), gpuirType.getElementType(),
+                        gpuirType.getLayout(), sourceType.getMemorySpace());
     MemRefType inferred = memref::SubViewOp::inferRankReducedResultType(
         declared.getShape(), sourceType, offsets, sizes, strides);
     Value view = memref::SubViewOp::create(b, loc, inferred, source, offsets,

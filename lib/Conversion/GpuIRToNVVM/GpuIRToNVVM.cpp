@@ -405,6 +405,11 @@ private:
                                      gpu::AddressSpace::Workgroup));
       map.map(alloc.getResult(),
               kernel.addWorkgroupAttribution(wg, alloc.getLoc()));
+      // Aligned for the instructions that address shared memory in blocks
+      // (cp.async and ldmatrix rows: 16 bytes; TMA boxes: 128).
+      kernel.setWorkgroupAttributionAttr(
+          kernel.getNumWorkgroupAttributions() - 1,
+          LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(128));
       usesSharedMemory = true;
       return success();
     }
@@ -415,6 +420,9 @@ private:
       unsigned k = sharding ? sharding->pitches.size() : 0;
       auto local = MemRefType::get(type.getShape().drop_front(k),
                                    type.getElementType());
+      // At the kernel's entry, where LLVM promotes allocas to registers.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&kernel.getBody().front());
       map.map(alloc.getResult(),
               memref::AllocaOp::create(b, alloc.getLoc(), local).getResult());
       distributedDims[alloc.getResult()] = k;

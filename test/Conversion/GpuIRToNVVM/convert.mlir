@@ -5,7 +5,7 @@
 // task of the CTA reuses the buffer).
 // CHECK-LABEL: gpu.module @reverse_tiles_device
 // CHECK: gpu.func @reverse_tiles(%[[N:.*]]: index, %[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<?xf32>)
-// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 // CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, rake.blocks_per_sm = 2 : i64}
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[TASKS:.*]] = affine.apply #{{.*}}()[%[[N]]]
@@ -43,8 +43,11 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 
 // A 2-D task nest is walked in lexicographic order (n fastest); warps and
 // lanes are index functions of the thread index under guards; a fence over
-// a warp is bar.warp.sync; a reduction is a load, an add and a store.
+// a warp is bar.warp.sync; a reduction is a load, an add and a store; a
+// register buffer is an alloca at the kernel's entry (where LLVM promotes
+// it to registers).
 // CHECK-LABEL: gpu.func @warps(
+// CHECK-DAG: memref.alloca() : memref<1xf32>
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
 // CHECK: scf.for %[[LIN:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
@@ -60,7 +63,6 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 // CHECK: memref.store %[[V]], %{{.*}}[%[[WARP]], %[[LANE]]] : memref<2x32xf32, #gpu.address_space<workgroup>>
 // CHECK: nvvm.bar.warp.sync %{{.*}} : i32
 // CHECK: scf.if
-// CHECK: memref.alloca() : memref<1xf32>
 // CHECK: scf.for
 // CHECK: %[[X:.*]] = memref.load %{{.*}} : memref<2x32xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<1xf32>

@@ -1257,6 +1257,29 @@ LogicalResult WindowOp::verify() {
                            << (result.isDynamicDim(i)
                                    ? std::string("?")
                                    : std::to_string(result.getDimSize(i)));
+  // The result's strides are those of the source's interval dimensions.
+  SmallVector<int64_t> sourceStrides, resultStrides;
+  int64_t sourceOffset, resultOffset;
+  if (succeeded(source.getStridesAndOffset(sourceStrides, sourceOffset)) &&
+      succeeded(result.getStridesAndOffset(resultStrides, resultOffset))) {
+    SmallVector<int64_t> expected;
+    for (auto [d, isInterval] : llvm::enumerate(getIntervals()))
+      if (isInterval)
+        expected.push_back(sourceStrides[d]);
+    auto show = [](ArrayRef<int64_t> strides) {
+      std::string text = "[";
+      for (auto [i, st] : llvm::enumerate(strides))
+        text += (i ? ", " : "") + (ShapedType::isDynamic(st)
+                                       ? std::string("?")
+                                       : std::to_string(st));
+      return text + "]";
+    };
+    for (auto [e, r] : llvm::zip(expected, resultStrides))
+      if (!ShapedType::isDynamic(e) && !ShapedType::isDynamic(r) && e != r)
+        return emitOpError() << "the window's strides are " << show(expected)
+                             << " but the result type says "
+                             << show(resultStrides);
+  }
   return success();
 }
 

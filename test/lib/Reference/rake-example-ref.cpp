@@ -1,0 +1,229 @@
+//===- rake-example-ref.cpp - hand-written references for the examples ----===//
+//
+// Checks the buffers a run of an example wrote (rake-run --output-dir, or a
+// GPU run) against what the example computes, written here directly in C++
+// without GpuIR: an independent check of the sequential meaning.
+//
+//   rake-example-ref reverse_tiles A.bin B.bin [TILE]    B: A's tiles reversed
+//   rake-example-ref warp_sums X.bin S.bin               S[r,w] = 2 sum X[r,32w..]
+//   rake-example-ref vector_add A.bin B.bin C.bin        C = A + B (f32)
+//   rake-example-ref transpose X.bin Y.bin R C           Y[c,r] = X[r,c]
+//   rake-example-ref block_sums X.bin S.bin              S[r] = sum X[r,:1024]
+//   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
+//
+// Prints "<example>: N ... match" and exits 0, or names the first mismatch
+// and exits 1. Floating-point sums are compared with error bounds derived
+// from the number of terms (the reference sums in double).
+//
+//===----------------------------------------------------------------------===//
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+[[noreturn]] void fail(const std::string &msg) {
+  std::fprintf(stderr, "rake-example-ref: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+template <typename T>
+std::vector<T> load(const char *path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    fail(std::string("cannot read ") + path);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  if (bytes.size() % sizeof(T))
+    fail(std::string(path) + " does not hold whole elements");
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+float bf16ToFloat(uint16_t h) {
+  uint32_t bits = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+int64_t number(const char *s) {
+  char *end;
+  long long v = std::strtoll(s, &end, 10);
+  if (*end || v <= 0)
+    fail(std::string("expected a positive number, found '") + s + "'");
+  return v;
+}
+
+int report(const char *example, size_t bad, size_t total, const char *what,
+           const std::string &first, const std::string &suffix = "") {
+  if (bad) {
+    std::printf("%s: mismatch at %zu of %zu %s, first %s\n", example, bad,
+                total, what, first.c_str());
+    return 1;
+  }
+  std::printf("%s: %zu %s match%s\n", example, total, what, suffix.c_str());
+  return 0;
+}
+
+int reverseTiles(int argc, char **argv) {
+  if (argc < 2)
+    fail("usage: reverse_tiles A.bin B.bin [TILE]");
+  std::vector<float> a = load<float>(argv[0]), b = load<float>(argv[1]);
+  size_t tile = argc > 2 ? number(argv[2]) : 256;
+  if (a.size() != b.size() || a.size() % tile)
+    fail("A and B must hold the same whole number of tiles");
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::memcmp(&b[i], &a[(i / tile) * tile + tile - 1 - i % tile], 4) &&
+        bad++ == 0)
+      first = i;
+  return report("reverse_tiles", bad, a.size(), "elements",
+                "at " + std::to_string(first),
+                " (tiles of " + std::to_string(tile) + ")");
+}
+
+int warpSums(int argc, char **argv) {
+  if (argc != 2)
+    fail("usage: warp_sums X.bin S.bin");
+  std::vector<int32_t> x = load<int32_t>(argv[0]), s = load<int32_t>(argv[1]);
+  size_t rows = x.size() / 128;
+  if (x.size() != rows * 128 || s.size() != rows * 4)
+    fail("X must be rows x 128 and S rows x 4");
+  size_t bad = 0;
+  std::string first;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t w = 0; w < 4; ++w) {
+      uint32_t sum = 0; // 32-bit wrap-around, as the kernel's i32 adds
+      for (size_t l = 0; l < 32; ++l)
+        sum += 2u * static_cast<uint32_t>(x[r * 128 + w * 32 + l]);
+      if (static_cast<int32_t>(sum) != s[r * 4 + w] && bad++ == 0)
+        first = "at row " + std::to_string(r) + " warp " + std::to_string(w);
+    }
+  return report("warp_sums", bad, rows * 4, "sums", first);
+}
+
+int vectorAdd(int argc, char **argv) {
+  if (argc != 3)
+    fail("usage: vector_add A.bin B.bin C.bin");
+  std::vector<float> a = load<float>(argv[0]), b = load<float>(argv[1]),
+                     c = load<float>(argv[2]);
+  if (a.size() != b.size() || a.size() != c.size())
+    fail("A, B and C must have the same size");
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    // A double sum of two floats rounded once to float is the float sum.
+    float want = static_cast<float>(static_cast<double>(a[i]) + b[i]);
+    if (std::memcmp(&want, &c[i], 4) && bad++ == 0)
+      first = i;
+  }
+  return report("vector_add", bad, c.size(), "elements",
+                "at " + std::to_string(first));
+}
+
+int transpose(int argc, char **argv) {
+  if (argc != 4)
+    fail("usage: transpose X.bin Y.bin R C");
+  std::vector<float> x = load<float>(argv[0]), y = load<float>(argv[1]);
+  size_t rows = number(argv[2]), cols = number(argv[3]);
+  if (x.size() != rows * cols || y.size() != rows * cols)
+    fail("X and Y must hold R x C elements");
+  size_t bad = 0;
+  std::string first;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c)
+      if (std::memcmp(&y[c * rows + r], &x[r * cols + c], 4) && bad++ == 0)
+        first = "at X[" + std::to_string(r) + "][" + std::to_string(c) + "]";
+  return report("transpose", bad, rows * cols, "elements", first);
+}
+
+/// A float sum of n terms differs from the exact sum by at most about
+/// n * 2^-24 * sum |terms| (any order of additions).
+bool closeSum(double got, double exact, double absSum, size_t n) {
+  return std::fabs(got - exact) <= (n + 1) * std::ldexp(1.0, -24) * absSum +
+                                       1e-30;
+}
+
+int blockSums(int argc, char **argv) {
+  if (argc != 2)
+    fail("usage: block_sums X.bin S.bin");
+  std::vector<float> x = load<float>(argv[0]), s = load<float>(argv[1]);
+  size_t rows = s.size();
+  if (x.size() != rows * 1024)
+    fail("X must be rows x 1024 and S rows");
+  size_t bad = 0;
+  std::string first;
+  for (size_t r = 0; r < rows; ++r) {
+    double exact = 0, absSum = 0;
+    for (size_t i = 0; i < 1024; ++i) {
+      exact += x[r * 1024 + i];
+      absSum += std::fabs(x[r * 1024 + i]);
+    }
+    if (!closeSum(s[r], exact, absSum, 1024) && bad++ == 0)
+      first = "at row " + std::to_string(r) + ": " + std::to_string(s[r]) +
+              ", expected " + std::to_string(exact);
+  }
+  return report("block_sums", bad, rows, "sums", first);
+}
+
+int gemm(int argc, char **argv) {
+  if (argc != 6)
+    fail("usage: gemm A.bin B.bin C.bin M N K");
+  std::vector<uint16_t> a = load<uint16_t>(argv[0]), b = load<uint16_t>(argv[1]);
+  std::vector<float> c = load<float>(argv[2]);
+  size_t m = number(argv[3]), n = number(argv[4]), k = number(argv[5]);
+  if (a.size() != m * k || b.size() != k * n || c.size() != m * n)
+    fail("A must be M x K, B K x N and C M x N");
+  std::vector<float> af(a.size()), bf(b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    af[i] = bf16ToFloat(a[i]);
+  for (size_t i = 0; i < b.size(); ++i)
+    bf[i] = bf16ToFloat(b[i]);
+  size_t bad = 0;
+  std::string first;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      // Products of bf16 values are exact in double (and in float).
+      double exact = 0, absSum = 0;
+      for (size_t p = 0; p < k; ++p) {
+        double prod = static_cast<double>(af[i * k + p]) * bf[p * n + j];
+        exact += prod;
+        absSum += std::fabs(prod);
+      }
+      if (!closeSum(c[i * n + j], exact, absSum, k) && bad++ == 0)
+        first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
+                "]: " + std::to_string(c[i * n + j]) + ", expected " +
+                std::to_string(exact);
+    }
+  return report("gemm", bad, m * n, "elements", first);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    fail("usage: rake-example-ref EXAMPLE FILES... (see the source)");
+  std::string example = argv[1];
+  int rest = argc - 2;
+  char **args = argv + 2;
+  if (example == "reverse_tiles")
+    return reverseTiles(rest, args);
+  if (example == "warp_sums")
+    return warpSums(rest, args);
+  if (example == "vector_add")
+    return vectorAdd(rest, args);
+  if (example == "transpose")
+    return transpose(rest, args);
+  if (example == "block_sums")
+    return blockSums(rest, args);
+  if (example == "gemm")
+    return gemm(rest, args);
+  fail("unknown example '" + example + "'");
+}
