@@ -102,7 +102,8 @@ std::string kernelSha(const cubin::Cubin &c, const cubin::Kernel &k,
 bool getDisassembly(const std::string &cubinPath, const std::string &sha,
                     const std::string &nvdisasm,
                     const std::vector<std::string> &dirs, std::string &json,
-                    std::string &how, std::string &missing) {
+                    std::string &how, std::string &missing,
+                    std::string *toolPath = nullptr) {
   if (nvdisasm != "never") {
     std::string tool = findTool(nvdisasm == "auto" ? "nvdisasm" : nvdisasm);
     if (!tool.empty()) {
@@ -110,6 +111,8 @@ bool getDisassembly(const std::string &cubinPath, const std::string &sha,
       if (runTool(tool, {"-json", cubinPath}, out, err) == 0) {
         json = out;
         how = "nvdisasm -json (live: " + tool + ")";
+        if (toolPath)
+          *toolPath = tool;
         return true;
       }
       missing = tool + " -json failed: " + llvm::StringRef(err).trim().str();
@@ -229,10 +232,10 @@ int rake::bundle::make(const MakeOptions &o) {
   verifier::PtxInfo ptx;
   if (!verifier::parsePtx(o.ptx, ptx, perr))
     return fail("cannot read the PTX: " + perr);
-  std::string disasm, how, missing;
+  std::string disasm, how, missing, nvdisasmPath;
   bool haveDisasm =
       getDisassembly(cubinPath, cubinSha, o.nvdisasm, o.disasmDirs, disasm,
-                     how, missing);
+                     how, missing, &nvdisasmPath);
   verifier::Options vo;
   vo.profile = &p;
   vo.ptx = &ptx;
@@ -312,6 +315,20 @@ int rake::bundle::make(const MakeOptions &o) {
   for (const verifier::Finding &f : r.errors)
     errors.push_back(verifier::format(f));
 
+  json::Object toolchain{{"ptxas", json::Object{{"path", ptxas},
+                                                 {"version", ptxasVersion},
+                                                 {"sha256", ptxasSha},
+                                                 {"pinned_by", pinnedBy}}}};
+  if (!nvdisasmPath.empty()) {
+    // The disassembler that ran here, by hash (a recorded disassembly names
+    // its nvdisasm by version in disassembly.producer).
+    std::string bytes, vout, verr;
+    readFile(nvdisasmPath, bytes);
+    runTool(nvdisasmPath, {"--version"}, vout, verr);
+    toolchain["nvdisasm"] = json::Object{{"path", nvdisasmPath},
+                                         {"version", toolVersion(vout)},
+                                         {"sha256", sha256Hex(bytes)}};
+  }
   json::Object manifest{
       {"format", "rake-bundle/1"},
       {"status", r.ok() ? "verified" : "unverified"},
@@ -327,11 +344,7 @@ int rake::bundle::make(const MakeOptions &o) {
                     {"sha256", sha256Hex(o.ptx)},
                     {"version", ptx.version},
                     {"target", ptx.target}}},
-      {"toolchain",
-       json::Object{{"ptxas", json::Object{{"path", ptxas},
-                                           {"version", ptxasVersion},
-                                           {"sha256", ptxasSha},
-                                           {"pinned_by", pinnedBy}}}}},
+      {"toolchain", std::move(toolchain)},
       {"ptxas_flags", strings(p.ptxasFlags)},
       {"cubin",
        json::Object{{"file", "kernel.cubin"},

@@ -219,6 +219,8 @@ private:
   static constexpr unsigned kShown = 4;
   std::map<std::pair<std::string, std::string>, unsigned> counts;
   void checkHeader();
+  bool disassemblerPinned(const std::string &producer) const;
+  std::string pinnedDisassemblers() const;
   void checkPtx();
   void checkKernel(const cubin::Kernel &k, KernelReport &rep,
                    const Disassembly *d);
@@ -231,6 +233,22 @@ private:
   const Profile &p;
   Result &r;
 };
+
+bool Checker::disassemblerPinned(const std::string &producer) const {
+  for (const profile::ToolPin &pin : p.pins)
+    if (pin.tool == "nvdisasm" &&
+        llvm::StringRef(producer).starts_with("nvdisasm " + pin.version + " "))
+      return true;
+  return false;
+}
+
+std::string Checker::pinnedDisassemblers() const {
+  std::string s;
+  for (const profile::ToolPin &pin : p.pins)
+    if (pin.tool == "nvdisasm")
+      s += (s.empty() ? "nvdisasm " : ", ") + pin.version;
+  return s.empty() ? "no nvdisasm" : s;
+}
 
 void Checker::checkHeader() {
   r.arch = c.archName();
@@ -577,6 +595,10 @@ void Checker::run(const std::string &sha) {
     std::string err;
     if (!readDisassembly(*o.disasmJson, disasm, err))
       error("", -1, "", "evidence", err);
+    else if (!disassemblerPinned(disasm.producer))
+      error("", -1, "", "toolchain",
+            "the disassembly was made by '" + disasm.producer + "'; profile " +
+                p.name + " pins " + pinnedDisassemblers());
     else if (disasm.sm != c.sm)
       error("", -1, "", "evidence",
             "the disassembly is for SM " + std::to_string(disasm.sm) +
