@@ -1,0 +1,87 @@
+//===- Profile.h - GPU profiles as data -------------------------*- C++ -*-===//
+//
+// A profile fixes everything a compiled kernel is checked against: the
+// target, the PTX ISA version, the addressing and warp width, the ptxas
+// flags, the toolchain binaries (by sha256, per known version), the machine
+// instructions it knows (by class), the floating-point rules and the resource
+// policy. The profiles are tables in lib/Profile/Profile.cpp;
+// `rake-verify --print-profile=NAME` prints one as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_PROFILE_PROFILE_H
+#define RAKE_PROFILE_PROFILE_H
+
+#include <string>
+#include <vector>
+
+namespace rake {
+namespace profile {
+
+/// A toolchain binary the profile accepts: one known version, one hash.
+/// Several pins may name the same tool (one per release or per packaging).
+struct ToolPin {
+  std::string tool;    ///< "ptxas", "nvdisasm"
+  std::string version; ///< as the tool prints it: "V13.0.88"
+  std::string sha256;  ///< of the binary's bytes
+  std::string origin;  ///< where this binary was seen
+};
+
+struct InstructionClass {
+  std::string name;                 ///< "integer", "tensor-core", ...
+  std::vector<std::string> opcodes; ///< base opcodes: "IMAD", "HMMA"
+};
+
+enum class ResourcePolicy {
+  /// No spills, no local memory, no stack frame.
+  Strict,
+  /// Spills, local memory and a stack frame are reported, not refused.
+  Relaxed,
+};
+
+struct Profile {
+  std::string name;
+  std::string description;
+  bool executable = false; ///< run on the GPU machine, or compiled only
+  std::string target;      ///< "sm_90a"
+  unsigned sm = 0;         ///< 90
+  bool archSpecific = false;
+  std::string ptxVersion; ///< ".version" the PTX must carry: "8.0"
+  unsigned addressBits = 64;
+  unsigned warpSize = 32;
+  std::vector<std::string> ptxasFlags; ///< exactly these, in this order
+  std::vector<ToolPin> pins;
+  std::vector<InstructionClass> classes;
+  /// NVIDIA's internal subroutines that implement one correctly rounded or
+  /// exact operation (integer divide, f32 divide and square root slow paths):
+  /// calls to these are allowed; their bodies are checked for instruction
+  /// classes, local memory and calls, not for the floating-point rules.
+  std::vector<std::string> arithmeticSubroutines;
+  // Floating point.
+  bool forbidFtz = true;        ///< subnormals kept: no .ftz
+  bool forbidApprox = true;     ///< no .approx, no MUFU approximations
+  bool roundToNearest = true;   ///< no directed rounding in arithmetic
+  bool forbidContraction = true; ///< ptxas -fmad false: no implicit FMA
+  ResourcePolicy resources = ResourcePolicy::Strict;
+  bool forbidCalls = true; ///< no helper calls (all profiles)
+
+  /// The class an opcode ("IMAD.WIDE.U32": base "IMAD") belongs to, or "".
+  std::string classOf(const std::string &opcode) const;
+  bool isTensorCore(const std::string &opcode) const;
+  /// "spill"-free, no local memory, no stack frame.
+  bool strictResources() const { return resources == ResourcePolicy::Strict; }
+  /// The profile as JSON text.
+  std::string toJson() const;
+};
+
+/// Every profile, by name.
+const std::vector<Profile> &allProfiles();
+/// The profile called \p name, or null.
+const Profile *findProfile(const std::string &name);
+/// The base opcode: "IMAD" for "IMAD.WIDE.U32".
+std::string baseOpcode(const std::string &opcode);
+
+} // namespace profile
+} // namespace rake
+
+#endif // RAKE_PROFILE_PROFILE_H

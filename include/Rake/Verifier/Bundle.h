@@ -1,0 +1,70 @@
+//===- Bundle.h - The artifact bundle: cubin + manifest ---------*- C++ -*-===//
+//
+// A bundle is a directory:
+//   kernel.cubin      the cubin, exactly as ptxas wrote it
+//   kernel.ptx        the PTX it was assembled from (never loaded)
+//   disasm.json       nvdisasm -json of kernel.cubin (the verifier's evidence)
+//   manifest.json     hashes, profile, toolchain, flags, launch ABI, verdict
+//   manifest.sha256   the manifest's own sha256 (sha256sum format)
+//   evidence.jsonl    appended by runs: device, driver, runtime (optional)
+// docs/Artifacts.md describes each manifest field.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_VERIFIER_BUNDLE_H
+#define RAKE_VERIFIER_BUNDLE_H
+
+#include "Rake/Profile/Profile.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rake {
+namespace bundle {
+
+/// What a kernel parameter means in the source (GpuIR): "n",
+/// "A.aligned", "A.size0", ...; by kernel, in parameter order.
+using ParamRoles = std::map<std::string, std::vector<std::string>>;
+
+struct MakeOptions {
+  const profile::Profile *profile = nullptr;
+  std::string outDir;
+  std::string ptx;            ///< the PTX text to assemble
+  std::string sourcePath;     ///< what the PTX was made from
+  std::string sourceKind;     ///< "gpuir" or "ptx"
+  std::string sourceText;     ///< its bytes (hashed into the manifest)
+  std::string ptxas;          ///< path, or "" to find it
+  bool repin = false;         ///< accept a ptxas the profile does not pin
+  std::string nvdisasm = "auto"; ///< path, "auto" (PATH, CUDA) or "never"
+  std::vector<std::string> disasmDirs; ///< recorded <cubin-sha256>.json
+  ParamRoles roles;
+  std::string compiler; ///< "rake-bundle <git describe>"
+};
+
+/// Assembles, verifies and writes the bundle. Prints the report to stdout
+/// and each error to stderr. Returns 0 when the bundle is verified, 1 when
+/// it was written but is not verified (rules broken or evidence missing),
+/// 2 when no bundle could be written.
+int make(const MakeOptions &o);
+
+struct VerifyOptions {
+  bool allowRepinned = false;
+  std::string nvdisasm = "never"; ///< re-disassemble live where it exists
+};
+
+/// Checks a bundle directory: the seal, every hash, every manifest field
+/// against the cubin and the profile, then the cubin's rules. Prints the
+/// per-kernel report; returns 0 when nothing is wrong, 1 otherwise.
+int verify(const std::string &dir, const VerifyOptions &o);
+
+/// Helpers the tools share.
+std::string sha256Hex(const std::string &bytes);
+bool readFile(const std::string &path, std::string &out);
+/// A program by path or on PATH or under /usr/local/cuda/bin, or "".
+std::string findTool(const std::string &name);
+
+} // namespace bundle
+} // namespace rake
+
+#endif // RAKE_VERIFIER_BUNDLE_H

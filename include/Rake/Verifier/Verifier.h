@@ -1,0 +1,104 @@
+//===- Verifier.h - The cubin artifact verifier -----------------*- C++ -*-===//
+//
+// Checks a cubin against a profile, from the cubin itself (ELF, .nv.info,
+// .nv.compat, the ptxas note) and from nvdisasm's JSON disassembly, with the
+// PTX it was made from as evidence for the source's loops and floating-point
+// operations. Every question the evidence cannot answer is an error (fail
+// closed). See docs/Artifacts.md for the rules.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_VERIFIER_VERIFIER_H
+#define RAKE_VERIFIER_VERIFIER_H
+
+#include "Rake/Profile/Profile.h"
+#include "Rake/Verifier/Cubin.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rake {
+namespace verifier {
+
+/// The verifier's version, recorded in each manifest.
+extern const char *const kVersion;
+
+/// One broken rule: where (kernel, offset, instruction), which rule, why.
+struct Finding {
+  std::string kernel;      ///< "" for the whole cubin
+  int64_t offset = -1;     ///< in the kernel's .text section, or -1
+  std::string instruction; ///< as nvdisasm prints it, or ""
+  std::string rule;        ///< "call", "local-memory", ...
+  std::string message;
+};
+std::string format(const Finding &f);
+
+/// A kernel parameter of a PTX .entry, laid out in the parameter bank.
+struct PtxParam {
+  std::string name, type;
+  unsigned size = 0, align = 0, offset = 0;
+};
+struct PtxEntry {
+  std::string name;
+  std::vector<PtxParam> params;
+  unsigned paramBytes = 0;       ///< end of the last parameter
+  unsigned backwardBranches = 0; ///< loops in the PTX
+};
+struct PtxInfo {
+  std::string version, target;
+  unsigned addressSize = 0;
+  std::vector<PtxEntry> entries;
+  std::vector<Finding> fpFindings; ///< .ftz, .approx, directed rounding
+  const PtxEntry *findEntry(const std::string &name) const;
+};
+/// Reads what the verifier needs from PTX text; false with \p error when the
+/// text is not PTX it understands.
+bool parsePtx(const std::string &text, PtxInfo &out, std::string &error);
+
+struct KernelReport {
+  std::string name;
+  unsigned registers = 0;
+  uint64_t sharedBytes = 0, frameBytes = 0, localBytes = 0;
+  uint32_t minStack = 0;
+  unsigned instructions = 0;
+  unsigned backwardBranches = 0;
+  int sourceLoops = -1; ///< -1: unknown
+  unsigned barriers = 0;
+  std::map<std::string, unsigned> tensorCore; ///< opcode -> count
+  std::vector<std::string> subroutines;       ///< arithmetic subroutines called
+  std::vector<cubin::KParam> params;
+  uint32_t paramBankSize = 0;
+  bool disassembled = false;
+};
+
+struct Options {
+  const profile::Profile *profile = nullptr;
+  /// nvdisasm -json output for exactly these cubin bytes, or null.
+  const std::string *disasmJson = nullptr;
+  /// What to say when disasmJson is null (how the evidence was looked for).
+  std::string disasmMissingReason;
+  const PtxInfo *ptx = nullptr;
+  /// Loops in the source per kernel (overrides the PTX's count).
+  std::map<std::string, int> sourceLoops;
+  int allSourceLoops = -1; ///< for every kernel, when >= 0
+};
+
+struct Result {
+  std::string arch;
+  std::vector<Finding> errors;
+  std::vector<KernelReport> kernels;
+  bool ok() const { return errors.empty(); }
+};
+
+Result verify(const cubin::Cubin &c, const std::string &cubinSha256,
+              const Options &options);
+
+/// The per-kernel report as text (what rake-verify prints).
+std::string formatReport(const Result &r, const profile::Profile &p);
+
+} // namespace verifier
+} // namespace rake
+
+#endif // RAKE_VERIFIER_VERIFIER_H

@@ -1,0 +1,311 @@
+//===- Ptx.cpp - What the verifier reads from PTX -------------------------===//
+//
+// The PTX header (.version, .target, .address_size), each .entry's parameter
+// list laid out as the PTX ISA lays out kernel parameters (each at the next
+// multiple of its alignment), each function's backward branches (its loops),
+// and the floating-point modifiers the profiles forbid.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Verifier/Verifier.h"
+
+#include <cctype>
+#include <map>
+#include <sstream>
+
+using namespace rake::verifier;
+
+namespace {
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> words(const std::string &s) {
+  std::vector<std::string> out;
+  std::string w;
+  for (char c : s + " ") {
+    if (std::isspace((unsigned char)c) || c == ',' || c == '(' || c == ')') {
+      if (!w.empty())
+        out.push_back(w);
+      w.clear();
+    } else {
+      w.push_back(c);
+    }
+  }
+  return out;
+}
+
+unsigned typeSize(const std::string &t) {
+  static const std::map<std::string, unsigned> sizes = {
+      {".b8", 1},  {".u8", 1},  {".s8", 1},  {".b16", 2}, {".u16", 2},
+      {".s16", 2}, {".f16", 2}, {".bf16", 2}, {".b32", 4}, {".u32", 4},
+      {".s32", 4}, {".f32", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8},
+      {".f64", 8}, {".pred", 1}};
+  auto it = sizes.find(t);
+  return it == sizes.end() ? 0 : it->second;
+}
+
+/// A decimal number, or 0 when \p s does not start with one (no exceptions:
+/// the project builds with -fno-exceptions).
+unsigned number(const std::string &s) {
+  unsigned long v = 0;
+  size_t i = 0;
+  while (i < s.size() && std::isdigit((unsigned char)s[i]) && v < 1000000000)
+    v = v * 10 + unsigned(s[i++] - '0');
+  return unsigned(v);
+}
+
+bool hasPart(const std::string &opcode, const std::string &part) {
+  std::string dotted = opcode + ".";
+  return dotted.find(part + ".") != std::string::npos;
+}
+
+} // namespace
+
+const PtxEntry *PtxInfo::findEntry(const std::string &name) const {
+  for (const PtxEntry &e : entries)
+    if (e.name == name)
+      return &e;
+  return nullptr;
+}
+
+bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
+                              std::string &error) {
+  // Strip comments, keep line numbers.
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(text);
+    std::string line;
+    bool block = false;
+    while (std::getline(in, line)) {
+      std::string kept;
+      for (size_t i = 0; i < line.size(); ++i) {
+        if (block) {
+          if (line.compare(i, 2, "*/") == 0) {
+            block = false;
+            ++i;
+          }
+          continue;
+        }
+        if (line.compare(i, 2, "//") == 0)
+          break;
+        if (line.compare(i, 2, "/*") == 0) {
+          block = true;
+          ++i;
+          continue;
+        }
+        kept.push_back(line[i]);
+      }
+      lines.push_back(kept);
+    }
+  }
+
+  enum { Top, Params, Body } state = Top;
+  PtxEntry *entry = nullptr;
+  std::string function; // the .entry or .func whose body we are in
+  int depth = 0;
+  std::map<std::string, size_t> labels; // label -> statement index
+  std::vector<std::pair<std::string, size_t>> branches;
+  size_t statement = 0;
+  auto finishBody = [&]() {
+    if (entry)
+      for (auto &[label, at] : branches) {
+        auto it = labels.find(label);
+        if (it != labels.end() && it->second <= at)
+          ++entry->backwardBranches;
+      }
+    labels.clear();
+    branches.clear();
+    entry = nullptr;
+    function.clear();
+  };
+
+  for (size_t ln = 0; ln < lines.size(); ++ln) {
+    std::string line = trim(lines[ln]);
+    if (line.empty())
+      continue;
+    if (state == Top) {
+      std::vector<std::string> w = words(line);
+      if (w.empty())
+        continue;
+      if (w[0] == ".version" && w.size() > 1)
+        out.version = w[1];
+      else if (w[0] == ".target" && w.size() > 1)
+        out.target = w[1];
+      else if (w[0] == ".address_size" && w.size() > 1)
+        out.addressSize = number(w[1]);
+      bool isEntry = false, isFunc = false;
+      size_t nameAt = 0;
+      for (size_t i = 0; i < w.size(); ++i) {
+        if (w[i] == ".entry") {
+          isEntry = true;
+          nameAt = i + 1;
+          break;
+        }
+        if (w[i] == ".func") {
+          isFunc = true;
+          // .func (.param ...) name(...): the name follows the return list.
+          size_t close = line.find(')');
+          size_t open = line.find('(');
+          std::string rest =
+              (open != std::string::npos && open < line.find(".func") + 6 + 2 &&
+               close != std::string::npos)
+                  ? line.substr(close + 1)
+                  : line.substr(line.find(".func") + 5);
+          std::vector<std::string> rw = words(rest);
+          function = rw.empty() ? "?" : rw[0];
+          break;
+        }
+      }
+      if (isEntry) {
+        if (nameAt >= w.size()) {
+          error = "PTX line " + std::to_string(ln + 1) + ": .entry without a name";
+          return false;
+        }
+        out.entries.push_back(PtxEntry());
+        entry = &out.entries.back();
+        entry->name = w[nameAt];
+        function = entry->name;
+        state = Params;
+        // Parameters may start on this line.
+        size_t open = line.find('(');
+        line = open == std::string::npos ? "" : line.substr(open + 1);
+      } else if (isFunc) {
+        state = Params;
+        entry = nullptr;
+        // The parameter list opens after the name.
+        size_t at = line.find(function, line.find(".func") + 5);
+        size_t open = at == std::string::npos ? std::string::npos
+                                              : line.find('(', at);
+        line = open == std::string::npos ? "" : line.substr(open + 1);
+      } else {
+        continue;
+      }
+    }
+    if (state == Params) {
+      // Parameters until ')', then the body from '{'.
+      std::string params = line;
+      size_t close = params.find(')');
+      std::string inside = close == std::string::npos ? params : params.substr(0, close);
+      if (entry) {
+        std::vector<std::string> w = words(inside);
+        for (size_t i = 0; i < w.size(); ++i) {
+          if (w[i] != ".param")
+            continue;
+          PtxParam p;
+          unsigned align = 0;
+          bool pointer = false;
+          size_t j = i + 1;
+          for (; j < w.size() && w[j][0] == '.'; ++j) {
+            if (w[j] == ".ptr")
+              pointer = true;
+            else if (w[j] == ".align" && j + 1 < w.size()) {
+              if (!pointer && p.type.empty())
+                align = number(w[j + 1]);
+              ++j;
+            } else if (typeSize(w[j]))
+              p.type = w[j];
+            // Anything else (.global, .shared: the pointee's state space)
+            // says nothing about the layout.
+          }
+          if (j >= w.size() || p.type.empty()) {
+            error = "PTX line " + std::to_string(ln + 1) +
+                    ": cannot read a parameter of " + entry->name;
+            return false;
+          }
+          std::string name = w[j];
+          unsigned count = 1;
+          size_t br = name.find('[');
+          if (br != std::string::npos) {
+            count = number(name.substr(br + 1));
+            name = name.substr(0, br);
+          }
+          p.name = name;
+          p.size = typeSize(p.type) * count;
+          p.align = align ? align : typeSize(p.type);
+          unsigned at = entry->paramBytes;
+          at = (at + p.align - 1) / p.align * p.align;
+          p.offset = at;
+          entry->paramBytes = at + p.size;
+          entry->params.push_back(p);
+          i = j;
+        }
+      }
+      if (close == std::string::npos)
+        continue;
+      line = params.substr(close + 1);
+      state = Body;
+      depth = 0;
+      statement = 0;
+    }
+    if (state == Body) {
+      // Statements split at ';', labels end with ':', braces nest.
+      std::string cur;
+      for (size_t i = 0; i <= line.size(); ++i) {
+        char c = i < line.size() ? line[i] : ';';
+        if (c == '{' || c == '}') {
+          depth += c == '{' ? 1 : -1;
+          cur.clear();
+          if (depth == 0 && c == '}') {
+            finishBody();
+            state = Top;
+            break;
+          }
+          continue;
+        }
+        if (c == ':' && cur.find_first_of(" \t[") == std::string::npos &&
+            !trim(cur).empty()) {
+          labels[trim(cur)] = statement;
+          cur.clear();
+          continue;
+        }
+        if (c != ';') {
+          cur.push_back(c);
+          continue;
+        }
+        std::string s = trim(cur);
+        cur.clear();
+        if (s.empty() || s[0] == '.')
+          continue;
+        ++statement;
+        std::vector<std::string> w = words(s);
+        size_t op = (!w.empty() && w[0][0] == '@') ? 1 : 0;
+        if (op >= w.size())
+          continue;
+        const std::string &opcode = w[op];
+        if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size())
+          branches.emplace_back(w[op + 1], statement);
+        auto addFp = [&](const std::string &rule, const std::string &why) {
+          Finding f;
+          f.kernel = function;
+          f.instruction = s;
+          f.rule = rule;
+          f.message = "PTX line " + std::to_string(ln + 1) + ": " + why;
+          out.fpFindings.push_back(f);
+        };
+        bool floating = hasPart(opcode, ".f32") || hasPart(opcode, ".f64") ||
+                        hasPart(opcode, ".f16") || hasPart(opcode, ".f16x2");
+        if (hasPart(opcode, ".ftz"))
+          addFp("fp-ftz", opcode + " flushes subnormals to zero (.ftz)");
+        if (hasPart(opcode, ".approx") || opcode.rfind("div.full", 0) == 0)
+          addFp("fp-approx", opcode + " is an approximation, not correctly rounded");
+        std::string base = opcode.substr(0, opcode.find('.'));
+        if (floating &&
+            (base == "add" || base == "sub" || base == "mul" || base == "fma" ||
+             base == "mad" || base == "div" || base == "sqrt" || base == "rcp") &&
+            (hasPart(opcode, ".rz") || hasPart(opcode, ".rm") || hasPart(opcode, ".rp")))
+          addFp("fp-rounding", opcode + " rounds other than to nearest even");
+      }
+    }
+  }
+  if (out.version.empty() || out.target.empty()) {
+    error = "not PTX: no .version or .target directive";
+    return false;
+  }
+  return true;
+}

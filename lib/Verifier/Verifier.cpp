@@ -1,0 +1,667 @@
+//===- Verifier.cpp - The cubin artifact verifier -------------------------===//
+//
+// The rules, in the order they run (docs/Artifacts.md lists them with their
+// messages):
+//   architecture, toolchain, flags        the cubin's header, .nv.compat and
+//                                         ptxas note against the profile
+//   ptx                                   the PTX's version, target, address
+//                                         size and floating-point modifiers
+//   stack-frame, local-memory             .nv.info resources (strict profiles)
+//   evidence                              anything missing or inconsistent
+//   unknown-instruction, call,            each instruction nvdisasm lists
+//   local-memory, fp-approx, fp-ftz,
+//   fp-rounding, loop
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Verifier/Verifier.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace rake;
+using namespace rake::verifier;
+using profile::Profile;
+
+const char *const rake::verifier::kVersion = "rake-verify 1 (cubin ELF + nvdisasm JSON schema 12.8)";
+
+std::string rake::verifier::format(const Finding &f) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (!f.kernel.empty())
+    os << "kernel '" << f.kernel << "'";
+  else
+    os << "cubin";
+  if (f.offset >= 0)
+    os << " at " << llvm::format_hex(f.offset, 6);
+  if (!f.instruction.empty())
+    os << ": `" << f.instruction << "`";
+  os << ": " << f.message << " [rule " << f.rule << "]";
+  return s;
+}
+
+namespace {
+
+struct Instr {
+  std::string predicate, opcode, operands;
+  int64_t offset = 0;
+  std::string text() const {
+    std::string t = predicate.empty() ? "" : predicate + " ";
+    t += opcode;
+    if (!operands.empty())
+      t += " " + operands;
+    return t;
+  }
+  bool unconditional() const { return predicate.empty() || predicate == "@PT"; }
+  std::string base() const { return profile::baseOpcode(opcode); }
+  bool has(llvm::StringRef part) const {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(opcode).split(parts, '.');
+    return llvm::is_contained(parts, part);
+  }
+  std::vector<std::string> operandList() const {
+    std::vector<std::string> out;
+    int depth = 0;
+    std::string cur;
+    for (char c : operands) {
+      if (c == '[')
+        ++depth;
+      if (c == ']')
+        --depth;
+      if (c == ',' && depth == 0) {
+        out.push_back(cur);
+        cur.clear();
+      } else {
+        cur.push_back(c);
+      }
+    }
+    if (!cur.empty())
+      out.push_back(cur);
+    return out;
+  }
+};
+
+/// The register an operand names ("R7" from "-|R7.reuse|", "UR6"), or "".
+std::string regOf(const std::string &operand) {
+  size_t i = operand.find('R');
+  while (i != std::string::npos) {
+    if (i > 0 && operand[i - 1] == 'U' &&
+        (i == 1 || !std::isalnum((unsigned char)operand[i - 2])))
+      --i; // a uniform register
+    bool start = i == 0 || !std::isalnum((unsigned char)operand[i - 1]);
+    if (operand[i] == 'U') {
+      size_t j = i + 2;
+      while (j < operand.size() && std::isdigit((unsigned char)operand[j]))
+        ++j;
+      if (start && j > i + 2)
+        return operand.substr(i, j - i);
+      i = operand.find('R', i + 2);
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < operand.size() && std::isdigit((unsigned char)operand[j]))
+      ++j;
+    if (start && j > i + 1)
+      return operand.substr(i, j - i);
+    i = operand.find('R', i + 1);
+  }
+  return "";
+}
+
+struct Function {
+  std::string name;
+  int64_t start = 0, length = 0;
+  std::vector<Instr> code;
+};
+
+struct Disassembly {
+  unsigned sm = 0;
+  std::string producer;
+  std::map<std::string, Function> functions;
+};
+
+bool readDisassembly(const std::string &text, Disassembly &d,
+                     std::string &error) {
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
+  if (!v) {
+    error = "the disassembly is not JSON: " + llvm::toString(v.takeError());
+    return false;
+  }
+  const llvm::json::Array *top = v->getAsArray();
+  if (!top || top->size() != 2 || !(*top)[0].getAsObject() ||
+      !(*top)[1].getAsArray()) {
+    error = "the disassembly is not nvdisasm -json output (expected "
+            "[header, [functions]])";
+    return false;
+  }
+  const llvm::json::Object &head = *(*top)[0].getAsObject();
+  if (const llvm::json::Object *sm = head.getObject("SM"))
+    if (const llvm::json::Object *ver = sm->getObject("version"))
+      d.sm = unsigned(ver->getInteger("major").value_or(0) * 10 +
+                      ver->getInteger("minor").value_or(0));
+  if (std::optional<llvm::StringRef> p = head.getString("Producer"))
+    d.producer = p->str();
+  for (const llvm::json::Value &fv : *(*top)[1].getAsArray()) {
+    const llvm::json::Object *fo = fv.getAsObject();
+    std::optional<llvm::StringRef> name =
+        fo ? fo->getString("function-name") : std::nullopt;
+    const llvm::json::Array *instrs = fo ? fo->getArray("sass-instructions") : nullptr;
+    if (!name || !instrs || !fo->getInteger("start")) {
+      error = "a function of the disassembly lacks function-name, start or "
+              "sass-instructions";
+      return false;
+    }
+    Function f;
+    f.name = name->str();
+    f.start = *fo->getInteger("start");
+    f.length = fo->getInteger("length").value_or(0);
+    int64_t at = f.start;
+    for (const llvm::json::Value &iv : *instrs) {
+      const llvm::json::Object *io = iv.getAsObject();
+      std::optional<llvm::StringRef> op = io ? io->getString("opcode") : std::nullopt;
+      if (!op) {
+        error = "an instruction of " + f.name + " in the disassembly has no opcode";
+        return false;
+      }
+      Instr in;
+      in.opcode = op->str();
+      in.operands = io->getString("operands").value_or("").str();
+      in.predicate = io->getString("predicate").value_or("").str();
+      in.offset = at;
+      at += 16;
+      f.code.push_back(std::move(in));
+    }
+    d.functions[f.name] = std::move(f);
+  }
+  return true;
+}
+
+/// "__cuda_sm20_rem_u64" from "$__internal_0_$__cuda_sm20_rem_u64".
+std::string internalName(const std::string &symbol) {
+  llvm::StringRef s(symbol);
+  if (!s.consume_front("$__internal_"))
+    return "";
+  size_t dollar = s.find('$');
+  if (dollar == llvm::StringRef::npos)
+    return "";
+  return s.substr(dollar + 1).str();
+}
+
+class Checker {
+public:
+  Checker(const cubin::Cubin &c, const Options &o, Result &r)
+      : c(c), o(o), p(*o.profile), r(r) {}
+
+  void run(const std::string &sha);
+
+private:
+  void error(const std::string &kernel, int64_t offset,
+             const std::string &instruction, const std::string &rule,
+             const std::string &message) {
+    // At most kShown findings of one rule per kernel; the rest are counted.
+    if (++counts[{kernel, rule}] > kShown)
+      return;
+    r.errors.push_back({kernel, offset, instruction, rule, message});
+  }
+  void summarize() {
+    for (auto &[key, n] : counts)
+      if (n > kShown)
+        r.errors.push_back({key.first, -1, "", key.second,
+                            "and " + std::to_string(n - kShown) +
+                                " more findings of this rule"});
+  }
+  static constexpr unsigned kShown = 4;
+  std::map<std::pair<std::string, std::string>, unsigned> counts;
+  void checkHeader();
+  bool disassemblerPinned(const std::string &producer) const;
+  std::string pinnedDisassemblers() const;
+  void checkPtx();
+  void checkKernel(const cubin::Kernel &k, KernelReport &rep,
+                   const Disassembly *d);
+  void checkFunction(const cubin::Kernel &k, const Function &f, bool trusted,
+                     bool isKernel, const std::set<std::string> &trustedNames,
+                     KernelReport &rep);
+
+  const cubin::Cubin &c;
+  const Options &o;
+  const Profile &p;
+  Result &r;
+};
+
+bool Checker::disassemblerPinned(const std::string &producer) const {
+  for (const profile::ToolPin &pin : p.pins)
+    if (pin.tool == "nvdisasm" &&
+        llvm::StringRef(producer).starts_with("nvdisasm " + pin.version + " "))
+      return true;
+  return false;
+}
+
+std::string Checker::pinnedDisassemblers() const {
+  std::string s;
+  for (const profile::ToolPin &pin : p.pins)
+    if (pin.tool == "nvdisasm")
+      s += (s.empty() ? "nvdisasm " : ", ") + pin.version;
+  return s.empty() ? "no nvdisasm" : s;
+}
+
+void Checker::checkHeader() {
+  r.arch = c.archName();
+  if (c.sm != p.sm || (c.archSpecific == 1) != p.archSpecific)
+    error("", -1, "", "architecture",
+          "the cubin is for " + c.archName() + " (ELF e_flags " +
+              "0x" + llvm::utohexstr(c.flags, true) + "); profile " + p.name +
+              " requires " + p.target);
+  else if (c.archSpecific < 0)
+    error("", -1, "", "evidence",
+          "the cubin has no .nv.compat record saying whether it is "
+          "architecture-specific (" + p.target + ")");
+  if (!c.hasToolInfo) {
+    error("", -1, "", "evidence",
+          "the cubin has no .note.nv.tkinfo: its assembler and options "
+          "cannot be checked");
+    return;
+  }
+  bool pinned = false;
+  std::string versions;
+  for (const profile::ToolPin &pin : p.pins) {
+    if (pin.tool != "ptxas")
+      continue;
+    versions += (versions.empty() ? "" : ", ") + pin.version;
+    if (c.toolName == "ptxas" &&
+        llvm::StringRef(c.toolVersion).ends_with(", " + pin.version))
+      pinned = true;
+  }
+  if (!pinned)
+    error("", -1, "", "toolchain",
+          "the cubin was made by " + c.toolName + " '" + c.toolVersion +
+              "'; profile " + p.name + " pins ptxas " + versions);
+  std::string want;
+  for (const std::string &f : p.ptxasFlags)
+    want += (want.empty() ? "" : " ") + f;
+  if (cubin::splitOptions(c.toolOptions) != cubin::splitOptions(want))
+    error("", -1, "", "flags",
+          "the cubin was assembled with ptxas options '" +
+              llvm::StringRef(c.toolOptions).trim().str() + "'; profile " +
+              p.name + " requires '" + want + "'");
+}
+
+void Checker::checkPtx() {
+  if (!o.ptx)
+    return;
+  const PtxInfo &x = *o.ptx;
+  if (x.version != p.ptxVersion)
+    error("", -1, "", "ptx",
+          "the PTX is ISA version " + x.version + "; profile " + p.name +
+              " requires " + p.ptxVersion);
+  if (x.target != p.target)
+    error("", -1, "", "ptx",
+          "the PTX targets " + x.target + "; profile " + p.name +
+              " requires " + p.target);
+  if (x.addressSize != p.addressBits)
+    error("", -1, "", "ptx",
+          "the PTX uses " + std::to_string(x.addressSize) +
+              "-bit addresses; profile " + p.name + " requires " +
+              std::to_string(p.addressBits));
+  for (const Finding &f : x.fpFindings)
+    error(f.kernel, -1, f.instruction, f.rule,
+          f.message + "; profile " + p.name + " forbids it");
+}
+
+void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
+                            bool trusted, bool isKernel,
+                            const std::set<std::string> &trustedNames,
+                            KernelReport &rep) {
+  const std::string &kn = k.name;
+  // Reachability from the function's first instruction.
+  size_t n = f.code.size();
+  std::vector<bool> reach(n, false);
+  std::vector<size_t> work;
+  if (n) {
+    reach[0] = true;
+    work.push_back(0);
+  }
+  auto targetOf = [&](const Instr &in) -> int64_t {
+    std::vector<std::string> ops = in.operandList();
+    if (ops.empty())
+      return -1;
+    int64_t t = 0;
+    if (llvm::StringRef(ops.back()).getAsInteger(0, t))
+      return -1;
+    return t;
+  };
+  bool cfOk = true;
+  while (!work.empty()) {
+    size_t i = work.back();
+    work.pop_back();
+    const Instr &in = f.code[i];
+    std::string b = in.base();
+    std::vector<size_t> next;
+    bool ends = in.unconditional() && (b == "EXIT" || b == "RET" || b == "BRA");
+    if (!ends && i + 1 < n)
+      next.push_back(i + 1);
+    if (b == "BRA") {
+      int64_t t = targetOf(in);
+      int64_t idx = (t - f.start) / 16;
+      if (t < 0 || t < f.start || idx >= int64_t(n) || (t - f.start) % 16) {
+        if (cfOk)
+          error(kn, in.offset, in.text(), "evidence",
+                "a branch whose target is not an instruction of " + f.name);
+        cfOk = false;
+      } else {
+        next.push_back(size_t(idx));
+      }
+    }
+    for (size_t j : next)
+      if (!reach[j]) {
+        reach[j] = true;
+        work.push_back(j);
+      }
+  }
+
+  for (size_t i = 0; i < n; ++i) {
+    const Instr &in = f.code[i];
+    std::string b = in.base();
+    if (isKernel || !trusted)
+      ++rep.instructions;
+    std::string cls = p.classOf(in.opcode);
+    if (cls.empty()) {
+      error(kn, in.offset, in.text(), "unknown-instruction",
+            "instruction " + b + " is not known to profile " + p.name);
+      continue;
+    }
+    if (cls == "tensor-core")
+      ++rep.tensorCore[in.opcode];
+    if (b == "CALL") {
+      std::vector<std::string> ops = in.operandList();
+      std::string target = ops.empty() ? "" : ops.back();
+      if (trustedNames.count(target)) {
+        std::string nm = internalName(target);
+        if (!llvm::is_contained(rep.subroutines, nm))
+          rep.subroutines.push_back(nm);
+      } else {
+        error(kn, in.offset, in.text(), "call",
+              "a call to the helper function '" + target + "'; profile " +
+                  p.name + " forbids calls (only NVIDIA's arithmetic "
+                  "subroutines may be called)");
+      }
+    }
+    if ((b == "LDL" || b == "STL") && p.strictResources())
+      error(kn, in.offset, in.text(), "local-memory",
+            std::string("a local memory ") + (b == "LDL" ? "load" : "store") +
+                " (a spill or a local array); profile " + p.name +
+                " forbids local memory");
+    // Loops: a reachable branch back to itself or an earlier instruction.
+    if (b == "BRA" && reach[i] && (isKernel || !trusted)) {
+      int64_t t = targetOf(in);
+      if (t >= 0 && t <= in.offset) {
+        ++rep.backwardBranches;
+        if (rep.sourceLoops == 0)
+          error(kn, in.offset, in.text(), "loop",
+                "a backward branch (a loop) to 0x" +
+                    llvm::utohexstr(t, false, 4) +
+                    " in the machine code, but the source has no loop");
+        else if (rep.sourceLoops < 0)
+          error(kn, in.offset, in.text(), "evidence",
+                "a backward branch (a loop), and no evidence of the "
+                "source's loops (no PTX, no manifest field) to explain it");
+      }
+    }
+    if (trusted)
+      continue;
+    // Floating point, outside NVIDIA's correctly rounded subroutines.
+    bool fpArith = cls == "float32" || cls == "half";
+    if (b == "MUFU") {
+      std::vector<std::string> ops = in.operandList();
+      std::string fn = in.opcode.substr(5);
+      if (fn == "RCP") {
+        // Correctly rounded division checks its result with FCHK; integer
+        // division starts from the reciprocal of an I2F.*.RP conversion.
+        bool fchk = false, intDiv = false;
+        for (size_t j = i + 1; j < n && j <= i + 3; ++j)
+          fchk |= f.code[j].base() == "FCHK";
+        std::string src = ops.size() > 1 ? regOf(ops[1]) : "";
+        for (size_t j = i; j-- > 0;) {
+          std::vector<std::string> dops = f.code[j].operandList();
+          if (!dops.empty() && regOf(dops[0]) == src) {
+            intDiv = (f.code[j].base() == "I2F" || f.code[j].base() == "UI2F") &&
+                     f.code[j].has("RP");
+            break;
+          }
+        }
+        if (!fchk && !intDiv)
+          error(kn, in.offset, in.text(), "fp-approx",
+                "an approximate reciprocal that is not part of a correctly "
+                "rounded divide (no FCHK follows it) nor of an integer "
+                "divide; profile " + p.name + " requires correctly rounded "
+                "division");
+      } else if (fn == "RSQ") {
+        bool slow = false;
+        for (const std::string &t : trustedNames)
+          slow |= llvm::StringRef(t).contains("sqrt_rn");
+        if (!slow)
+          error(kn, in.offset, in.text(), "fp-approx",
+                "an approximate reciprocal square root outside the correctly "
+                "rounded square root (no call of its slow path); profile " +
+                    p.name + " requires correctly rounded square root");
+      } else {
+        error(kn, in.offset, in.text(), "fp-approx",
+              "MUFU." + fn + " is an approximation; profile " + p.name +
+                  " forbids approximate functions");
+      }
+    }
+    if (in.has("FTZ") && (fpArith || b == "F2F" || b == "F2I")) {
+      // F2I with truncation gives 0 for a subnormal either way; the
+      // correctly rounded square root's fast path refines MUFU.RSQ with FTZ
+      // operations whose inputs are never subnormal.
+      bool harmless = b == "F2I" && in.has("TRUNC");
+      if (!harmless) {
+        std::vector<std::string> ops = in.operandList();
+        for (size_t a = 1; a < ops.size() && !harmless; ++a) {
+          std::string src = regOf(ops[a]);
+          if (src.empty())
+            continue;
+          for (size_t j = i; j-- > 0;) {
+            std::vector<std::string> dops = f.code[j].operandList();
+            if (!dops.empty() && regOf(dops[0]) == src) {
+              harmless = f.code[j].opcode == "MUFU.RSQ";
+              break;
+            }
+          }
+        }
+      }
+      if (!harmless)
+        error(kn, in.offset, in.text(), "fp-ftz",
+              in.opcode + " flushes subnormals to zero; profile " + p.name +
+                  " keeps subnormals");
+    }
+    if (fpArith && (in.has("RM") || in.has("RP") || in.has("RZ")))
+      error(kn, in.offset, in.text(), "fp-rounding",
+            in.opcode + " rounds other than to nearest even; profile " +
+                p.name + " requires round to nearest even");
+  }
+}
+
+void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
+                          const Disassembly *d) {
+  rep.name = k.name;
+  rep.registers = k.regCount;
+  rep.sharedBytes = k.sharedSize;
+  rep.frameBytes = k.frameSize;
+  rep.localBytes = k.localSize;
+  rep.minStack = k.minStackSize;
+  rep.barriers = k.numBarriers;
+  rep.params = k.params;
+  rep.paramBankSize = k.hasCbankParamSize ? k.cbankParamSize : k.paramBankSize;
+  if (o.allSourceLoops >= 0)
+    rep.sourceLoops = o.allSourceLoops;
+  if (o.ptx)
+    if (const PtxEntry *e = o.ptx->findEntry(k.name))
+      rep.sourceLoops = int(e->backwardBranches);
+  auto it = o.sourceLoops.find(k.name);
+  if (it != o.sourceLoops.end())
+    rep.sourceLoops = it->second;
+
+  if (!k.hasRegCount)
+    error(k.name, -1, "", "evidence",
+          "no EIATTR_REGCOUNT record: the register count is unknown");
+  if (!k.hasFrameSize)
+    error(k.name, -1, "", "evidence",
+          "no EIATTR_FRAME_SIZE record: the stack frame is unknown");
+  if (p.strictResources()) {
+    if (k.frameSize > 0)
+      error(k.name, -1, "", "stack-frame",
+            "a stack frame of " + std::to_string(k.frameSize) +
+                " bytes (EIATTR_FRAME_SIZE); profile " + p.name +
+                " forbids a stack frame");
+    if (k.localSize > 0)
+      error(k.name, -1, "", "local-memory",
+            std::to_string(k.localSize) + " bytes of local memory (.nv.local." +
+                k.name + "); profile " + p.name + " forbids local memory");
+  }
+  if (o.ptx && !o.ptx->findEntry(k.name))
+    error(k.name, -1, "", "evidence", "the PTX has no .entry " + k.name);
+  if (!d)
+    return;
+
+  auto fit = d->functions.find(k.name);
+  if (fit == d->functions.end()) {
+    error(k.name, -1, "", "evidence",
+          "the disassembly has no function '" + k.name + "'");
+    return;
+  }
+  rep.disassembled = true;
+  // The functions of this kernel's text section must tile it exactly.
+  std::set<std::string> trustedNames;
+  std::vector<const Function *> fns;
+  int64_t covered = 0;
+  for (const cubin::Subroutine &s : k.functions) {
+    auto f = d->functions.find(s.name);
+    if (f == d->functions.end()) {
+      error(k.name, -1, "", "evidence",
+            "the disassembly has no function '" + s.name + "' of .text." + k.name);
+      return;
+    }
+    if (f->second.start != int64_t(s.offset)) {
+      error(k.name, -1, "", "evidence",
+            "the disassembly places '" + s.name + "' at " +
+                std::to_string(f->second.start) + ", the cubin's symbol at " +
+                std::to_string(s.offset) + ": they describe different code");
+      return;
+    }
+    covered += int64_t(f->second.code.size()) * 16;
+    fns.push_back(&f->second);
+    std::string nm = internalName(s.name);
+    if (!nm.empty() && llvm::is_contained(p.arithmeticSubroutines, nm))
+      trustedNames.insert(s.name);
+  }
+  if (covered != int64_t(k.textSize)) {
+    error(k.name, -1, "", "evidence",
+          "the disassembly covers " + std::to_string(covered) + " of the " +
+              std::to_string(k.textSize) + " bytes of .text." + k.name +
+              ": it is not the disassembly of this cubin");
+    return;
+  }
+  // EXIT offsets: the cubin's record and the disassembly must agree.
+  std::vector<uint32_t> exits;
+  for (const Function *f : fns)
+    for (const Instr &in : f->code)
+      if (in.base() == "EXIT")
+        exits.push_back(uint32_t(in.offset));
+  std::vector<uint32_t> recorded = k.exitOffsets;
+  std::sort(recorded.begin(), recorded.end());
+  if (!recorded.empty() && recorded != exits) {
+    error(k.name, -1, "", "evidence",
+          "the EXIT offsets of the disassembly differ from the cubin's "
+          "EIATTR_EXIT_INSTR_OFFSETS: it is not the disassembly of this cubin");
+    return;
+  }
+  for (const Function *f : fns)
+    checkFunction(k, *f, trustedNames.count(f->name) > 0, f->name == k.name,
+                  trustedNames, rep);
+}
+
+void Checker::run(const std::string &sha) {
+  checkHeader();
+  checkPtx();
+  Disassembly disasm;
+  const Disassembly *d = nullptr;
+  if (o.disasmJson) {
+    std::string err;
+    if (!readDisassembly(*o.disasmJson, disasm, err))
+      error("", -1, "", "evidence", err);
+    else if (!disassemblerPinned(disasm.producer))
+      error("", -1, "", "toolchain",
+            "the disassembly was made by '" + disasm.producer + "'; profile " +
+                p.name + " pins " + pinnedDisassemblers());
+    else if (disasm.sm != c.sm)
+      error("", -1, "", "evidence",
+            "the disassembly is for SM " + std::to_string(disasm.sm) +
+                ", the cubin for SM " + std::to_string(c.sm));
+    else
+      d = &disasm;
+  } else {
+    error("", -1, "", "evidence",
+          "no disassembly of the cubin (sha256 " + sha + ")" +
+              (o.disasmMissingReason.empty() ? ""
+                                             : ": " + o.disasmMissingReason) +
+              "; instructions, calls, local memory accesses, floating point "
+              "and loops cannot be checked");
+  }
+  if (c.kernels.empty())
+    error("", -1, "", "evidence", "the cubin has no kernel (entry function)");
+  for (const cubin::Kernel &k : c.kernels) {
+    KernelReport rep;
+    checkKernel(k, rep, d);
+    r.kernels.push_back(std::move(rep));
+  }
+  summarize();
+}
+
+} // namespace
+
+Result rake::verifier::verify(const cubin::Cubin &c, const std::string &sha,
+                              const Options &o) {
+  Result r;
+  Checker(c, o, r).run(sha);
+  return r;
+}
+
+std::string rake::verifier::formatReport(const Result &r, const Profile &p) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "profile " << p.name << ", cubin " << r.arch << "\n";
+  for (const KernelReport &k : r.kernels) {
+    os << "kernel " << k.name << ": registers " << k.registers
+       << ", shared " << k.sharedBytes << " B, stack frame " << k.frameBytes
+       << " B, local " << k.localBytes << " B, parameters " << k.params.size()
+       << " (" << k.paramBankSize << " B), barriers " << k.barriers << "\n";
+    if (!k.disassembled) {
+      os << "  instructions: not disassembled\n";
+      continue;
+    }
+    os << "  instructions " << k.instructions << ", backward branches "
+       << k.backwardBranches << ", source loops ";
+    if (k.sourceLoops < 0)
+      os << "unknown";
+    else
+      os << k.sourceLoops;
+    os << "\n  tensor-core:";
+    if (k.tensorCore.empty())
+      os << " none";
+    for (auto &[op, n] : k.tensorCore)
+      os << " " << op << " x" << n;
+    os << "\n  arithmetic subroutines:";
+    if (k.subroutines.empty())
+      os << " none";
+    for (const std::string &sname : k.subroutines)
+      os << " " << sname;
+    os << "\n";
+  }
+  return s;
+}

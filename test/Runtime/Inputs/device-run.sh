@@ -1,0 +1,32 @@
+#!/bin/bash
+# Builds the C runtime and its test driver with g++ alone, runs vector_add
+# from a verified bundle on the GPU, then shows tampered bundles refused.
+# Run on the GPU machine from a folder holding include/rake/runtime.h,
+# include/Rake/Verifier/Cubin.h, lib/Runtime/Runtime.cpp,
+# lib/Verifier/Cubin.cpp, runtime-test.c (test/Runtime), tamper.py
+# (test/Verifier/Inputs) and bundle/ (test/Runtime/Inputs/vector_add.bundle).
+# Its output on the H200 is h200-run.log.
+cd "$(dirname "$0")"
+export PATH=$PATH:/usr/local/cuda/bin
+set -e
+g++ -std=c++17 -O2 -Wall -Iinclude -c lib/Runtime/Runtime.cpp -o rt.o
+g++ -std=c++17 -O2 -Wall -Iinclude -c lib/Verifier/Cubin.cpp -o cubin.o
+gcc -std=c11 -O2 -Wall -Iinclude -c runtime-test.c -o t.o
+g++ t.o rt.o cubin.o -ldl -o rake-runtime-test
+set +e
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+echo "== open"; ./rake-runtime-test open bundle | head -4
+echo "== run (verified bundle)"; ./rake-runtime-test run bundle 1000003; echo "rc=$?"
+./rake-runtime-test run bundle 100003; echo "rc=$?"
+cat bundle/evidence.jsonl
+echo "== live nvdisasm vs the bundle's recorded disassembly"
+nvdisasm -json bundle/kernel.cubin | sha256sum | cut -c1-64; sha256sum bundle/disasm.json | cut -c1-64
+t() { rm -rf tb; cp -r bundle tb; rm -f tb/evidence.jsonl; for e in "$@"; do eval python3 tamper.py tb $e; done; ./rake-runtime-test run tb 1000; echo "rc=$?"; }
+echo "== cubin text byte flipped"; t "cubin-text vector_add"
+echo "== manifest field changed, seal kept"; t "set source.sha256 '\"00\"'"
+echo "== manifest target sm_80, resealed"; t "set target '\"sm_80\"'" reseal
+echo "== manifest ptxas flags -O0, resealed"; t "set ptxas_flags.4 '\"-O0\"'" reseal
+echo "== manifest parameter 3 offset 32, resealed"; t "set kernels.0.abi.params.3.offset 32" reseal
+echo "== manifest max_threads 1024, resealed"; t "set kernels.0.max_threads.0 1024" reseal
+echo "== status unverified, resealed"; t "set status '\"unverified\"'" reseal
+echo "== cubin and manifest consistently made sm_100a: the device refuses"; t "cubin-sm 100" rehash "set target '\"sm_100a\"'" "set cubin.arch '\"sm_100a\"'" reseal

@@ -1,0 +1,224 @@
+/* rake-runtime-test: drives the C runtime (include/rake/runtime.h) the way a
+ * caller does. Plain C; the driver entry points it needs for its own
+ * allocations are opened with dlopen, as the runtime opens them.
+ *
+ *   rake-runtime-test open DIR       open and check a bundle; print its
+ *                                    kernels and their parameter layouts
+ *   rake-runtime-test load DIR       rake_module_load on a made-up context
+ *   rake-runtime-test run DIR N      vector_add on N floats: load on device
+ *                                    0's primary context, C = A + B, check
+ *                                    every element, record the evidence
+ *
+ * Exits 0 on success; on a refusal prints "refused: <code>: <message>" and
+ * exits 1. Build on a GPU machine with:
+ *   gcc -std=c11 -Iinclude -c test/Runtime/runtime-test.c
+ *   g++ -std=c++17 -Iinclude runtime-test.o lib/Runtime/Runtime.cpp \
+ *       lib/Verifier/Cubin.cpp -ldl -o rake-runtime-test
+ */
+#include "rake/runtime.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int refused(const rake_error *e) {
+  printf("refused: %d: %s\n", (int)e->code, e->message);
+  return 1;
+}
+
+static int openBundle(const char *dir) {
+  rake_bundle *b = NULL;
+  rake_error e;
+  if (rake_bundle_open(dir, &b, &e) != RAKE_OK)
+    return refused(&e);
+  printf("bundle: profile %s, target %s, %u kernel(s)\n", rake_bundle_profile(b),
+         rake_bundle_target(b), rake_bundle_kernel_count(b));
+  for (uint32_t i = 0; i < rake_bundle_kernel_count(b); ++i) {
+    const char *k = rake_bundle_kernel_name(b, i);
+    uint32_t version, bytes, count;
+    if (rake_kernel_layout(b, k, &version, &bytes, &count, &e) != RAKE_OK)
+      return refused(&e);
+    printf("kernel %s: layout v%u, %u parameter bytes, %u parameters\n", k,
+           version, bytes, count);
+    for (uint32_t j = 0; j < count; ++j) {
+      rake_param_info p;
+      if (rake_kernel_param(b, k, j, &p, &e) != RAKE_OK)
+        return refused(&e);
+      printf("  %u: offset %u size %u align %u %s\n", j, p.offset, p.size,
+             p.align, p.role);
+    }
+  }
+  if (rake_kernel_layout(b, "no_such_kernel", NULL, NULL, NULL, &e) != RAKE_OK)
+    printf("lookup of no_such_kernel: %d: %s\n", (int)e.code, e.message);
+  rake_bundle_close(b);
+  return 0;
+}
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+struct Cuda {
+  CUresult (*init)(unsigned);
+  CUresult (*deviceGet)(int *, int);
+  CUresult (*attr)(int *, int, int);
+  CUresult (*retain)(struct CUctx_st **, int);
+  CUresult (*setCurrent)(struct CUctx_st *);
+  CUresult (*alloc)(CUdeviceptr *, size_t);
+  CUresult (*free_)(CUdeviceptr);
+  CUresult (*htod)(CUdeviceptr, const void *, size_t);
+  CUresult (*dtoh)(void *, CUdeviceptr, size_t);
+  CUresult (*sync)(void);
+};
+
+static int cudaOpen(struct Cuda *c) {
+  const char *path = getenv("RAKE_LIBCUDA");
+  void *lib = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW);
+  if (!lib) {
+    printf("no driver: %s\n", dlerror());
+    return 0;
+  }
+#define SYM(field, name)                                                       \
+  if (!(*(void **)&c->field = dlsym(lib, name))) {                             \
+    printf("driver lacks %s\n", name);                                         \
+    return 0;                                                                  \
+  }
+  SYM(init, "cuInit");
+  SYM(deviceGet, "cuDeviceGet");
+  SYM(attr, "cuDeviceGetAttribute");
+  SYM(retain, "cuDevicePrimaryCtxRetain");
+  SYM(setCurrent, "cuCtxSetCurrent");
+  SYM(alloc, "cuMemAlloc_v2");
+  SYM(free_, "cuMemFree_v2");
+  SYM(htod, "cuMemcpyHtoD_v2");
+  SYM(dtoh, "cuMemcpyDtoH_v2");
+  SYM(sync, "cuCtxSynchronize");
+  return 1;
+}
+
+/* One value per parameter, chosen by the parameter's role. */
+static int pack(const rake_bundle *b, const char *k, unsigned char *buf,
+                long long n, CUdeviceptr *bufs) {
+  uint32_t version, bytes, count;
+  rake_error e;
+  if (rake_kernel_layout(b, k, &version, &bytes, &count, &e) != RAKE_OK)
+    return refused(&e);
+  for (uint32_t j = 0; j < count; ++j) {
+    rake_param_info p;
+    if (rake_kernel_param(b, k, j, &p, &e) != RAKE_OK)
+      return refused(&e);
+    int arg = atoi(p.role + 3);
+    const char *field = strchr(p.role, '.');
+    unsigned long long v = 0;
+    if (!field || strncmp(p.role, "arg", 3) != 0) {
+      printf("parameter %u has no role\n", j);
+      return 1;
+    }
+    if (!strcmp(field, ".index"))
+      v = (unsigned long long)n;
+    else if (!strcmp(field, ".allocated") || !strcmp(field, ".aligned"))
+      v = bufs[arg];
+    else if (!strcmp(field, ".size0"))
+      v = (unsigned long long)n;
+    else if (!strcmp(field, ".stride0"))
+      v = 1;
+    memcpy(buf + p.offset, &v, p.size < 8 ? p.size : 8);
+  }
+  return 0;
+}
+
+static int run(const char *dir, long long n) {
+  rake_bundle *b = NULL;
+  rake_module *m = NULL;
+  rake_error e;
+  struct Cuda c;
+  if (rake_bundle_open(dir, &b, &e) != RAKE_OK)
+    return refused(&e);
+  if (!cudaOpen(&c))
+    return 1;
+  int dev = 0, sms = 0;
+  struct CUctx_st *ctx = NULL;
+  if (c.init(0) || c.deviceGet(&dev, 0) || c.attr(&sms, 16, dev) ||
+      c.retain(&ctx, dev) || c.setCurrent(ctx)) {
+    printf("cannot set up device 0\n");
+    return 1;
+  }
+  if (rake_module_load(b, ctx, &m, &e) != RAKE_OK)
+    return refused(&e);
+  size_t size = (size_t)n * sizeof(float);
+  float *host = malloc(size), *out = malloc(size);
+  CUdeviceptr bufs[4] = {0, 0, 0, 0};
+  for (int i = 1; i <= 3; ++i)
+    if (c.alloc(&bufs[i], size)) {
+      printf("cuMemAlloc failed\n");
+      return 1;
+    }
+  for (long long i = 0; i < n; ++i)
+    host[i] = (float)i;
+  c.htod(bufs[1], host, size);
+  for (long long i = 0; i < n; ++i)
+    host[i] = 0.5f * (float)i;
+  c.htod(bufs[2], host, size);
+  const char *k = rake_bundle_kernel_name(b, 0);
+  uint32_t version, bytes, count;
+  rake_kernel_layout(b, k, &version, &bytes, &count, &e);
+  unsigned char *params = calloc(1, bytes);
+  if (pack(b, k, params, n, bufs))
+    return 1;
+  rake_launch_config cfg = {{(uint32_t)sms, 1, 1}, {256, 1, 1}, 0};
+  /* A launch that breaks the layout is refused before the driver sees it. */
+  if (rake_launch(m, k, &cfg, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes - 8,
+                  &e) != RAKE_OK)
+    printf("short parameter buffer: %d: %s\n", (int)e.code, e.message);
+  if (rake_launch(m, k, &cfg, NULL, 2, params, bytes, &e) != RAKE_OK)
+    printf("layout version 2: %d: %s\n", (int)e.code, e.message);
+  if (rake_launch(m, k, &cfg, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes, &e) !=
+      RAKE_OK)
+    return refused(&e);
+  if (c.sync()) {
+    printf("cuCtxSynchronize failed\n");
+    return 1;
+  }
+  c.dtoh(out, bufs[3], size);
+  long long bad = 0;
+  for (long long i = 0; i < n; ++i)
+    if (out[i] != (float)i + 0.5f * (float)i)
+      ++bad;
+  printf("%s: %lld elements on %d SMs: %lld wrong\n", k, n, sms, bad);
+  if (rake_record_evidence(m, NULL, "rake-runtime-test run", &e) != RAKE_OK)
+    return refused(&e);
+  for (int i = 1; i <= 3; ++i)
+    c.free_(bufs[i]);
+  if (rake_module_unload(m, &e) != RAKE_OK)
+    return refused(&e);
+  rake_bundle_close(b);
+  free(host);
+  free(out);
+  free(params);
+  return bad != 0;
+}
+
+/* rake_module_load on a context the caller claims to have: the runtime opens
+ * the driver itself, so this shows what it says where there is none. */
+static int load(const char *dir) {
+  rake_bundle *b = NULL;
+  rake_module *m = NULL;
+  rake_error e;
+  if (rake_bundle_open(dir, &b, &e) != RAKE_OK)
+    return refused(&e);
+  if (rake_module_load(b, (struct CUctx_st *)&e, &m, &e) != RAKE_OK)
+    return refused(&e);
+  rake_module_unload(m, &e);
+  rake_bundle_close(b);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 3 && !strcmp(argv[1], "open"))
+    return openBundle(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "load"))
+    return load(argv[2]);
+  if (argc >= 4 && !strcmp(argv[1], "run"))
+    return run(argv[2], atoll(argv[3]));
+  fprintf(stderr, "usage: rake-runtime-test open DIR | load DIR | run DIR N\n");
+  return 2;
+}

@@ -1,0 +1,137 @@
+//===- rake-bundle.cpp - GpuIR to a verified artifact bundle --------------===//
+//
+//   rake-bundle KERNEL.mlir -o DIR [--profile=P] [--disasm-dir=D]...
+//               [--nvdisasm=auto|never|PATH] [--ptxas=PATH] [--repin]
+//   rake-bundle KERNEL.ptx  -o DIR ...       (start from PTX)
+//
+// Lowers the GpuIR to PTX for the profile's target (the rake-gpuir-to-ptx
+// pipeline), assembles it with the pinned ptxas and the profile's flags,
+// disassembles the cubin (nvdisasm where it exists, else a recorded
+// <cubin-sha256>.json), verifies it and writes the bundle with its manifest.
+// Exits 0 when the bundle is verified, 1 when it is written but not verified
+// (the manifest then says "unverified" and the runtime refuses it), 2 when no
+// bundle could be made.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Conversion/Passes.h"
+#include "Rake/Dialect/AMIR/IR/AMIR.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Profile/Profile.h"
+#include "Rake/Verifier/Bundle.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef RAKE_REVISION
+#define RAKE_REVISION "unknown"
+#endif
+
+using namespace llvm;
+using namespace mlir;
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<GpuIR .mlir | .ptx>"), cl::Required);
+static cl::opt<std::string> outDir("o", cl::desc("The bundle folder to write"), cl::Required);
+static cl::opt<std::string> profileName("profile", cl::init("nvidia-ptx-sm90a"),
+                                        cl::desc("The profile (rake-verify --list-profiles)"));
+static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"));
+static cl::opt<std::string> nvdisasm("nvdisasm", cl::init("auto"),
+                                     cl::desc("auto: nvdisasm where it exists, else recorded; never; or a path"));
+static cl::opt<std::string> ptxas("ptxas", cl::desc("The ptxas to use (default: PATH, then /usr/local/cuda/bin)"));
+static cl::opt<bool> repin("repin", cl::desc("Use a ptxas the profile does not pin; the bundle records its hash"));
+
+/// Each proc's kernel parameters as MLIR's GPU lowering expands them: an
+/// index is one parameter, a memref of rank r is 3 + 2r (allocated and
+/// aligned pointers, offset, sizes, strides).
+static ::rake::bundle::ParamRoles rolesOf(ModuleOp module) {
+  ::rake::bundle::ParamRoles roles;
+  module.walk([&](mlir::rake::gpuir::ProcOp proc) {
+    std::vector<std::string> &r = roles[proc.getSymName().str()];
+    for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes())) {
+      std::string arg = "arg" + std::to_string(i);
+      if (auto m = dyn_cast<MemRefType>(t)) {
+        r.push_back(arg + ".allocated");
+        r.push_back(arg + ".aligned");
+        r.push_back(arg + ".offset");
+        for (int64_t d = 0; d < m.getRank(); ++d)
+          r.push_back(arg + ".size" + std::to_string(d));
+        for (int64_t d = 0; d < m.getRank(); ++d)
+          r.push_back(arg + ".stride" + std::to_string(d));
+      } else {
+        r.push_back(arg + ".index");
+      }
+    }
+  });
+  return roles;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Rake GPU: GpuIR to a verified artifact bundle\n");
+  const ::rake::profile::Profile *p = ::rake::profile::findProfile(profileName);
+  if (!p) {
+    errs() << "rake-bundle: error: unknown profile '" << profileName << "'\n";
+    return 2;
+  }
+  ::rake::bundle::MakeOptions o;
+  o.profile = p;
+  o.outDir = outDir;
+  o.sourcePath = input;
+  o.ptxas = ptxas;
+  o.repin = repin;
+  o.nvdisasm = nvdisasm;
+  o.disasmDirs = disasmDirs;
+  o.compiler = std::string("rake-bundle ") + RAKE_REVISION;
+  if (!::rake::bundle::readFile(input, o.sourceText)) {
+    errs() << "rake-bundle: error: cannot read " << input << "\n";
+    return 2;
+  }
+  if (StringRef(input).ends_with(".ptx")) {
+    o.sourceKind = "ptx";
+    o.ptx = o.sourceText;
+    return ::rake::bundle::make(o);
+  }
+
+  o.sourceKind = "gpuir";
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<mlir::rake::gpuir::GpuIRDialect, mlir::rake::amir::AMIRDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(o.sourceText, input), SMLoc());
+  SourceMgrDiagnosticHandler handler(sm, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &context);
+  if (!module)
+    return 2;
+  o.roles = rolesOf(*module);
+  PassManager pm(&context);
+  mlir::rake::buildGpuIRToPtxPipeline(pm, p->target, "isa");
+  if (failed(pm.run(*module)))
+    return 2;
+  std::vector<std::string> objects;
+  module->walk([&](gpu::BinaryOp binary) {
+    for (mlir::Attribute a : binary.getObjects())
+      objects.push_back(cast<gpu::ObjectAttr>(a).getObject().getValue().str());
+  });
+  if (objects.size() != 1) {
+    errs() << "rake-bundle: error: a bundle holds one kernel module; " << input
+           << " compiles to " << objects.size() << "\n";
+    return 2;
+  }
+  o.ptx = objects[0];
+  return ::rake::bundle::make(o);
+}

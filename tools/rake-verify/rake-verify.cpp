@@ -1,0 +1,143 @@
+//===- rake-verify.cpp - The cubin artifact verifier ----------------------===//
+//
+//   rake-verify BUNDLE_DIR                 check a bundle (seal, hashes,
+//                                          manifest fields, cubin rules)
+//   rake-verify [options] KERNEL.cubin     check one cubin against a profile
+//   rake-verify --print-profile=NAME       a profile as JSON
+//   rake-verify --list-profiles
+//
+// Prints the per-kernel report on stdout, each broken rule on stderr, and
+// exits 1 when any rule is broken or any evidence is missing (fail closed),
+// 2 on bad usage or unreadable input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Profile/Profile.h"
+#include "Rake/Verifier/Bundle.h"
+#include "Rake/Verifier/Cubin.h"
+#include "Rake/Verifier/Verifier.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace rake;
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<bundle dir | cubin>"));
+static cl::opt<std::string> profileName("profile", cl::desc("Profile for a lone cubin"),
+                                        cl::init("nvidia-ptx-sm90a"));
+static cl::opt<std::string> ptxPath("ptx", cl::desc("The PTX the cubin was made from (evidence of the source's loops and floating point)"));
+static cl::opt<std::string> disasmPath("disasm", cl::desc("nvdisasm -json output of exactly this cubin"));
+static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"));
+static cl::opt<std::string> nvdisasm("nvdisasm", cl::desc("auto: run nvdisasm where it exists (default for a cubin; a bundle uses its recorded disassembly); never; or a path"),
+                                     cl::init(""));
+static cl::opt<int> sourceLoops("source-loops", cl::desc("The number of loops in each kernel's source (overrides the PTX)"), cl::init(-1));
+static cl::opt<bool> allowRepinned("allow-repinned", cl::desc("Accept a bundle whose ptxas was re-pinned (--repin)"));
+static cl::opt<std::string> printProfile("print-profile", cl::desc("Print a profile as JSON"));
+static cl::opt<bool> listProfiles("list-profiles", cl::desc("List the profiles"));
+
+static int usage(const std::string &msg) {
+  errs() << "rake-verify: error: " << msg << "\n";
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Rake GPU cubin artifact verifier\n");
+  if (listProfiles) {
+    for (const profile::Profile &p : profile::allProfiles())
+      outs() << p.name << ": " << p.description << "\n";
+    return 0;
+  }
+  if (!printProfile.empty()) {
+    const profile::Profile *p = profile::findProfile(printProfile);
+    if (!p)
+      return usage("unknown profile '" + printProfile + "'");
+    outs() << p->toJson();
+    return 0;
+  }
+  if (input.empty())
+    return usage("no input: give a bundle folder or a cubin");
+  if (sys::fs::is_directory(input)) {
+    bundle::VerifyOptions o;
+    o.allowRepinned = allowRepinned;
+    o.nvdisasm = nvdisasm.empty() ? std::string("never") : nvdisasm.getValue();
+    return bundle::verify(input, o);
+  }
+
+  const profile::Profile *p = profile::findProfile(profileName);
+  if (!p)
+    return usage("unknown profile '" + profileName + "' (--list-profiles)");
+  std::string bytes;
+  if (!bundle::readFile(input, bytes))
+    return usage("cannot read " + input);
+  std::vector<uint8_t> data(bytes.begin(), bytes.end());
+  cubin::Cubin c;
+  std::string err;
+  if (!cubin::parse(data, c, err)) {
+    errs() << "rake-verify: error: " << input << ": " << err << " [rule elf]\n";
+    return 1;
+  }
+  std::string sha = bundle::sha256Hex(bytes);
+  verifier::PtxInfo ptx;
+  verifier::Options o;
+  o.profile = p;
+  if (!ptxPath.empty()) {
+    std::string text;
+    if (!bundle::readFile(ptxPath, text))
+      return usage("cannot read " + ptxPath);
+    if (!verifier::parsePtx(text, ptx, err))
+      return usage(ptxPath + ": " + err);
+    o.ptx = &ptx;
+  }
+  o.allSourceLoops = sourceLoops;
+  std::string disasm;
+  bool have = false;
+  std::string mode = nvdisasm.empty() ? std::string("auto") : nvdisasm.getValue();
+  if (!disasmPath.empty()) {
+    if (!bundle::readFile(disasmPath, disasm))
+      return usage("cannot read " + disasmPath);
+    have = true;
+  } else {
+    std::string tool = mode == "never" ? "" : bundle::findTool(mode == "auto" ? "nvdisasm" : mode);
+    if (!tool.empty()) {
+      // Live: nvdisasm -json on exactly these bytes.
+      SmallString<128> out;
+      sys::fs::createTemporaryFile("rake-verify", "json", out);
+      std::optional<StringRef> redirects[] = {std::nullopt, out.str(), std::nullopt};
+      StringRef args[] = {tool, "-json", input};
+      if (sys::ExecuteAndWait(tool, args, std::nullopt, redirects) == 0 &&
+          bundle::readFile(out.str().str(), disasm))
+        have = true;
+      else
+        o.disasmMissingReason = tool + " -json failed";
+      sys::fs::remove(out);
+    } else if (mode != "auto" && mode != "never") {
+      return usage("nvdisasm '" + mode + "' not found");
+    }
+    for (const std::string &d : disasmDirs)
+      if (!have && bundle::readFile(d + "/" + sha + ".json", disasm))
+        have = true;
+    if (!have && o.disasmMissingReason.empty())
+      o.disasmMissingReason =
+          std::string(mode == "never" ? "nvdisasm was not run (--nvdisasm=never)"
+                                      : "nvdisasm is not on this machine") +
+          " and no <sha256>.json is in the --disasm-dir folders";
+  }
+  if (have)
+    o.disasmJson = &disasm;
+  verifier::Result r = verifier::verify(c, sha, o);
+  outs() << input << ": ";
+  outs() << verifier::formatReport(r, *p);
+  outs().flush();
+  for (const verifier::Finding &f : r.errors)
+    errs() << "rake-verify: error: " << verifier::format(f) << "\n";
+  outs() << (r.ok() ? "verified" : "REJECTED") << ": " << input;
+  if (!r.ok())
+    outs() << ": " << r.errors.size() << " error(s)";
+  outs() << "\n";
+  return r.ok() ? 0 : 1;
+}
