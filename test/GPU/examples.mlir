@@ -9,10 +9,14 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/vadd %examples/vector_add.mlir --sizes=n=100003 --shape=A=100003,B=100003,C=100003
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/trans %examples/transpose.mlir --sizes=R=300,C=170 --shape=X=300x170,Y=170x300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wg %examples/warpgroup_reverse.mlir --sizes=n=1000 --shape=X=256000
-// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg | FileCheck %s
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/bsum %examples/block_sums.mlir --sizes=rows=1000 --shape=X=1000,S=1000
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm %examples/gemm_sm80.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=4,Nt=3,Kt=16 --shape=A=512x512,B=512x384,C=512x384
+// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning
 // CHECK-DAG: transpose: Y.bin equals the sequential meaning
 // CHECK-DAG: warpgroup_reverse: X.bin equals the sequential meaning
-// CHECK-NOT: DIFFERS
+// CHECK-DAG: block_sums: S.bin equals the sequential meaning
+// CHECK-DAG: gemm_sm80: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
+// CHECK-NOT: differ from the sequential meaning

@@ -1,0 +1,15 @@
+// The Sm80 instructions on the GPU against their sequential meaning, on
+// random inputs: shuffles exactly; mma.sync (f16 through cp.async and
+// ldmatrix, tf32 from global fragments) within the rounding of f32 sums of
+// 16 or 8 products. A wrong fragment layout in a sequential behavior shows
+// up here as a mismatch. Needs a CUDA device beside the build.
+// REQUIRES: gpu
+// RUN: rm -rf %t
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/shfl %S/../Conversion/GpuIRToCPU/Inputs/sm80-shuffles.mlir
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/f16 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-f16.mlir --rtol=1e-5 --atol=1e-5
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tf32 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir --rtol=1e-5 --atol=1e-5
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/f16 %t/tf32 | FileCheck %s
+// CHECK-DAG: shuffles: Y.bin equals the sequential meaning
+// CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
+// CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
+// CHECK-NOT: differ from the sequential meaning
