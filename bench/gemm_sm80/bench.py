@@ -8,7 +8,7 @@ through rake-launch (first run checked against torch's f32 product of the
 same inputs, then the mean of --repeat runs); torch.matmul in bf16 (cuBLAS,
 f32 accumulation) timed with CUDA events. Prints TFLOP/s and the ratio.
 
-usage: bench.py LAUNCHER KERNEL.ptx WORKDIR SIZE..."""
+usage: bench.py LAUNCHER KERNEL.ptx WORKDIR "LAUNCH-FLAGS" SIZE..."""
 import os
 import re
 import subprocess
@@ -16,8 +16,8 @@ import sys
 
 import torch
 
-launcher, ptx, work = sys.argv[1:4]
-sizes = [int(s) for s in sys.argv[4:]] or [2048, 4096, 8192]
+launcher, ptx, work, launch = sys.argv[1:5]
+sizes = [int(s) for s in sys.argv[5:]] or [2048, 4096, 8192]
 repeat = 20
 os.makedirs(work, exist_ok=True)
 torch.manual_seed(0)
@@ -47,8 +47,7 @@ for s in sizes:
     a.cpu().view(torch.int16).numpy().tofile(f"{work}/A.bin")
     b.cpu().view(torch.int16).numpy().tofile(f"{work}/B.bin")
     out = subprocess.run(
-        [launcher, ptx, "gemm_sm80", "--block", "128", "--blocks-per-sm", "2",
-         "--repeat", str(repeat), f"i:{m // 128}", f"i:{n // 128}",
+        [launcher, ptx, "gemm_sm80", *launch.split(), "--repeat", str(repeat), f"i:{m // 128}", f"i:{n // 128}",
          f"i:{k // 32}", f"m:bf16:{m}x{k}:{work}/A.bin:-",
          f"m:bf16:{k}x{n}:{work}/B.bin:-", f"m:f32:{m}x{n}:-:{work}/C.bin"],
         capture_output=True, text=True)

@@ -2,7 +2,8 @@
 // compare its outputs with the sequential meaning.
 //
 //   rake-launch KERNEL.ptx|cubin NAME --block N [--blocks-per-sm K]
-//               [--expect DIR [--rtol R] [--atol A]] [--repeat N] ARG...
+//               [--smem BYTES] [--expect DIR [--rtol R] [--atol A]]
+//               [--repeat N] ARG...
 //
 // Each ARG is one parameter of the GpuIR procedure, in order:
 //   i:VALUE                         an index parameter
@@ -11,7 +12,8 @@
 //                                   given shape, filled from file IN (raw,
 //                                   row-major) and written to OUT after the
 //                                   run (- for neither)
-// The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs.
+// The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs,
+// each with BYTES of dynamic shared memory (the kernel's rake.shared_bytes).
 // Buffers are passed as MLIR's memref descriptors (allocated and aligned
 // pointer, offset, sizes, strides), index values as 64-bit integers.
 //
@@ -140,7 +142,7 @@ int main(int argc, char **argv) {
     die("usage: rake-launch KERNEL.ptx|cubin NAME --block N "
         "[--blocks-per-sm K] ARG...");
   std::string kernelPath = argv[1], name = argv[2];
-  int block = 0, blocksPerSm = 1, repeat = 0;
+  int block = 0, blocksPerSm = 1, repeat = 0, smem = 0;
   std::string expect;
   double rtol = 0, atol = 0;
   std::vector<std::string> args;
@@ -150,6 +152,8 @@ int main(int argc, char **argv) {
       block = std::atoi(argv[++i]);
     else if (a == "--blocks-per-sm" && i + 1 < argc)
       blocksPerSm = std::atoi(argv[++i]);
+    else if (a == "--smem" && i + 1 < argc)
+      smem = std::atoi(argv[++i]);
     else if (a == "--expect" && i + 1 < argc)
       expect = argv[++i];
     else if (a == "--rtol" && i + 1 < argc)
@@ -235,9 +239,14 @@ int main(int argc, char **argv) {
   CUevent start, stop;
   check(cuEventCreate(&start, 0), "cuEventCreate");
   check(cuEventCreate(&stop, 0), "cuEventCreate");
+  // Beyond 48 KiB a kernel must opt in to its dynamic shared memory.
+  check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           smem),
+        "cuFuncSetAttribute");
   auto launch = [&] {
     check(cuLaunchKernel(fn, grid, 1, 1, static_cast<unsigned>(block), 1, 1,
-                         0, nullptr, params.data(), nullptr),
+                         static_cast<unsigned>(smem), nullptr, params.data(),
+                         nullptr),
           "cuLaunchKernel");
   };
   check(cuEventRecord(start, nullptr), "cuEventRecord");
@@ -246,8 +255,9 @@ int main(int argc, char **argv) {
   check(cuCtxSynchronize(), "kernel run");
   float ms = 0;
   check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-  std::printf("@%s ran on %d SMs x %d CTAs of %d threads in %.3f ms\n",
-              name.c_str(), sms, blocksPerSm, block, ms);
+  std::printf("@%s ran on %d SMs x %d CTAs of %d threads (%d bytes of "
+              "shared memory) in %.3f ms\n",
+              name.c_str(), sms, blocksPerSm, block, smem, ms);
 
   int status = 0;
   for (auto &b : buffers) {

@@ -13,9 +13,9 @@
 // and at the end of each task.
 // RUN: rake-translate --gpuir-to-ptx %examples/reverse_tiles.mlir | FileCheck %s --check-prefix=PTX
 // PTX: .target sm_90a
+// PTX: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
 // PTX: .visible .entry reverse_tiles(
 // PTX: .maxntid 256, 1, 1
-// PTX: .shared .align 128 .b8 {{.*}}[1024];
 // PTX: mov.u32 {{.*}}, %ctaid.x;
 // PTX: mov.u32 {{.*}}, %nctaid.x;
 // PTX: ld.global.b32
@@ -55,7 +55,7 @@
 // RUN: rake-example-ref transpose %t.t/X.bin %t.t/Y.bin 70 100 | FileCheck %s --check-prefix=TREF
 // TREF: transpose: 7000 elements match
 // RUN: rake-translate --gpuir-to-ptx %examples/transpose.mlir | FileCheck %s --check-prefix=TPTX
-// TPTX: .shared .align 128 .b8 {{.*}}[4224];
+// TPTX: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
 // TPTX-DAG: st.shared.b32
 // TPTX-DAG: ld.shared.b32
 // Two barriers: the CTA fence and the end of a task that used the tile.
@@ -106,10 +106,9 @@
 // GREF: gemm: 32768 elements match
 // RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm80.mlir > %t.gemm.ptx
 // RUN: FileCheck %s --check-prefix=GPTX < %t.gemm.ptx
+// GPTX: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
 // GPTX: .maxntid 128, 1, 1
 // GPTX-NOT: .local
-// GPTX: .shared .align 128 .b8 {{.*}}[20480];
-// GPTX: .shared .align 128 .b8 {{.*}}[17408];
 // GPTX-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16;
 // GPTX-DAG: cp.async.commit_group;
 // GPTX-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16

@@ -23,10 +23,11 @@
 // RUN: not cmp -s %t/in/B.bin %t/B.bin
 
 // --launch-args writes what runtime/launch/rake-launch needs for the same
-// run on the GPU: kernel, block, CTAs per SM, and each parameter in order.
+// run on the GPU: kernel, block, CTAs per SM, dynamic shared memory, and
+// each parameter in order.
 // RUN: rake-run --seq %examples/reverse_tiles.mlir --shape=A=1024,B=1024 --launch-args=%t/args > /dev/null
 // RUN: FileCheck %s --check-prefix=LAUNCH < %t/args
-// LAUNCH: reverse_tiles --block 256 --blocks-per-sm 1 i:1024 m:f32:1024:in/A.bin:gpu/A.bin m:f32:1024:in/B.bin:gpu/B.bin
+// LAUNCH: reverse_tiles --block 256 --blocks-per-sm 1 --smem 1024 i:1024 m:f32:1024:in/A.bin:gpu/A.bin m:f32:1024:in/B.bin:gpu/B.bin
 
 // Printing: an integer kernel's elements, exact.
 // RUN: rake-run --seq %s --shape=X=4 --print=X | FileCheck %s --check-prefix=PRINT

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
@@ -392,7 +393,8 @@ int run() {
     if (ec)
       return fail("cannot write '" + launchArgs + "': " + ec.message());
     os << name << " --block " << device.getBlockDim() << " --blocks-per-sm "
-       << device.getBlocksPerSm();
+       << device.getBlocksPerSm() << " --smem "
+       << mlir::rake::layOutSharedMemory(device).bytes;
     for (Param p : params) {
       if (p.isIndex) {
         os << " i:" << indexValues[p.index];

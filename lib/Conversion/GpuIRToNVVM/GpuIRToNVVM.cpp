@@ -21,6 +21,7 @@
 
 #include "Rake/Analysis/CollectiveAnalysis.h"
 #include "Rake/Analysis/DistributedMemory.h"
+#include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "../GpuIRToCPU/SequentialLowering.h"
@@ -50,6 +51,38 @@ namespace mlir::rake {
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
+
+static bool isShared(Type t) {
+  auto memref = dyn_cast<MemRefType>(t);
+  return memref && isa_and_nonnull<SmemAttr, SmemAtomic16Attr>(
+                       memref.getMemorySpace());
+}
+
+static void layOutBlock(Block &block, int64_t top, SharedMemoryLayout &layout) {
+  for (Operation &op : block) {
+    if (auto alloc = dyn_cast<AllocOp>(&op);
+        alloc && isShared(alloc.getResult().getType())) {
+      auto type = cast<MemRefType>(alloc.getResult().getType());
+      Type elt = type.getElementType();
+      int64_t eltBytes =
+          elt.isIntOrFloat() ? (elt.getIntOrFloatBitWidth() + 7) / 8 : 8;
+      top = llvm::alignTo(top, SharedMemoryLayout::kAlignment);
+      layout.offsets[alloc] = top;
+      top += type.getNumElements() * eltBytes;
+      layout.bytes = std::max(layout.bytes, top);
+    }
+    // Buffers of nested blocks live while the block runs; siblings reuse.
+    for (Region &region : op.getRegions())
+      for (Block &inner : region)
+        layOutBlock(inner, top, layout);
+  }
+}
+
+SharedMemoryLayout mlir::rake::layOutSharedMemory(DeviceFunctionOp device) {
+  SharedMemoryLayout layout;
+  layOutBlock(device.getBody().front(), 0, layout);
+  return layout;
+}
 
 namespace {
 
@@ -113,6 +146,18 @@ public:
       map.map(from, to);
     b.setInsertionPointToStart(&entry);
     Location loc = device.getLoc();
+    // All shared buffers are views of the dynamic shared memory; the launch
+    // passes rake.shared_bytes as its size.
+    sharedLayout = layOutSharedMemory(device);
+    kernel->setAttr("rake.shared_bytes",
+                    b.getI64IntegerAttr(sharedLayout.bytes));
+    if (sharedLayout.bytes > 0)
+      sharedBase = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                          MemRefLayoutAttrInterface(),
+                          gpu::AddressSpaceAttr::get(
+                              b.getContext(), gpu::AddressSpace::Workgroup)));
     threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     if (failed(lowerDevice(device)))
       return failure();
@@ -403,13 +448,15 @@ private:
           type.getShape(), type.getElementType(), type.getLayout(),
           gpu::AddressSpaceAttr::get(b.getContext(),
                                      gpu::AddressSpace::Workgroup));
+      // A view at the buffer's offset, made once at the kernel's entry.
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfter(sharedBase.getDefiningOp());
+      Value offset = arith::ConstantIndexOp::create(
+          b, alloc.getLoc(), sharedLayout.offsets.lookup(alloc));
       map.map(alloc.getResult(),
-              kernel.addWorkgroupAttribution(wg, alloc.getLoc()));
-      // Aligned for the instructions that address shared memory in blocks
-      // (cp.async and ldmatrix rows: 16 bytes; TMA boxes: 128).
-      kernel.setWorkgroupAttributionAttr(
-          kernel.getNumWorkgroupAttributions() - 1,
-          LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(128));
+              memref::ViewOp::create(b, alloc.getLoc(), wg, sharedBase, offset,
+                                     ValueRange{})
+                  .getResult());
       usesSharedMemory = true;
       return success();
     }
@@ -587,6 +634,9 @@ private:
   DenseMap<Value, unsigned> distributedDims;
   int64_t blockDim = 0;
   gpu::GPUFuncOp kernel;
+  SharedMemoryLayout sharedLayout;
+  /// The dynamic shared memory (null when the kernel has no shared buffer).
+  Value sharedBase;
   Value threadId;
   /// The start, in the tiled dimension, of the current box of threads.
   Value boxStart;
@@ -641,6 +691,33 @@ struct PtxPipelineOptions : PassPipelineOptions<PtxPipelineOptions> {
 };
 } // namespace
 
+namespace {
+/// MLIR lowers gpu.dynamic_shared_memory to an internal zero-sized shared
+/// global, which the NVPTX back end demotes to a one-byte static variable
+/// that the dynamic buffer would overlap. An external declaration is what
+/// PTX means by dynamic shared memory (`.extern .shared ... []`); it is
+/// aligned for every use of the layout (SharedMemoryLayout::kAlignment).
+struct ExternDynamicSharedMemory
+    : PassWrapper<ExternDynamicSharedMemory, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExternDynamicSharedMemory)
+  StringRef getArgument() const override {
+    return "rake-extern-dynamic-shared-memory";
+  }
+  StringRef getDescription() const override {
+    return "Declare the dynamic shared memory global external and aligned";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](LLVM::GlobalOp global) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (global.getAddrSpace() != 3 || !array || array.getNumElements() != 0)
+        return;
+      global.setLinkage(LLVM::Linkage::External);
+      global.setAlignment(SharedMemoryLayout::kAlignment);
+    });
+  }
+};
+} // namespace
+
 void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
                                          StringRef format) {
   pm.addPass(createConvertGpuIRToNVVM());
@@ -657,6 +734,7 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createConvertVectorToLLVMPass());
+  device.addPass(std::make_unique<ExternDynamicSharedMemory>());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();

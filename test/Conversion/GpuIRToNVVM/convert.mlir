@@ -1,12 +1,14 @@
 // RUN: rake-opt %s -split-input-file --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s
 
-// The first example: a persistent loop over the tasks, one workgroup buffer,
-// bar.sync where the CTA fence stands and at the end of each task (the next
-// task of the CTA reuses the buffer).
+// The first example: a persistent loop over the tasks, one shared buffer (a
+// view of the dynamic shared memory, whose size the kernel records for the
+// launch), bar.sync where the CTA fence stands and at the end of each task
+// (the next task of the CTA reuses the buffer).
 // CHECK-LABEL: gpu.module @reverse_tiles_device
 // CHECK: gpu.func @reverse_tiles(%[[N:.*]]: index, %[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<?xf32>)
-// CHECK-SAME: workgroup(%[[TILE:.*]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, rake.blocks_per_sm = 2 : i64}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, rake.blocks_per_sm = 2 : i64, rake.shared_bytes = 1024 : i64}
+// CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[TILE:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[TASKS:.*]] = affine.apply #{{.*}}()[%[[N]]]
 // CHECK: %[[BID:.*]] = gpu.block_id x
@@ -151,6 +153,45 @@ gpuir.proc @warpgroups(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
         gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
           %v = gpuir.read %s[%g * 128 + 127 - %t] : memref<256xf32, #gpuir.smem>
           gpuir.write %v, %X[%task * 256 + %g * 128 + %t] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// Shared buffers of disjoint lifetimes share space: the two loop bodies'
+// buffers (256 and 1024 bytes) both start after the task's own 128 bytes,
+// 128-byte aligned; the kernel needs 128 + 1024 bytes.
+// CHECK-LABEL: gpu.func @stacked(
+// CHECK-SAME: rake.shared_bytes = 1152 : i64
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG: %[[SMEM:.*]] = gpu.dynamic_shared_memory
+// CHECK-DAG: memref.view %[[SMEM]][%[[C0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[SMEM]][%[[C128]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: memref.view %[[SMEM]][%[[C128]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+gpuir.proc @stacked(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %small = gpuir.alloc : memref<3xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 3 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %A[%t] : memref<?xf32, #gpuir.gmem>
+        gpuir.write %v, %small[%t] : memref<3xf32, #gpuir.smem>
+      }
+      gpuir.for %i = 0 to 2 : seq {
+        %a = gpuir.alloc : memref<64xf32, #gpuir.smem>
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %A[%t] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %a[%t] : memref<64xf32, #gpuir.smem>
+        }
+      }
+      gpuir.for %i = 0 to 2 : seq {
+        %b = gpuir.alloc : memref<256xf32, #gpuir.smem>
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %A[%t] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %b[%t] : memref<256xf32, #gpuir.smem>
         }
       }
     }

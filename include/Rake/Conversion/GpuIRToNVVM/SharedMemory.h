@@ -1,0 +1,33 @@
+//===- SharedMemory.h - the shared-memory layout of a kernel -----*- C++ -*-===//
+//
+// A kernel's shared buffers live in one dynamic shared-memory allocation at
+// offsets fixed at compile time. Buffers whose lifetimes are disjoint share
+// space: each block's buffers are released at its end (the synchronization
+// check has proven every access ordered before that free), so sibling
+// blocks reuse the same offsets, like a stack.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_CONVERSION_GPUIRTONVVM_SHAREDMEMORY_H
+#define RAKE_CONVERSION_GPUIRTONVVM_SHAREDMEMORY_H
+
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir::rake {
+
+struct SharedMemoryLayout {
+  /// The byte offset of each shared-memory gpuir.alloc.
+  llvm::DenseMap<Operation *, int64_t> offsets;
+  /// The dynamic shared memory a CTA needs: the launch's sharedMemBytes.
+  int64_t bytes = 0;
+  /// Every buffer starts at a multiple of this (TMA boxes need 128).
+  static constexpr int64_t kAlignment = 128;
+};
+
+/// Lays out the shared buffers of a device function.
+SharedMemoryLayout layOutSharedMemory(gpuir::DeviceFunctionOp device);
+
+} // namespace mlir::rake
+
+#endif // RAKE_CONVERSION_GPUIRTONVVM_SHAREDMEMORY_H
