@@ -1,29 +1,32 @@
 #!/usr/bin/env python3
-"""The Sm80 GEMM example (examples/gemm_sm80.mlir) against cuBLAS, measured
-in the same run on the same inputs. Runs on the GPU machine (PyTorch with
-CUDA); run.sh prepares its PTX and the launcher.
+"""The Sm80 GEMM kernels against cuBLAS, measured in the same run on the
+same inputs. Runs on the GPU machine (PyTorch with CUDA); run.sh prepares
+the kernels' PTX, their launch shapes (WORKDIR/kernels.txt: name, PTX,
+launcher flags) and the launcher.
 
-For each size M = N = K: random bf16 A (M x K) and B (K x N); our kernel
+For each size M = N = K: random bf16 A (M x K) and B (K x N); each kernel
 through rake-launch (first run checked against torch's f32 product of the
 same inputs, then the mean of --repeat runs); torch.matmul in bf16 (cuBLAS,
 f32 accumulation) timed with CUDA events. Prints TFLOP/s and the ratio.
 
-usage: bench.py LAUNCHER KERNEL.ptx WORKDIR "LAUNCH-FLAGS" SIZE..."""
+usage: bench.py LAUNCHER WORKDIR SIZE..."""
 import os
 import re
 import subprocess
 import sys
 
+import numpy
 import torch
 
-launcher, ptx, work, launch = sys.argv[1:5]
-sizes = [int(s) for s in sys.argv[5:]] or [2048, 4096, 8192]
+launcher, work = sys.argv[1:3]
+sizes = [int(s) for s in sys.argv[3:]] or [2048, 4096, 8192]
+kernels = [line.split(maxsplit=2) for line in open(f"{work}/kernels.txt")]
 repeat = 20
 os.makedirs(work, exist_ok=True)
 torch.manual_seed(0)
 print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
-print(f"{'M=N=K':>6} {'rake ms':>9} {'rake TF/s':>10} {'cuBLAS ms':>10} "
-      f"{'cuBLAS TF/s':>12} {'ratio':>6} {'max rel err':>12}")
+print(f"{'kernel':>18} {'M=N=K':>6} {'rake ms':>9} {'rake TF/s':>10} "
+      f"{'cuBLAS ms':>10} {'cuBLAS TF/s':>12} {'ratio':>6} {'max rel err':>12}")
 
 
 def time_torch(fn, n):
@@ -46,24 +49,27 @@ for s in sizes:
     b = torch.randn(k, n, device="cuda").to(torch.bfloat16)
     a.cpu().view(torch.int16).numpy().tofile(f"{work}/A.bin")
     b.cpu().view(torch.int16).numpy().tofile(f"{work}/B.bin")
-    out = subprocess.run(
-        [launcher, ptx, "gemm_sm80", *launch.split(), "--repeat", str(repeat), f"i:{m // 128}", f"i:{n // 128}",
-         f"i:{k // 32}", f"m:bf16:{m}x{k}:{work}/A.bin:-",
-         f"m:bf16:{k}x{n}:{work}/B.bin:-", f"m:f32:{m}x{n}:-:{work}/C.bin"],
-        capture_output=True, text=True)
-    if out.returncode != 0:
-        print(out.stdout, out.stderr)
-        sys.exit(1)
-    ms = float(re.search(r"mean time over \d+ runs: ([0-9.]+) ms", out.stdout)[1])
-    import numpy
-    c = torch.from_numpy(numpy.fromfile(f"{work}/C.bin", dtype=numpy.float32))
-    c = c.view(m, n).cuda()
     ref = a.float() @ b.float()
-    err = ((c - ref).abs().max() / ref.abs().max()).item()
-    if err > 1e-4:
-        status = 1
     cublas = time_torch(lambda: torch.matmul(a, b), repeat)
     flops = 2.0 * m * n * k
-    print(f"{s:>6} {ms:>9.3f} {flops / ms / 1e9:>10.1f} {cublas:>10.3f} "
-          f"{flops / cublas / 1e9:>12.1f} {cublas / ms:>6.2f} {err:>12.2e}")
+    for name, ptx, launch in kernels:
+        out = subprocess.run(
+            [launcher, f"{work}/{ptx}", name, *launch.split(), "--repeat",
+             str(repeat), f"i:{m // 128}", f"i:{n // 128}", f"i:{k // 32}",
+             f"m:bf16:{m}x{k}:{work}/A.bin:-", f"m:bf16:{k}x{n}:{work}/B.bin:-",
+             f"m:f32:{m}x{n}:-:{work}/C.bin"],
+            capture_output=True, text=True)
+        if out.returncode != 0:
+            print(out.stdout, out.stderr)
+            sys.exit(1)
+        ms = float(re.search(r"mean time over \d+ runs: ([0-9.]+) ms",
+                             out.stdout)[1])
+        c = torch.from_numpy(numpy.fromfile(f"{work}/C.bin", dtype=numpy.float32))
+        c = c.view(m, n).cuda()
+        err = ((c - ref).abs().max() / ref.abs().max()).item()
+        if err > 1e-4:
+            status = 1
+        print(f"{name:>18} {s:>6} {ms:>9.3f} {flops / ms / 1e9:>10.1f} "
+              f"{cublas:>10.3f} {flops / cublas / 1e9:>12.1f} "
+              f"{cublas / ms:>6.2f} {err:>12.2e}")
 sys.exit(status)

@@ -118,3 +118,37 @@
 // GPTX-NEXT: bar.sync 0;
 // RUN: grep -c "mma.sync.aligned.m16n8k16" %t.gemm.ptx | FileCheck %s --check-prefix=GMMA
 // GMMA: {{^}}64{{$}}
+
+// Warp specialization: the check accepts the producer's cp.async copies read
+// by the consumers after the producer's wait and the CTA fence; the CPU
+// meaning equals the reference; the PTX has one path per warp group, each
+// starting with its setmaxnreg, the producer's holding the copies and their
+// wait, the consumer's the reads, and both the same two barriers per task
+// (the fence and the end of the task), so that the paths meet; barrier.sync,
+// not bar.sync, whose aligned form requires every thread of the CTA at the
+// same instruction. .minnctapersm gives ptxas the register count at entry
+// that setmaxnreg redistributes.
+// RUN: rake-opt %examples/warp_specialized.mlir --rake-check | FileCheck %s --check-prefix=WS
+// WS: gpuir.proc @warp_specialized
+// RUN: rm -rf %t.ws && rake-run --seq %examples/warp_specialized.mlir --sizes=rows=5 --shape=X=5,Y=5 --output-dir=%t.ws
+// RUN: rake-example-ref mirror_products %t.ws/X.bin %t.ws/Y.bin | FileCheck %s --check-prefix=WSREF
+// WSREF: mirror_products: 5120 elements match
+// RUN: rake-translate --gpuir-to-ptx %examples/warp_specialized.mlir | FileCheck %s --check-prefix=WSPTX
+// WSPTX: .maxntid 256, 1, 1
+// WSPTX-NEXT: .minnctapersm 1
+// WSPTX: setmaxnreg.dec.sync.aligned.u32 40;
+// WSPTX-NOT: ld.shared
+// WSPTX: cp.async.cg.shared.global
+// WSPTX: cp.async.commit_group;
+// WSPTX-NEXT: cp.async.wait_group 0;
+// WSPTX-NEXT: barrier.sync 0;
+// WSPTX-NEXT: barrier.sync 0;
+// WSPTX-NOT: ld.shared
+// WSPTX: setmaxnreg.inc.sync.aligned.u32 232;
+// WSPTX-NOT: cp.async
+// WSPTX: barrier.sync 0;
+// WSPTX-NOT: barrier.sync
+// WSPTX: ld.shared.b32
+// WSPTX: mul.rn.f32
+// WSPTX: barrier.sync 0;
+// WSPTX-NOT: {{bar|barrier}}.sync

@@ -159,7 +159,7 @@ public:
                           gpu::AddressSpaceAttr::get(
                               b.getContext(), gpu::AddressSpace::Workgroup)));
     threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    if (failed(lowerDevice(device)))
+    if (failed(lowerPaths(device)))
       return failure();
     gpu::ReturnOp::create(b, proc.getLoc());
     // Loops over registers run unrolled, so that every register index is a
@@ -176,6 +176,114 @@ public:
   }
 
 private:
+  /// Warp specialization: one code path per named warp group, taken by the
+  /// group's warps, which first set their register count (setmaxnreg); each
+  /// path holds the whole task nest without the other groups' warps
+  /// regions. Without warp groups, one path for every thread.
+  LogicalResult lowerPaths(DeviceFunctionOp device) {
+    auto groups = device.getWarpGroups();
+    if (!groups)
+      return lowerDevice(device);
+    Location loc = device.getLoc();
+    // setmaxnreg moves registers between the warps of a CTA: ptxas gives
+    // each thread the count the launch bounds allow (maxntid x minnctapersm
+    // CTAs share an SM's 65536 registers), and the groups' new counts must
+    // fit in what the CTA holds, or an increase waits forever.
+    int64_t entry = std::min<int64_t>(
+        248, (65536 / (blockDim * device.getBlocksPerSm())) / 8 * 8);
+    int64_t needed = 0;
+    for (auto g : groups->getAsRange<WarpGroupAttr>())
+      needed += g.getCount() * 32 *
+                (g.getChange() == RegisterChange::none ? entry
+                                                       : g.getRegisters());
+    if (needed > blockDim * entry)
+      return device.emitOpError()
+             << "the warp groups' register counts need " << needed
+             << " registers, but a CTA of " << blockDim << " threads at "
+             << device.getBlocksPerSm() << " per SM holds " << blockDim * entry
+             << " (" << entry << " a thread); setmaxnreg.inc would wait "
+                "forever";
+    kernel->setAttr("nvvm.minctasm",
+                    b.getI32IntegerAttr(device.getBlocksPerSm()));
+    int64_t first = 0;
+    for (auto g : groups->getAsRange<WarpGroupAttr>()) {
+      int64_t count = g.getCount();
+      if (g.getChange() != RegisterChange::none &&
+          (first % 4 != 0 || count % 4 != 0))
+        return device.emitOpError()
+               << "warp group '" << g.getName().getValue()
+               << "' sets its register count, but setmaxnreg is executed by "
+                  "whole warpgroups and the group's warps ["
+               << first << ", " << first + count
+               << ") are not whole aligned warpgroups";
+      Value lo = arith::ConstantIndexOp::create(b, loc, first * 32);
+      Value hi = arith::ConstantIndexOp::create(b, loc, (first + count) * 32);
+      Value in = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, threadId,
+                                lo),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, threadId,
+                                hi));
+      auto path = scf::IfOp::create(b, loc, in, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(path.thenBlock()->getTerminator());
+      if (g.getChange() != RegisterChange::none)
+        NVVM::SetMaxRegisterOp::create(
+            b, loc, static_cast<int32_t>(g.getRegisters()),
+            g.getChange() == RegisterChange::inc
+                ? NVVM::SetMaxRegisterAction::increase
+                : NVVM::SetMaxRegisterAction::decrease);
+      currentGroup = g.getName().getValue();
+      if (failed(lowerDevice(device)))
+        return failure();
+      first += count;
+    }
+    currentGroup = StringRef();
+    return success();
+  }
+
+  /// A warps region: lowered on its own group's path only, for the warps of
+  /// its range, with the box of threads starting at its first thread.
+  LogicalResult lowerWarps(WarpsOp warps) {
+    if (warps.getGroup() != currentGroup)
+      return success();
+    const CollTiling *inside = coll.getTilingInside(warps);
+    const TileOp *tile = nullptr;
+    const CollDim *tiled = nullptr;
+    if (inside)
+      for (const CollDim &dim : inside->getDims())
+        for (const TileOp &t : dim.ops)
+          if (t.owner == warps.getOperation()) {
+            tile = &t;
+            tiled = &dim;
+          }
+    if (!tile)
+      return warps.emitOpError() << "has no collective tiling";
+    Location loc = warps.getLoc();
+    // The thread's coordinate in the tiled dimension, relative to the
+    // enclosing box.
+    AffineExpr tid = getAffineDimExpr(0, b.getContext());
+    Value c = affine::AffineApplyOp::create(
+        b, loc,
+        AffineMap::get(1, 0, tid.floorDiv(tiled->pitch) % tiled->extent),
+        ValueRange{threadId});
+    Value rel = arith::SubIOp::create(b, loc, c, boxStart);
+    Value lo = arith::ConstantIndexOp::create(b, loc, tile->offset);
+    Value hi = arith::ConstantIndexOp::create(b, loc, tile->offset + tile->box);
+    Value in = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, rel, lo),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rel, hi));
+    auto guardIf = scf::IfOp::create(b, loc, in, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+    Value saved = boxStart;
+    boxStart = arith::AddIOp::create(b, loc, boxStart, lo);
+    LogicalResult result = lowerBlock(warps.getBody().front());
+    boxStart = saved;
+    return result;
+  }
+
   /// The device function's body: one nest of cuda_tasks loops, walked by
   /// the persistent CTAs.
   LogicalResult lowerDevice(DeviceFunctionOp device) {
@@ -235,7 +343,7 @@ private:
     // (the synchronization check assumes it): the next task of this CTA
     // reuses that memory. Other task-local memory is per thread.
     if (usesSharedMemory)
-      gpu::BarrierOp::create(b, loc);
+      ctaBarrier(loc);
     return success();
   }
 
@@ -248,9 +356,8 @@ private:
     }
     if (auto fence = dyn_cast<FenceOp>(op))
       return lowerFence(fence);
-    if (isa<WarpsOp>(op))
-      return op->emitOpError()
-             << "specializes warps; warp specialization is not lowered yet";
+    if (auto warps = dyn_cast<WarpsOp>(op))
+      return lowerWarps(warps);
     if (auto arrive = dyn_cast<ArriveOp>(op))
       return lowerArrive(arrive);
     if (auto await = dyn_cast<AwaitOp>(op))
@@ -556,7 +663,7 @@ private:
     int64_t n = scope ? scope->getNumThreads() : 0;
     Location loc = fence.getLoc();
     if (n == blockDim) {
-      gpu::BarrierOp::create(b, loc);
+      ctaBarrier(loc);
       return success();
     }
     if (n == 32) {
@@ -586,6 +693,22 @@ private:
     Value n32 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
     NVVM::BarrierOp::create(b, loc, TypeRange{}, id32, n32, {}, Value());
     return success();
+  }
+
+  /// A barrier of the CTA's threads. Not gpu.barrier: its canonicalization
+  /// merges adjacent barriers, which would give a warp group's code path
+  /// fewer barrier instances than the other paths it must meet. With warp
+  /// specialization the paths meet at different instructions, which the
+  /// aligned form (bar.sync) forbids: barrier.sync, not aligned.
+  void ctaBarrier(Location loc) {
+    if (currentGroup.empty()) {
+      NVVM::BarrierOp::create(b, loc);
+      return;
+    }
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    LLVM::CallIntrinsicOp::create(
+        b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.all"),
+        ValueRange{zero});
   }
 
   /// Whether each collective of `tiling` is n consecutive threads starting
@@ -635,6 +758,9 @@ private:
   int64_t blockDim = 0;
   gpu::GPUFuncOp kernel;
   SharedMemoryLayout sharedLayout;
+  /// The warp group whose code path is being built (empty without warp
+  /// specialization).
+  StringRef currentGroup;
   /// The dynamic shared memory (null when the kernel has no shared buffer).
   Value sharedBase;
   Value threadId;

@@ -17,11 +17,11 @@
 // CHECK: scf.if
 // CHECK: memref.load %[[A]]
 // CHECK: memref.store %{{.*}}, %[[TILE]]
-// CHECK: gpu.barrier
+// CHECK: nvvm.barrier{{$}}
 // CHECK: scf.if
 // CHECK: memref.load %[[TILE]]
 // CHECK: memref.store %{{.*}}, %[[B]]
-// CHECK: gpu.barrier
+// CHECK: nvvm.barrier{{$}}
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.return
 gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
@@ -71,7 +71,7 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 // CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[X]] : f32
 // CHECK: memref.store %[[NEW]], %{{.*}} : memref<1xf32>
 // CHECK: memref.store %{{.*}}, %{{.*}} : memref<?x?xf32>
-// CHECK: gpu.barrier
+// CHECK: nvvm.barrier{{$}}
 gpuir.proc @warps(%M: index, %N: index, %X: memref<?x?xf32, #gpuir.gmem>, %Y: memref<?x?xf32, #gpuir.gmem>) {
   gpuir.device_function block(64) {
     gpuir.for %m = 0 to %M : cuda_tasks {
@@ -106,7 +106,7 @@ gpuir.proc @warps(%M: index, %N: index, %X: memref<?x?xf32, #gpuir.gmem>, %Y: me
 // a task needs no barrier at its end.
 // CHECK-LABEL: gpu.func @one_thread
 // CHECK: memref.alloca() : memref<4xf32>
-// CHECK-NOT: gpu.barrier
+// CHECK-NOT: nvvm.barrier{{$}}
 // CHECK: gpu.return
 gpuir.proc @one_thread(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(32) {
@@ -192,6 +192,47 @@ gpuir.proc @stacked(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
         gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
           %v = gpuir.read %A[%t] : memref<?xf32, #gpuir.gmem>
           gpuir.write %v, %b[%t] : memref<256xf32, #gpuir.smem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// Warp specialization: one path per warp group, taken by its warps (threads
+// [0, 128) and [128, 256)), starting with its setmaxnreg; each path has the
+// task loop with its own group's region only. A warps region's threads are
+// numbered from the group's first thread.
+// CHECK-LABEL: gpu.func @specialized(
+// CHECK-SAME: nvvm.minctasm = 1 : i32
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.setmaxregister decrease 40
+// CHECK: scf.for
+// CHECK-NOT: memref.store {{.*}}, %arg2
+// CHECK: memref.store {{.*}}, %arg1[
+// CHECK-NOT: memref.store {{.*}}, %arg2
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.setmaxregister increase 232
+// CHECK: scf.for
+// CHECK-NOT: memref.store {{.*}}, %arg1
+// CHECK: %[[REL:.*]] = arith.subi %{{.*}}, %c128 : index
+// CHECK: memref.store {{.*}}, %arg2[%{{.*}}, %[[REL]]]
+// CHECK-NOT: memref.store {{.*}}, %arg1
+// CHECK: gpu.return
+gpuir.proc @specialized(%n: index, %X: memref<?x128xf32, #gpuir.gmem>, %Y: memref<?x128xf32, #gpuir.gmem>) {
+  gpuir.device_function warps(a = 4 dec(40), b = 4 inc(232)) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.warps "a" {
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 1.0 : f32
+          gpuir.write %z, %X[%task, %t] : memref<?x128xf32, #gpuir.gmem>
+        }
+      }
+      gpuir.warps "b" {
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 2.0 : f32
+          gpuir.write %z, %Y[%task, %t] : memref<?x128xf32, #gpuir.gmem>
         }
       }
     }

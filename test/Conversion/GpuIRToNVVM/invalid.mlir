@@ -39,10 +39,22 @@ gpuir.proc @dependent_bounds(%n: index) {
 
 // -----
 
-gpuir.proc @warp_specialized(%n: index) {
-  gpuir.device_function warps(a = 1, b = 1) {
+gpuir.proc @setmaxnreg_over_budget(%n: index) {
+  // expected-error @+1 {{'gpuir.device_function' op the warp groups' register counts need 34816 registers, but a CTA of 256 threads at 2 per SM holds 32768 (128 a thread); setmaxnreg.inc would wait forever}}
+  gpuir.device_function blocks_per_sm(2) warps(producer = 4 dec(40), consumer = 4 inc(232)) {
     gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.warps' op specializes warps; warp specialization is not lowered yet}}
+      gpuir.warps "producer" {
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @setmaxnreg_not_warpgroups(%n: index) {
+  // expected-error @+1 {{'gpuir.device_function' op warp group 'b' sets its register count, but setmaxnreg is executed by whole warpgroups and the group's warps [1, 5) are not whole aligned warpgroups}}
+  gpuir.device_function warps(a = 1, b = 4 inc(232)) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
       gpuir.warps "a" {
       }
     }

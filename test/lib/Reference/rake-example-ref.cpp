@@ -10,6 +10,7 @@
 //   rake-example-ref transpose X.bin Y.bin R C           Y[c,r] = X[r,c]
 //   rake-example-ref block_sums X.bin S.bin              S[r] = sum X[r,:1024]
 //   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
+//   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
 //
 // Prints "<example>: N ... match" and exits 0, or names the first mismatch
 // and exits 1. Floating-point sums are compared with error bounds derived
@@ -205,6 +206,26 @@ int gemm(int argc, char **argv) {
   return report("gemm", bad, m * n, "elements", first);
 }
 
+int mirrorProducts(int argc, char **argv) {
+  if (argc != 2)
+    fail("usage: mirror_products X.bin Y.bin");
+  std::vector<float> x = load<float>(argv[0]), y = load<float>(argv[1]);
+  if (x.size() != y.size() || x.size() % 1024)
+    fail("X and Y must both be rows x 1024");
+  size_t bad = 0;
+  std::string first;
+  for (size_t r = 0; r < x.size() / 1024; ++r)
+    for (size_t j = 0; j < 1024; ++j) {
+      // One rounding of the exact product: the double product of two floats
+      // is exact, so rounding it to float is the float product.
+      float want = static_cast<float>(static_cast<double>(x[r * 1024 + j]) *
+                                      x[r * 1024 + 1023 - j]);
+      if (std::memcmp(&want, &y[r * 1024 + j], 4) && bad++ == 0)
+        first = "at Y[" + std::to_string(r) + "][" + std::to_string(j) + "]";
+    }
+  return report("mirror_products", bad, x.size(), "elements", first);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -225,5 +246,7 @@ int main(int argc, char **argv) {
     return blockSums(rest, args);
   if (example == "gemm")
     return gemm(rest, args);
+  if (example == "mirror_products")
+    return mirrorProducts(rest, args);
   fail("unknown example '" + example + "'");
 }
