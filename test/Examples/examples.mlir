@@ -152,3 +152,30 @@
 // WSPTX: mul.rn.f32
 // WSPTX: barrier.sync 0;
 // WSPTX-NOT: {{bar|barrier}}.sync
+
+// A warp-specialized ring of two stages on mbarriers: the check accepts it
+// (the producer's copies reach the consumers through "full", the consumers'
+// reads are ordered before the refill through "empty"); the CPU meaning
+// equals the reference exactly; the PTX initializes the four mbarriers once,
+// with the 128 threads that arrive on each, before the paths split; the
+// producer path waits on "empty", copies, and arrives on "full" when its
+// copies land; the consumer path waits on "full", reads, arrives on "empty".
+// RUN: rake-opt %examples/ring_sums.mlir --rake-check | FileCheck %s --check-prefix=RING
+// RING: gpuir.proc @ring_sums
+// RUN: rm -rf %t.r && rake-run --seq %examples/ring_sums.mlir --sizes=rows=3,K=7 --shape=X=3x7,Y=3 --output-dir=%t.r
+// RUN: rake-example-ref ring_sums %t.r/X.bin %t.r/Y.bin 7 | FileCheck %s --check-prefix=RREF
+// RREF: ring_sums: 3072 sums match
+// RUN: rake-translate --gpuir-to-ptx %examples/ring_sums.mlir | FileCheck %s --check-prefix=RPTX
+// RPTX: mov.b32 [[COUNT:%r[0-9]+]], 128;
+// RPTX-COUNT-4: mbarrier.init.shared.b64 {{.*}}, [[COUNT]];
+// RPTX: bar.sync 0;
+// RPTX: setmaxnreg.dec.sync.aligned.u32 40;
+// RPTX-NOT: ld.shared
+// RPTX: mbarrier.try_wait.parity.shared.b64
+// RPTX: cp.async.cg.shared.global
+// RPTX: cp.async.mbarrier.arrive.noinc.shared.b64
+// RPTX: setmaxnreg.inc.sync.aligned.u32 232;
+// RPTX-NOT: cp.async
+// RPTX: mbarrier.try_wait.parity.shared.b64
+// RPTX: ld.shared.b32
+// RPTX: mbarrier.arrive.shared.b64

@@ -13,7 +13,8 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm %examples/gemm_sm80.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=4,Nt=3,Kt=16 --shape=A=512x512,B=512x384,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ws %examples/warp_specialized.mlir --sizes=rows=1000 --shape=X=1000,Y=1000
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm4 %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=3,Nt=4,Kt=13 --shape=A=384x416,B=416x512,C=384x512
-// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 | FileCheck %s
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ring %examples/ring_sums.mlir --sizes=rows=500,K=9 --shape=X=500x9,Y=500
+// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning
@@ -23,4 +24,5 @@
 // CHECK-DAG: gemm_sm80: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
 // CHECK-DAG: warp_specialized: Y.bin equals the sequential meaning
 // CHECK-DAG: gemm_sm80_4stage: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
+// CHECK-DAG: ring_sums: Y.bin equals the sequential meaning
 // CHECK-NOT: differ from the sequential meaning

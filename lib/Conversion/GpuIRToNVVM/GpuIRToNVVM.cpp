@@ -29,6 +29,7 @@
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -159,6 +160,8 @@ public:
                           gpu::AddressSpaceAttr::get(
                               b.getContext(), gpu::AddressSpace::Workgroup)));
     threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    if (failed(prepareBarriers(device)))
+      return failure();
     if (failed(lowerPaths(device)))
       return failure();
     gpu::ReturnOp::create(b, proc.getLoc());
@@ -504,28 +507,247 @@ private:
     return found;
   }
 
-  /// Commit groups of cp.async: every thread of the scope commits its own.
-  LogicalResult lowerArrive(ArriveOp arrive) {
-    auto type = cast<BarrierType>(arrive.getBarriers().front().getType());
-    if (type.getMechanism() != BarrierMechanism::cp_async_group)
-      return arrive.emitOpError()
-             << "arrives on a " << stringifyBarrierMechanism(type.getMechanism())
-             << " barrier; only cp.async commit groups are lowered yet";
-    NVVM::CpAsyncCommitGroupOp::create(b, arrive.getLoc());
+  /// An mbarrier array of the CTA: its barriers in shared memory, and the
+  /// register holding, per element, the parity of the phase this thread
+  /// waits for next.
+  struct MBarrier {
+    Value group;
+    Value parity;
+    SmallVector<int64_t> shape;
+  };
+
+  static bool isInOrderTimeline(SyncTimeline t) {
+    return t == SyncTimeline::cuda_in_order;
+  }
+
+  /// Creates the device function's mbarriers at the kernel's entry:
+  /// thread 0 initializes each with the number of threads that arrive on it
+  /// in a phase, then the CTA meets. Each lives for the whole kernel and
+  /// its phases carry over from task to task (every task completes the
+  /// phases it waits for, so the parities stay consistent); an mbarrier
+  /// allocated at task scope is thereby reused by the CTA's next task.
+  LogicalResult prepareBarriers(DeviceFunctionOp device) {
+    SmallVector<AllocOp> allocs;
+    device.walk([&](AllocOp alloc) {
+      if (auto t = dyn_cast<BarrierType>(alloc.getResult().getType());
+          t && t.isMbarrier())
+        allocs.push_back(alloc);
+    });
+    if (allocs.empty())
+      return success();
+    Location loc = device.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        threadId, zero);
+    for (AllocOp alloc : allocs) {
+      auto type = cast<BarrierType>(alloc.getResult().getType());
+      Operation *parent = alloc->getParentOp();
+      auto parentLoop = dyn_cast<ForOp>(parent);
+      bool taskScope =
+          isa<DeviceFunctionOp>(parent) ||
+          (parentLoop && parentLoop.getMode() == LoopMode::cuda_tasks);
+      if (!taskScope)
+        return alloc.emitOpError()
+               << "allocates an mbarrier inside a loop or region of a task; "
+                  "code generation keeps mbarriers for the whole kernel and "
+                  "needs them allocated at task scope";
+      int64_t elems = 1;
+      for (int64_t d : type.getShape())
+        elems *= d;
+      if (elems > 32)
+        return alloc.emitOpError()
+               << "allocates " << elems
+               << " mbarriers; code generation keeps their phases in one "
+                  "32-bit register and handles at most 32";
+      // The one statement that arrives on it, and how many threads arrive
+      // on each element in a phase.
+      SmallVector<ArriveOp> arrives;
+      for (Operation *user : alloc.getResult().getUsers()) {
+        if (auto arrive = dyn_cast<ArriveOp>(user)) {
+          arrives.push_back(arrive);
+          continue;
+        }
+        if (auto instr = dyn_cast<InstrOpInterface>(user))
+          return user->emitOpError()
+                 << "completes on an mbarrier; instructions that arrive on "
+                    "mbarriers are not lowered yet";
+      }
+      if (arrives.size() != 1)
+        return alloc.emitOpError()
+               << "has " << arrives.size()
+               << " arrive statements; code generation needs exactly one "
+                  "per mbarrier array, to know how many threads complete a "
+                  "phase";
+      FailureOr<int64_t> count = arrivingThreads(arrives.front());
+      if (failed(count))
+        return failure();
+      auto groupType = nvgpu::MBarrierGroupType::get(
+          ctx,
+          gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+          static_cast<unsigned>(elems));
+      Value group = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
+      {
+        auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(init.thenBlock()->getTerminator());
+        Value n = arith::ConstantIndexOp::create(b, loc, *count);
+        for (int64_t e = 0; e < elems; ++e)
+          nvgpu::MBarrierInitOp::create(
+              b, loc, group, n, arith::ConstantIndexOp::create(b, loc, e),
+              Value());
+      }
+      // A barrier that starts arrived once: each thread's first wait on an
+      // element is for the phase before the current one, which is done.
+      Value parity = memref::AllocaOp::create(
+          b, loc, MemRefType::get({}, b.getI32Type()));
+      bool preArrived =
+          type.getMechanism() == BarrierMechanism::mbarrier_prearrive;
+      memref::StoreOp::create(
+          b, loc,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                       preArrived ? -1 : 0),
+          parity, ValueRange{});
+      mbarriers[alloc.getResult()] = {group, parity,
+                                      SmallVector<int64_t>(type.getShape())};
+    }
+    // Every thread sees the initialized barriers before it uses them.
+    NVVM::BarrierOp::create(b, loc);
     return success();
   }
 
-  /// cp.async.wait_group n: all but the newest n groups of the thread are
-  /// done. Groups of other commit-group variables only make it wait longer.
+  /// The threads that arrive on one element of the barrier per phase: the
+  /// arrive's collective, times the iterations of the enclosing
+  /// cuda_threads loops whose variables do not pick the element.
+  FailureOr<int64_t> arrivingThreads(ArriveOp arrive) {
+    const CollTiling *scope = coll.getScopeTiling(arrive);
+    if (!scope)
+      return arrive.emitOpError() << "has no collective tiling";
+    int64_t threads = scope->getNumThreads();
+    ValueRange indices = arrive.getBarrierIndices(0);
+    for (Operation *p = arrive->getParentOp(); p && !isa<DeviceFunctionOp>(p);
+         p = p->getParentOp()) {
+      auto loop = dyn_cast<ForOp>(p);
+      if (!loop || loop.getMode() != LoopMode::cuda_threads)
+        continue;
+      if (llvm::is_contained(indices, loop.getInductionVar()))
+        continue;
+      auto lo = dyn_cast<AffineConstantExpr>(loop.getLowerMap().getResult(0));
+      auto hi = dyn_cast<AffineConstantExpr>(loop.getUpperMap().getResult(0));
+      if (!lo || !hi)
+        return arrive.emitOpError()
+               << "arrives inside a cuda_threads loop of unknown trip count";
+      threads *= std::max<int64_t>(0, hi.getValue() - lo.getValue());
+    }
+    return threads;
+  }
+
+  /// The element of an mbarrier array a barrier expression names, as an
+  /// index (row-major, as the synchronization check numbers them).
+  Value mbarrierElement(const MBarrier &bar, AffineMap m, ValueRange operands,
+                        Location loc) {
+    SmallVector<Value> idx = applyAll(loc, m, operands);
+    Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+    for (auto [i, d] : llvm::enumerate(bar.shape)) {
+      linear = arith::MulIOp::create(
+          b, loc, linear, arith::ConstantIndexOp::create(b, loc, d));
+      linear = arith::AddIOp::create(b, loc, linear, idx[i]);
+    }
+    return linear;
+  }
+
+  /// An arrive: on a cp.async commit group, cp.async.commit_group; on an
+  /// mbarrier, each thread of the scope arrives once (mbarrier.arrive, or
+  /// cp.async.mbarrier.arrive.noinc for the thread's earlier copies, which
+  /// arrives when they complete).
+  LogicalResult lowerArrive(ArriveOp arrive) {
+    Location loc = arrive.getLoc();
+    auto type = cast<BarrierType>(arrive.getBarriers().front().getType());
+    if (type.getMechanism() == BarrierMechanism::cp_async_group) {
+      NVVM::CpAsyncCommitGroupOp::create(b, loc);
+      return success();
+    }
+    auto it = mbarriers.find(arrive.getBarriers().front());
+    if (!type.isMbarrier() || it == mbarriers.end())
+      return arrive.emitOpError()
+             << "arrives on a " << stringifyBarrierMechanism(type.getMechanism())
+             << " barrier; only mbarriers and cp.async commit groups are "
+                "lowered yet";
+    if (arrive.getBarriers().size() != 1 ||
+        llvm::is_contained(
+            cast<DenseBoolArrayAttr>(arrive.getIntervals()[0]).asArrayRef(),
+            true))
+      return arrive.emitOpError()
+             << "arrives on several mbarriers at once (a multicast); "
+                "clusters are not lowered yet";
+    const MBarrier &bar = it->second;
+    Value element = mbarrierElement(
+        bar, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
+        arrive.getBarrierIndices(0), loc);
+    if (arrive.getPre() == SyncTimeline::Sm80_cp_async) {
+      Value addr = nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(),
+                                                bar.group, element);
+      Value ptr = LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), addr);
+      NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr, /*noinc=*/true);
+      return success();
+    }
+    if (!isInOrderTimeline(arrive.getPre()))
+      return arrive.emitOpError()
+             << "arrives on an mbarrier after "
+             << stringifySyncTimeline(arrive.getPre())
+             << " accesses; only cuda_in_order and Sm80_cp_async arrives are "
+                "lowered yet";
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
+        element);
+    return success();
+  }
+
+  /// An await: on a commit group, cp.async.wait_group n (all but the newest
+  /// n groups of the thread are done; groups of other commit-group
+  /// variables only make it wait longer); on an mbarrier, each thread waits
+  /// for the next phase of the element (mbarrier.try_wait.parity in a loop)
+  /// and flips its parity bit.
   LogicalResult lowerAwait(AwaitOp await) {
+    Location loc = await.getLoc();
     auto type = cast<BarrierType>(await.getBarrier().getType());
-    if (type.getMechanism() != BarrierMechanism::cp_async_group)
+    if (type.getMechanism() == BarrierMechanism::cp_async_group) {
+      NVVM::CpAsyncWaitGroupOp::create(
+          b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)));
+      return success();
+    }
+    auto it = mbarriers.find(await.getBarrier());
+    if (!type.isMbarrier() || it == mbarriers.end())
       return await.emitOpError()
              << "awaits a " << stringifyBarrierMechanism(type.getMechanism())
-             << " barrier; only cp.async commit groups are lowered yet";
-    NVVM::CpAsyncWaitGroupOp::create(
-        b, await.getLoc(),
-        static_cast<int32_t>(await.getOutstanding().value_or(0)));
+             << " barrier; only mbarriers and cp.async commit groups are "
+                "lowered yet";
+    if (await.getLag().value_or(0) != 0)
+      return await.emitOpError()
+             << "awaits with lag(" << *await.getLag()
+             << "); only lag 0 (and mbarrier_prearrive's first phase) is "
+                "lowered yet";
+    if (!isInOrderTimeline(await.getPost()))
+      return await.emitOpError()
+             << "awaits an mbarrier for " << stringifySyncTimeline(await.getPost())
+             << " accesses; only cuda_in_order awaits are lowered yet";
+    const MBarrier &bar = it->second;
+    Value element =
+        mbarrierElement(bar, await.getMap(), await.getIndices(), loc);
+    Type i32 = b.getI32Type();
+    Value shift = arith::IndexCastOp::create(b, loc, i32, element);
+    Value bits = memref::LoadOp::create(b, loc, bar.parity, ValueRange{});
+    Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+    Value bit = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, bits, shift), one);
+    Value parity = arith::TruncIOp::create(b, loc, b.getI1Type(), bit);
+    Value ticks = arith::ConstantIndexOp::create(b, loc, 10000000);
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, bar.group, parity, ticks,
+                                           element);
+    Value flipped = arith::XOrIOp::create(
+        b, loc, bits, arith::ShLIOp::create(b, loc, one, shift));
+    memref::StoreOp::create(b, loc, flipped, bar.parity, ValueRange{});
     return success();
   }
 
@@ -540,13 +762,15 @@ private:
   LogicalResult lowerAlloc(AllocOp alloc) {
     Type t = alloc.getResult().getType();
     if (auto barrier = dyn_cast<BarrierType>(t)) {
-      // A thread's cp.async commit groups live in the hardware.
-      if (barrier.getMechanism() == BarrierMechanism::cp_async_group)
+      // A thread's cp.async commit groups live in the hardware; mbarriers
+      // were made at the kernel's entry (prepareBarriers).
+      if (barrier.getMechanism() == BarrierMechanism::cp_async_group ||
+          barrier.isMbarrier())
         return success();
       return alloc.emitOpError()
              << "allocates a barrier of mechanism "
              << stringifyBarrierMechanism(barrier.getMechanism())
-             << "; only cp.async commit groups are lowered yet";
+             << "; only mbarriers and cp.async commit groups are lowered yet";
     }
     auto type = cast<MemRefType>(t);
     Attribute space = type.getMemorySpace();
@@ -761,6 +985,8 @@ private:
   /// The warp group whose code path is being built (empty without warp
   /// specialization).
   StringRef currentGroup;
+  /// The mbarrier arrays, by their gpuir.alloc.
+  DenseMap<Value, MBarrier> mbarriers;
   /// The dynamic shared memory (null when the kernel has no shared buffer).
   Value sharedBase;
   Value threadId;
@@ -860,6 +1086,9 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
   device.addPass(createConvertVectorToLLVMPass());
+  // NVVM ops that are PTX with a loop (mbarrier.try_wait.parity) become
+  // inline assembly.
+  device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(std::make_unique<ExternDynamicSharedMemory>());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;

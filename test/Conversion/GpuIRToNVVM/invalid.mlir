@@ -66,7 +66,7 @@ gpuir.proc @setmaxnreg_not_warpgroups(%n: index) {
 gpuir.proc @split_barrier(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.alloc' op allocates a barrier of mechanism mbarrier; only cp.async commit groups are lowered yet}}
+      // expected-error @+1 {{'gpuir.alloc' op has 0 arrive statements; code generation needs exactly one per mbarrier array, to know how many threads complete a phase}}
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
     }
   }
@@ -137,6 +137,120 @@ gpuir.proc @swizzled(%n: index) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       // expected-error @+1 {{'gpuir.alloc' op allocates #gpuir.smem_swizzled<128> memory, which is not lowered yet}}
       %s = gpuir.alloc : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @two_arrives(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'gpuir.alloc' op has 2 arrive statements; code generation needs exactly one per mbarrier array, to know how many threads complete a phase}}
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+      gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @nested_mbarrier(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      gpuir.for %k = 0 to 2 : seq {
+        // expected-error @+1 {{'gpuir.alloc' op allocates an mbarrier inside a loop or region of a task; code generation keeps mbarriers for the whole kernel and needs them allocated at task scope}}
+        %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+        gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
+        gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @too_many_mbarriers(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'gpuir.alloc' op allocates 33 mbarriers; code generation keeps their phases in one 32-bit register and handles at most 32}}
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [33]>
+      gpuir.arrive cuda_in_order >> %bar[0] : !gpuir.barrier<mbarrier [33]>
+      gpuir.await %bar[0], cuda_in_order : !gpuir.barrier<mbarrier [33]>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @lagged_await(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      gpuir.for %k = 0 to 4 : seq {
+        gpuir.arrive cuda_in_order >> %bar[%k mod 2] : !gpuir.barrier<mbarrier [2]>
+        // expected-error @+1 {{'gpuir.await' op awaits with lag(1); only lag 0 (and mbarrier_prearrive's first phase) is lowered yet}}
+        gpuir.await %bar[%k mod 2], cuda_in_order, lag(1) : !gpuir.barrier<mbarrier [2]>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @multicast_arrive(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      // expected-error @+1 {{'gpuir.arrive' op arrives on several mbarriers at once (a multicast); clusters are not lowered yet}}
+      gpuir.arrive cuda_in_order >> %bar[0 : 2] : !gpuir.barrier<mbarrier [2]>
+      gpuir.await %bar[0], cuda_in_order : !gpuir.barrier<mbarrier [2]>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @async_await(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
+      // expected-error @+1 {{'gpuir.await' op awaits an mbarrier for wgmma_async accesses; only cuda_in_order awaits are lowered yet}}
+      gpuir.await %bar, wgmma_async : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @async_arrive(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier after wgmma_async accesses; only cuda_in_order and Sm80_cp_async arrives are lowered yet}}
+      gpuir.arrive wgmma_async >> %bar : !gpuir.barrier<mbarrier>
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @instruction_on_mbarrier(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %S = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.for %l = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %a = gpuir.window %A[%t, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
+        // expected-error @+1 {{'rtest.example_tma_multicast' op completes on an mbarrier; instructions that arrive on mbarriers are not lowered yet}}
+        rtest.example_tma_multicast %a, %S >> %bar : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, memref<64x64xf16, #gpuir.smem>, !gpuir.barrier<mbarrier>
+      }
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
   }
 }

@@ -11,6 +11,7 @@
 //   rake-example-ref block_sums X.bin S.bin              S[r] = sum X[r,:1024]
 //   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
 //   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
+//   rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] = sum_k X[r,k,j] (f32, k in order)
 //
 // Prints "<example>: N ... match" and exits 0, or names the first mismatch
 // and exits 1. Floating-point sums are compared with error bounds derived
@@ -226,6 +227,28 @@ int mirrorProducts(int argc, char **argv) {
   return report("mirror_products", bad, x.size(), "elements", first);
 }
 
+int ringSums(int argc, char **argv) {
+  if (argc != 3)
+    fail("usage: ring_sums X.bin Y.bin K");
+  std::vector<float> x = load<float>(argv[0]), y = load<float>(argv[1]);
+  size_t k = number(argv[2]);
+  size_t rows = y.size() / 1024;
+  if (y.size() != rows * 1024 || x.size() != rows * k * 1024)
+    fail("X must be rows x K x 1024 and Y rows x 1024");
+  size_t bad = 0;
+  std::string first;
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t j = 0; j < 1024; ++j) {
+      // The example adds in order of k in f32: so does the reference.
+      float sum = 0;
+      for (size_t p = 0; p < k; ++p)
+        sum += x[(r * k + p) * 1024 + j];
+      if (std::memcmp(&sum, &y[r * 1024 + j], 4) && bad++ == 0)
+        first = "at Y[" + std::to_string(r) + "][" + std::to_string(j) + "]";
+    }
+  return report("ring_sums", bad, y.size(), "sums", first);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -248,5 +271,7 @@ int main(int argc, char **argv) {
     return gemm(rest, args);
   if (example == "mirror_products")
     return mirrorProducts(rest, args);
+  if (example == "ring_sums")
+    return ringSums(rest, args);
   fail("unknown example '" + example + "'");
 }
