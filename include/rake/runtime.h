@@ -83,6 +83,22 @@ rake_status rake_kernel_param(const rake_bundle *bundle, const char *kernel,
                               uint32_t index, rake_param_info *info,
                               rake_error *err);
 
+/* How a kernel must be launched, as the bundle records it: CTAs of exactly
+ * `block` threads, at least `dynamic_shared_bytes` bytes of dynamic shared
+ * memory, and (the kernel is persistent) a grid of SM count x
+ * `blocks_per_sm` CTAs. */
+typedef struct rake_launch_shape {
+  uint32_t block[3];
+  uint32_t blocks_per_sm;
+  uint32_t dynamic_shared_bytes;
+} rake_launch_shape;
+
+/* The launch shape of a kernel; RAKE_ERR_ABI when the bundle records none
+ * (such a kernel is not launched). */
+rake_status rake_kernel_launch_shape(const rake_bundle *bundle,
+                                     const char *kernel,
+                                     rake_launch_shape *shape, rake_error *err);
+
 /* Loads the bundle's verified cubin bytes on `context` (made current for the
  * call and restored after), after checking the device's architecture. */
 rake_status rake_module_load(const rake_bundle *bundle, struct CUctx_st *context,
@@ -97,7 +113,12 @@ typedef struct rake_launch_config {
 
 /* Launches `kernel` on `stream` (asynchronously; the caller synchronizes).
  * `params` holds `param_bytes` bytes laid out as rake_kernel_param says for
- * `layout_version`. */
+ * `layout_version`. The launch must match the kernel's launch shape
+ * (rake_kernel_launch_shape): `block` exactly, `dynamic_shared_bytes` at
+ * least the recorded size; otherwise, or when the bundle records no launch
+ * shape, it is refused with RAKE_ERR_ABI. Above 48 KiB of dynamic shared
+ * memory the runtime raises the function's
+ * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first. */
 rake_status rake_launch(rake_module *module, const char *kernel,
                         const rake_launch_config *config,
                         struct CUstream_st *stream, uint32_t layout_version,

@@ -87,7 +87,8 @@ std::vector<std::string> flagsFor(const std::string &target) {
 
 Profile make(const std::string &name, const std::string &description,
              bool executable, const std::string &target, unsigned sm,
-             const std::string &ptx, ResourcePolicy resources) {
+             const std::string &ptx, unsigned maxSharedBytesPerCta,
+             ResourcePolicy resources) {
   Profile p;
   p.name = name;
   p.description = description;
@@ -101,6 +102,7 @@ Profile make(const std::string &name, const std::string &description,
   p.classes = commonClasses();
   p.arithmeticSubroutines = arithmeticSubroutines();
   p.resources = resources;
+  p.maxSharedBytesPerCta = maxSharedBytesPerCta;
   return p;
 }
 
@@ -123,24 +125,31 @@ std::string list(const std::vector<std::string> &v) {
 
 } // namespace
 
+// The opt-in shared memory per CTA (cudaDevAttrMaxSharedMemoryPerBlockOptin):
+// 227 KiB on sm_90 (H100/H200), 99 KiB on sm_120.
+constexpr unsigned kSm90SharedPerCta = 227 * 1024;
+constexpr unsigned kSm120SharedPerCta = 99 * 1024;
+
 const std::vector<Profile> &rake::profile::allProfiles() {
   static const std::vector<Profile> profiles = {
       make("nvidia-ptx-sm90a",
            "Hopper (H100/H200), architecture-specific sm_90a; strict "
            "resources; the executable profile",
-           true, "sm_90a", 90, "8.0", ResourcePolicy::Strict),
+           true, "sm_90a", 90, "8.0", kSm90SharedPerCta, ResourcePolicy::Strict),
       make("nvidia-ptx-sm90a-relaxed",
            "nvidia-ptx-sm90a with relaxed resources: spills, local memory "
            "and a stack frame are reported, not refused",
-           true, "sm_90a", 90, "8.0", ResourcePolicy::Relaxed),
+           true, "sm_90a", 90, "8.0", kSm90SharedPerCta, ResourcePolicy::Relaxed),
       make("nvidia-ptx-sm120a",
            "Blackwell consumer sm_120a (PTX 8.7, block-scaled mma); strict "
            "resources; compiled and verified, not run",
-           false, "sm_120a", 120, "8.7", ResourcePolicy::Strict),
+           false, "sm_120a", 120, "8.7", kSm120SharedPerCta,
+           ResourcePolicy::Strict),
       make("nvidia-ptx-sm120a-relaxed",
            "nvidia-ptx-sm120a with relaxed resources; compiled and verified, "
            "not run",
-           false, "sm_120a", 120, "8.7", ResourcePolicy::Relaxed),
+           false, "sm_120a", 120, "8.7", kSm120SharedPerCta,
+           ResourcePolicy::Relaxed),
   };
   return profiles;
 }
@@ -189,6 +198,8 @@ std::string Profile::toJson() const {
      << ", \"no_implicit_contraction\": "
      << (forbidContraction ? "true" : "false")
      << "},\n  \"resources\": " << quote(strictResources() ? "strict" : "relaxed")
+     << ",\n  \"cta_limits\": {\"max_threads\": " << maxThreadsPerCta
+     << ", \"max_shared_bytes\": " << maxSharedBytesPerCta << "}"
      << ",\n  \"calls\": " << quote(forbidCalls ? "forbidden" : "allowed")
      << ",\n  \"arithmetic_subroutines\": " << list(arithmeticSubroutines)
      << ",\n  \"instruction_classes\": {";

@@ -293,6 +293,9 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
 enum { kCcMajor = 75, kCcMinor = 76 }; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
+enum { kMaxDynamicSharedSizeBytes = 8 }; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+// Dynamic shared memory above this needs the opt-in attribute.
+constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
 
 struct Driver {
   void *lib = nullptr;
@@ -310,6 +313,7 @@ struct Driver {
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
 };
 
 } // namespace
@@ -332,6 +336,8 @@ struct rake_bundle {
     uint32_t paramBytes = 0;
     std::vector<Param> params;
     std::vector<uint32_t> maxThreads;
+    bool hasLaunch = false; ///< the manifest records a launch shape
+    rake_launch_shape launch{};
   };
   std::vector<Kernel> kernels;
   const Kernel *find(const std::string &name) const {
@@ -412,6 +418,7 @@ rake_status openDriver(Driver &d, rake_error *err) {
       {"cuModuleGetFunction", (void **)&d.cuModuleGetFunction},
       {"cuLaunchKernel", (void **)&d.cuLaunchKernel},
       {"cuGetErrorString", (void **)&d.cuGetErrorString},
+      {"cuFuncSetAttribute", (void **)&d.cuFuncSetAttribute},
   };
   for (Entry &e : entries) {
     *e.slot = dlsym(d.lib, e.name);
@@ -559,6 +566,37 @@ extern "C" rake_status rake_bundle_open(const char *dirC, rake_bundle **out,
                   "kernel '%s': the manifest's max_threads differ from the "
                   "cubin's EIATTR_MAX_THREADS",
                   k.name.c_str());
+    // The launch shape, when recorded (rake_launch refuses a kernel without
+    // one).
+    if (const Json *lj = kj.get("launch")) {
+      const Json *bj = lj->get("block");
+      auto in = [](const Json *v, long long lo) {
+        return v && v->kind == Json::Number && v->num == (long long)v->num &&
+               v->num >= lo && v->num <= double(UINT32_MAX);
+      };
+      bool ok = bj && bj->kind == Json::Array && bj->items.size() == 3 &&
+                in(lj->get("blocks_per_sm"), 1) &&
+                in(lj->get("dynamic_shared_bytes"), 0);
+      for (size_t i = 0; ok && i < 3; ++i)
+        ok = in(&bj->items[i], 1);
+      if (!ok)
+        return fail(err, RAKE_ERR_ABI,
+                    "kernel '%s': the manifest's launch shape is malformed",
+                    k.name.c_str());
+      for (int i = 0; i < 3; ++i)
+        k.launch.block[i] = uint32_t(bj->items[i].num);
+      k.launch.blocks_per_sm = uint32_t(lj->getInt("blocks_per_sm"));
+      k.launch.dynamic_shared_bytes =
+          uint32_t(lj->getInt("dynamic_shared_bytes"));
+      k.hasLaunch = true;
+      for (size_t i = 0; i < k.maxThreads.size() && i < 3; ++i)
+        if (k.launch.block[i] > k.maxThreads[i])
+          return fail(err, RAKE_ERR_ABI,
+                      "kernel '%s': the manifest's launch block %ux%ux%u "
+                      "exceeds the cubin's EIATTR_MAX_THREADS",
+                      k.name.c_str(), k.launch.block[0], k.launch.block[1],
+                      k.launch.block[2]);
+    }
     b->kernels.push_back(std::move(k));
   }
   for (const rake::cubin::Kernel &ck : c.kernels)
@@ -624,6 +662,26 @@ extern "C" rake_status rake_kernel_param(const rake_bundle *b,
   info->align = p.align;
   info->name = p.name.c_str();
   info->role = p.role.c_str();
+  return RAKE_OK;
+}
+
+extern "C" rake_status rake_kernel_launch_shape(const rake_bundle *b,
+                                                const char *kernel,
+                                                rake_launch_shape *shape,
+                                                rake_error *err) {
+  if (!b || !kernel || !shape)
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "rake_kernel_launch_shape: a NULL argument");
+  const rake_bundle::Kernel *k = b->find(kernel);
+  if (!k)
+    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
+                kernel);
+  if (!k->hasLaunch)
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s': the bundle records no launch shape (block, "
+                "blocks per SM, dynamic shared memory)",
+                kernel);
+  *shape = k->launch;
   return RAKE_OK;
 }
 
@@ -740,6 +798,27 @@ extern "C" rake_status rake_launch(rake_module *m, const char *kernel,
                     "%zu; the launch asks for %u",
                     kernel, k->maxThreads[i], i, cfg->block[i]);
   }
+  // The launch shape: without one, the dynamic shared memory the kernel
+  // addresses is unknown, so it is not launched (fail closed).
+  if (!k->hasLaunch)
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s': the bundle records no launch shape, so the "
+                "dynamic shared memory it needs is unknown: refusing to "
+                "launch it",
+                kernel);
+  const rake_launch_shape &shape = k->launch;
+  if (cfg->block[0] != shape.block[0] || cfg->block[1] != shape.block[1] ||
+      cfg->block[2] != shape.block[2])
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s' was compiled for blocks of %ux%ux%u threads; the "
+                "launch asks for %ux%ux%u",
+                kernel, shape.block[0], shape.block[1], shape.block[2],
+                cfg->block[0], cfg->block[1], cfg->block[2]);
+  if (cfg->dynamic_shared_bytes < shape.dynamic_shared_bytes)
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s' needs %u bytes of dynamic shared memory; the "
+                "launch gives %u",
+                kernel, shape.dynamic_shared_bytes, cfg->dynamic_shared_bytes);
   std::vector<void *> args;
   for (const rake_bundle::Param &p : k->params)
     args.push_back(const_cast<char *>(static_cast<const char *>(params)) +
@@ -749,7 +828,19 @@ extern "C" rake_status rake_launch(rake_module *m, const char *kernel,
   if (r != 0)
     return fail(err, RAKE_ERR_DRIVER, "cuCtxPushCurrent failed: %d (%s)", r,
                 driverError(d, r));
-  r = d.cuLaunchKernel(m->functions[k->name], cfg->grid[0], cfg->grid[1],
+  CUfunction f = m->functions[k->name];
+  // More than 48 KiB of dynamic shared memory is an opt-in per function.
+  if (cfg->dynamic_shared_bytes > kDefaultSharedLimit &&
+      (r = d.cuFuncSetAttribute(f, kMaxDynamicSharedSizeBytes,
+                                int(cfg->dynamic_shared_bytes))) != 0) {
+    CUcontext popped = nullptr;
+    d.cuCtxPopCurrent(&popped);
+    return fail(err, RAKE_ERR_DRIVER,
+                "cuFuncSetAttribute(%s, MAX_DYNAMIC_SHARED_SIZE_BYTES, %u) "
+                "failed: %d (%s)",
+                kernel, cfg->dynamic_shared_bytes, r, driverError(d, r));
+  }
+  r = d.cuLaunchKernel(f, cfg->grid[0], cfg->grid[1],
                        cfg->grid[2], cfg->block[0], cfg->block[1],
                        cfg->block[2], cfg->dynamic_shared_bytes, stream,
                        args.data(), nullptr);

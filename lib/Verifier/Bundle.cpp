@@ -153,6 +153,95 @@ std::string jstr(const json::Object *o, llvm::StringRef key) {
   return "";
 }
 
+json::Object launchJson(const LaunchShape &s) {
+  return json::Object{
+      {"block", json::Array{s.block[0], s.block[1], s.block[2]}},
+      {"blocks_per_sm", s.blocksPerSm},
+      {"dynamic_shared_bytes", s.dynamicSharedBytes}};
+}
+
+/// Reads a manifest's launch object; false when it is not one.
+bool readLaunch(const json::Object &lo, LaunchShape &s) {
+  auto in = [](std::optional<int64_t> v, int64_t lo) {
+    return v && *v >= lo && *v <= int64_t(UINT32_MAX);
+  };
+  const json::Array *b = lo.getArray("block");
+  if (!b || b->size() != 3)
+    return false;
+  for (size_t i = 0; i < 3; ++i) {
+    if (!in((*b)[i].getAsInteger(), 1))
+      return false;
+    s.block[i] = *(*b)[i].getAsInteger();
+  }
+  if (!in(lo.getInteger("blocks_per_sm"), 1) ||
+      !in(lo.getInteger("dynamic_shared_bytes"), 0))
+    return false;
+  s.blocksPerSm = *lo.getInteger("blocks_per_sm");
+  s.dynamicSharedBytes = *lo.getInteger("dynamic_shared_bytes");
+  return true;
+}
+
+std::string dims(const std::vector<int64_t> &d) {
+  std::string s;
+  for (int64_t v : d)
+    s += (s.empty() ? "" : "x") + std::to_string(v);
+  return s;
+}
+
+/// The launch shape's rules (rule abi): a kernel that declares dynamic
+/// shared memory has one; the block fits the cubin's EIATTR_MAX_THREADS and
+/// the profile's CTA; the dynamic plus the cubin's static shared memory fit
+/// the profile's per-CTA limit. \p launch is the kernel's manifest object,
+/// or null.
+std::vector<std::string> launchErrors(const std::string &name,
+                                      const json::Object *launch,
+                                      const cubin::Kernel &k,
+                                      const verifier::PtxEntry *e,
+                                      const profile::Profile &p) {
+  std::vector<std::string> errs;
+  std::string kn = "kernel '" + name + "': ";
+  if (!launch) {
+    if (e && e->externShared)
+      errs.push_back(kn + "its PTX declares .extern .shared (dynamic shared "
+                          "memory) but the manifest records no launch shape, "
+                          "so no launch can know its size (for PTX input, "
+                          "rake-bundle --dynamic-shared-bytes=N records it)");
+    return errs;
+  }
+  LaunchShape s;
+  if (!readLaunch(*launch, s)) {
+    errs.push_back(kn + "the manifest's launch is malformed: it needs block "
+                        "[x, y, z] of positive integers, blocks_per_sm >= 1 "
+                        "and dynamic_shared_bytes >= 0");
+    return errs;
+  }
+  std::vector<int64_t> block(s.block, s.block + 3);
+  std::vector<int64_t> maxThreads(k.maxThreads.begin(), k.maxThreads.end());
+  bool over = false;
+  for (size_t i = 0; i < maxThreads.size() && i < 3; ++i)
+    over |= block[i] > maxThreads[i];
+  if (over)
+    errs.push_back(kn + "the launch block " + dims(block) +
+                   " exceeds the cubin's EIATTR_MAX_THREADS " +
+                   dims(maxThreads));
+  int64_t threads = block[0] * block[1] * block[2];
+  if (threads > int64_t(p.maxThreadsPerCta))
+    errs.push_back(kn + "the launch block " + dims(block) + " has " +
+                   std::to_string(threads) + " threads; profile " + p.name +
+                   " allows at most " + std::to_string(p.maxThreadsPerCta) +
+                   " per CTA");
+  int64_t total = s.dynamicSharedBytes + int64_t(k.sharedSize);
+  if (total > int64_t(p.maxSharedBytesPerCta))
+    errs.push_back(kn + "launch.dynamic_shared_bytes " +
+                   std::to_string(s.dynamicSharedBytes) +
+                   " plus the cubin's static shared memory " +
+                   std::to_string(k.sharedSize) + " (.nv.shared." + name +
+                   ") is " + std::to_string(total) + " bytes; profile " +
+                   p.name + " allows at most " +
+                   std::to_string(p.maxSharedBytesPerCta) + " per CTA");
+  return errs;
+}
+
 } // namespace
 
 int rake::bundle::make(const MakeOptions &o) {
@@ -245,6 +334,7 @@ int rake::bundle::make(const MakeOptions &o) {
 
   // Cross-check the ABI the PTX signature gives with KPARAM_INFO.
   json::Array kernels;
+  std::vector<std::string> launchErrs;
   for (const verifier::KernelReport &k : r.kernels) {
     const cubin::Kernel *ck = c.findKernel(k.name);
     const verifier::PtxEntry *e = ptx.findEntry(k.name);
@@ -291,6 +381,23 @@ int rake::bundle::make(const MakeOptions &o) {
         mt.push_back(int64_t(t));
       ko["max_threads"] = std::move(mt);
     }
+    // The launch shape: from GpuIR; from PTX, the block is .maxntid and the
+    // dynamic shared memory is given, or 0 when the kernel declares none.
+    auto shape = o.launch.find(k.name);
+    if (shape != o.launch.end()) {
+      ko["launch"] = launchJson(shape->second);
+    } else if (o.sourceKind == "ptx" && ck->maxThreads.size() == 3 &&
+               (o.ptxDynamicSharedBytes >= 0 || (e && !e->externShared))) {
+      LaunchShape ls;
+      for (size_t i = 0; i < 3; ++i)
+        ls.block[i] = ck->maxThreads[i];
+      ls.blocksPerSm = o.ptxBlocksPerSm;
+      ls.dynamicSharedBytes = std::max<int64_t>(o.ptxDynamicSharedBytes, 0);
+      ko["launch"] = launchJson(ls);
+    }
+    for (const std::string &msg :
+         launchErrors(k.name, ko.getObject("launch"), *ck, e, p))
+      launchErrs.push_back("bundle: " + msg + " [rule abi]");
     kernels.push_back(std::move(ko));
   }
 
@@ -314,6 +421,9 @@ int rake::bundle::make(const MakeOptions &o) {
   json::Array errors;
   for (const verifier::Finding &f : r.errors)
     errors.push_back(verifier::format(f));
+  for (const std::string &msg : launchErrs)
+    errors.push_back(msg);
+  bool verified = r.ok() && launchErrs.empty();
 
   json::Object toolchain{{"ptxas", json::Object{{"path", ptxas},
                                                  {"version", ptxasVersion},
@@ -331,7 +441,7 @@ int rake::bundle::make(const MakeOptions &o) {
   }
   json::Object manifest{
       {"format", "rake-bundle/1"},
-      {"status", r.ok() ? "verified" : "unverified"},
+      {"status", verified ? "verified" : "unverified"},
       {"profile", p.name},
       {"target", p.target},
       {"source",
@@ -366,7 +476,7 @@ int rake::bundle::make(const MakeOptions &o) {
                  sha256Hex(text) + "  manifest.json\n"))
     return fail("cannot write the manifest in " + o.outDir);
   llvm::outs() << "bundle " << o.outDir << ": "
-               << (r.ok() ? "verified" : "NOT verified") << "\n";
+               << (verified ? "verified" : "NOT verified") << "\n";
   VerifyOptions vo2;
   vo2.allowRepinned = o.repin;
   return verify(o.outDir, vo2);
@@ -559,6 +669,10 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
         bad("abi", "kernel '" + name +
                        "': the manifest's max_threads differ from the "
                        "cubin's EIATTR_MAX_THREADS");
+      const verifier::PtxEntry *e = ptxOk ? ptx.findEntry(name) : nullptr;
+      for (const std::string &msg :
+           launchErrors(name, ko->getObject("launch"), *k, e, *p))
+        bad("abi", msg);
       const json::Object *abi = ko->getObject("abi");
       const json::Array *params = abi ? abi->getArray("params") : nullptr;
       if (!abi || abi->getInteger("version").value_or(0) != 1 || !params) {
@@ -578,7 +692,6 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
                        std::to_string(k->params.size()));
         continue;
       }
-      const verifier::PtxEntry *e = ptxOk ? ptx.findEntry(name) : nullptr;
       for (size_t i = 0; i < params->size(); ++i) {
         const json::Object *po = (*params)[i].getAsObject();
         int64_t off = po ? po->getInteger("offset").value_or(-1) : -1;

@@ -9,6 +9,7 @@
 
 #include "Rake/Verifier/Verifier.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <sstream>
@@ -105,6 +106,9 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
     }
   }
 
+  // A module-scope `.extern .shared` is dynamic shared memory any kernel may
+  // address (ptxas reserves it in every kernel of the module).
+  bool moduleExternShared = false;
   enum { Top, Params, Body } state = Top;
   PtxEntry *entry = nullptr;
   std::string function; // the .entry or .func whose body we are in
@@ -139,6 +143,9 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
         out.target = w[1];
       else if (w[0] == ".address_size" && w.size() > 1)
         out.addressSize = number(w[1]);
+      if (std::find(w.begin(), w.end(), ".extern") != w.end() &&
+          std::find(w.begin(), w.end(), ".shared") != w.end())
+        moduleExternShared = true;
       bool isEntry = false, isFunc = false;
       size_t nameAt = 0;
       for (size_t i = 0; i < w.size(); ++i) {
@@ -270,6 +277,12 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
         }
         std::string s = trim(cur);
         cur.clear();
+        if (entry && !s.empty() && s[0] == '.') {
+          std::vector<std::string> dw = words(s);
+          if (std::find(dw.begin(), dw.end(), ".extern") != dw.end() &&
+              std::find(dw.begin(), dw.end(), ".shared") != dw.end())
+            entry->externShared = true;
+        }
         if (s.empty() || s[0] == '.')
           continue;
         ++statement;
@@ -303,6 +316,9 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
       }
     }
   }
+  if (moduleExternShared)
+    for (PtxEntry &e : out.entries)
+      e.externShared = true;
   if (out.version.empty() || out.target.empty()) {
     error = "not PTX: no .version or .target directive";
     return false;

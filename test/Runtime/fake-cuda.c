@@ -3,7 +3,9 @@
  * memory; the compute capability comes from FAKE_CUDA_CC (default 90).
  * cuModuleLoadData accepts only an ELF image (a cubin), never PTX text, and
  * says so on stderr; cuLaunchKernel of "vector_add" runs C = A + B on the
- * host from the parameters exactly as the runtime laid them out. */
+ * host from the parameters exactly as the runtime laid them out. Launches
+ * and cuFuncSetAttribute calls are logged on stderr with their shared
+ * memory. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,12 +65,18 @@ CUresult cuMemcpyHtoD_v2(unsigned long long d, const void *h, size_t n) {
 CUresult cuMemcpyDtoH_v2(void *h, unsigned long long d, size_t n) {
   memcpy(h, (void *)(uintptr_t)d, n); return 0;
 }
+CUresult cuFuncSetAttribute(void *f, int attr, int value) {
+  fprintf(stderr, "fake-cuda: cuFuncSetAttribute %s %s %d\n", (const char *)f,
+          attr == 8 ? "MAX_DYNAMIC_SHARED_SIZE_BYTES" : "?", value);
+  /* The H200's opt-in limit (cudaDevAttrMaxSharedMemoryPerBlockOptin). */
+  return attr == 8 && value > 232448 ? 1 : 0;
+}
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shm,
                         void *stream, void **args, void **extra) {
-  (void)stream; (void)extra; (void)shm;
-  fprintf(stderr, "fake-cuda: cuLaunchKernel %s grid %ux%ux%u block %ux%ux%u\n",
-          (const char *)f, gx, gy, gz, bx, by, bz);
+  (void)stream; (void)extra;
+  fprintf(stderr, "fake-cuda: cuLaunchKernel %s grid %ux%ux%u block %ux%ux%u shared %u\n",
+          (const char *)f, gx, gy, gz, bx, by, bz, shm);
   if (!loaded) return 400;
   if (strcmp((const char *)f, "vector_add") == 0) {
     /* n, then A, B, C as (allocated, aligned, offset, size, stride). */

@@ -6,8 +6,9 @@
  *                                    kernels and their parameter layouts
  *   rake-runtime-test load DIR       rake_module_load on a made-up context
  *   rake-runtime-test run DIR N      vector_add on N floats: load on device
- *                                    0's primary context, C = A + B, check
- *                                    every element, record the evidence
+ *                                    0's primary context, C = A + B with the
+ *                                    bundle's launch shape, check every
+ *                                    element, record the evidence
  *
  * Exits 0 on success; on a refusal prints "refused: <code>: <message>" and
  * exits 1. Build on a GPU machine with:
@@ -48,6 +49,14 @@ static int openBundle(const char *dir) {
       printf("  %u: offset %u size %u align %u %s\n", j, p.offset, p.size,
              p.align, p.role);
     }
+    rake_launch_shape shape;
+    if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
+      printf("  launch: %d: %s\n", (int)e.code, e.message);
+    else
+      printf("  launch: block %ux%ux%u, %u per SM, %u bytes of dynamic shared "
+             "memory\n",
+             shape.block[0], shape.block[1], shape.block[2],
+             shape.blocks_per_sm, shape.dynamic_shared_bytes);
   }
   if (rake_kernel_layout(b, "no_such_kernel", NULL, NULL, NULL, &e) != RAKE_OK)
     printf("lookup of no_such_kernel: %d: %s\n", (int)e.code, e.message);
@@ -164,8 +173,32 @@ static int run(const char *dir, long long n) {
   unsigned char *params = calloc(1, bytes);
   if (pack(b, k, params, n, bufs))
     return 1;
-  rake_launch_config cfg = {{(uint32_t)sms, 1, 1}, {256, 1, 1}, 0};
-  /* A launch that breaks the layout is refused before the driver sees it. */
+  /* The launch shape the bundle records: exactly its block, SM count x
+   * blocks per SM CTAs, at least its dynamic shared memory (more if
+   * RAKE_TEST_EXTRA_SHARED asks, to show the opt-in above 48 KiB). */
+  rake_launch_shape shape = {{256, 1, 1}, 1, 0};
+  if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
+    printf("launch shape: %d: %s\n", (int)e.code, e.message);
+  const char *extra = getenv("RAKE_TEST_EXTRA_SHARED");
+  rake_launch_config cfg = {
+      {(uint32_t)sms * shape.blocks_per_sm, 1, 1},
+      {shape.block[0], shape.block[1], shape.block[2]},
+      shape.dynamic_shared_bytes + (uint32_t)(extra ? atol(extra) : 0)};
+  /* A launch that breaks the shape is refused before the driver sees it. */
+  rake_launch_config wrong = cfg;
+  wrong.block[0] = cfg.block[0] / 2;
+  if (rake_launch(m, k, &wrong, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes,
+                  &e) != RAKE_OK)
+    printf("half the block: %d: %s\n", (int)e.code, e.message);
+  if (shape.dynamic_shared_bytes > 0) {
+    wrong = cfg;
+    wrong.dynamic_shared_bytes = shape.dynamic_shared_bytes - 1;
+    if (rake_launch(m, k, &wrong, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes,
+                    &e) != RAKE_OK)
+      printf("too little dynamic shared memory: %d: %s\n", (int)e.code,
+             e.message);
+  }
+  /* So is a launch that breaks the layout. */
   if (rake_launch(m, k, &cfg, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes - 8,
                   &e) != RAKE_OK)
     printf("short parameter buffer: %d: %s\n", (int)e.code, e.message);

@@ -2,7 +2,8 @@
 //
 //   rake-bundle KERNEL.mlir -o DIR [--profile=P] [--disasm-dir=D]...
 //               [--nvdisasm=auto|never|PATH] [--ptxas=PATH] [--repin]
-//   rake-bundle KERNEL.ptx  -o DIR ...       (start from PTX)
+//   rake-bundle KERNEL.ptx  -o DIR ... [--dynamic-shared-bytes=N]
+//               [--blocks-per-sm=K]      (start from PTX)
 //
 // Lowers the GpuIR to PTX for the profile's target (the rake-gpuir-to-ptx
 // pipeline), assembles it with the pinned ptxas and the profile's flags,
@@ -14,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
@@ -50,6 +52,15 @@ static cl::opt<std::string> nvdisasm("nvdisasm", cl::init("auto"),
                                      cl::desc("auto: nvdisasm where it exists, else recorded; never; or a path"));
 static cl::opt<std::string> ptxas("ptxas", cl::desc("The ptxas to use (default: PATH, then /usr/local/cuda/bin)"));
 static cl::opt<bool> repin("repin", cl::desc("Use a ptxas the profile does not pin; the bundle records its hash"));
+static cl::opt<int64_t> dynamicSharedBytes(
+    "dynamic-shared-bytes", cl::init(-1),
+    cl::desc("PTX input: the dynamic shared memory each kernel is launched "
+             "with (required for a kernel that declares .extern .shared; "
+             "GpuIR input: computed, not given)"));
+static cl::opt<int64_t> blocksPerSm(
+    "blocks-per-sm", cl::init(0),
+    cl::desc("PTX input: CTAs per SM in the launch shape (default 1; GpuIR "
+             "input: the device function's blocks_per_sm)"));
 
 /// Each proc's kernel parameters as MLIR's GPU lowering expands them: an
 /// index is one parameter, a memref of rank r is 3 + 2r (allocated and
@@ -76,6 +87,26 @@ static ::rake::bundle::ParamRoles rolesOf(ModuleOp module) {
   return roles;
 }
 
+/// Each proc's launch shape: its device function's block and blocks_per_sm,
+/// and the bytes of dynamic shared memory its layout needs (what the lowering
+/// records as rake.shared_bytes and declares as `.extern .shared`).
+static ::rake::bundle::LaunchShapes launchOf(ModuleOp module) {
+  ::rake::bundle::LaunchShapes shapes;
+  module.walk([&](mlir::rake::gpuir::ProcOp proc) {
+    for (Operation &op : proc.getBody().front()) {
+      auto device = dyn_cast<mlir::rake::gpuir::DeviceFunctionOp>(&op);
+      if (!device)
+        continue;
+      ::rake::bundle::LaunchShape &s = shapes[proc.getSymName().str()];
+      s.block[0] = device.getBlockDim();
+      s.blocksPerSm = device.getBlocksPerSm();
+      s.dynamicSharedBytes = mlir::rake::layOutSharedMemory(device).bytes;
+      break;
+    }
+  });
+  return shapes;
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "Rake GPU: GpuIR to a verified artifact bundle\n");
@@ -100,7 +131,27 @@ int main(int argc, char **argv) {
   if (StringRef(input).ends_with(".ptx")) {
     o.sourceKind = "ptx";
     o.ptx = o.sourceText;
+    if (dynamicSharedBytes.getNumOccurrences() &&
+        (dynamicSharedBytes < 0 || dynamicSharedBytes > UINT32_MAX)) {
+      errs() << "rake-bundle: error: --dynamic-shared-bytes="
+             << dynamicSharedBytes << " is not a byte count\n";
+      return 2;
+    }
+    if (blocksPerSm.getNumOccurrences() &&
+        (blocksPerSm < 1 || blocksPerSm > UINT32_MAX)) {
+      errs() << "rake-bundle: error: --blocks-per-sm=" << blocksPerSm
+             << " is not a positive count\n";
+      return 2;
+    }
+    o.ptxDynamicSharedBytes = dynamicSharedBytes;
+    o.ptxBlocksPerSm = blocksPerSm.getNumOccurrences() ? blocksPerSm : 1;
     return ::rake::bundle::make(o);
+  }
+  if (dynamicSharedBytes.getNumOccurrences() || blocksPerSm.getNumOccurrences()) {
+    errs() << "rake-bundle: error: --dynamic-shared-bytes and --blocks-per-sm "
+              "are for PTX input; from GpuIR the launch shape comes from the "
+              "device function and its shared-memory layout\n";
+    return 2;
   }
 
   o.sourceKind = "gpuir";
@@ -118,6 +169,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 2;
   o.roles = rolesOf(*module);
+  o.launch = launchOf(*module);
   PassManager pm(&context);
   mlir::rake::buildGpuIRToPtxPipeline(pm, p->target, "isa");
   if (failed(pm.run(*module)))

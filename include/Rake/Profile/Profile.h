@@ -64,6 +64,12 @@ struct Profile {
   bool forbidContraction = true; ///< ptxas -fmad false: no implicit FMA
   ResourcePolicy resources = ResourcePolicy::Strict;
   bool forbidCalls = true; ///< no helper calls (all profiles)
+  // Per-CTA limits of the target, against which a bundle's launch shape is
+  // checked.
+  unsigned maxThreadsPerCta = 1024;
+  /// Static plus dynamic shared memory one CTA may use (with the opt-in
+  /// cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) for more than 48 KiB).
+  unsigned maxSharedBytesPerCta = 0;
 
   /// The class an opcode ("IMAD.WIDE.U32": base "IMAD") belongs to, or "".
   std::string classOf(const std::string &opcode) const;

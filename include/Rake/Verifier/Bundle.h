@@ -16,6 +16,7 @@
 
 #include "Rake/Profile/Profile.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +27,18 @@ namespace bundle {
 /// What a kernel parameter means in the source (GpuIR): "n",
 /// "A.aligned", "A.size0", ...; by kernel, in parameter order.
 using ParamRoles = std::map<std::string, std::vector<std::string>>;
+
+/// How a kernel must be launched (the manifest's kernels[].launch): CTAs of
+/// exactly `block` threads, `blocksPerSm` CTAs per SM (the kernel is
+/// persistent: grid = SM count x blocksPerSm) and `dynamicSharedBytes` bytes
+/// of dynamic shared memory (the launch's sharedMemBytes).
+struct LaunchShape {
+  int64_t block[3] = {1, 1, 1};
+  int64_t blocksPerSm = 1;
+  int64_t dynamicSharedBytes = 0;
+};
+/// By kernel name.
+using LaunchShapes = std::map<std::string, LaunchShape>;
 
 struct MakeOptions {
   const profile::Profile *profile = nullptr;
@@ -39,6 +52,16 @@ struct MakeOptions {
   std::string nvdisasm = "auto"; ///< path, "auto" (PATH, CUDA) or "never"
   std::vector<std::string> disasmDirs; ///< recorded <cubin-sha256>.json
   ParamRoles roles;
+  /// From GpuIR: each kernel's launch shape, as its device function and
+  /// shared-memory layout give it.
+  LaunchShapes launch;
+  /// From PTX (no GpuIR): the dynamic shared memory of every kernel, or -1
+  /// when not given. Without it a kernel that declares `.extern .shared` gets
+  /// no launch shape, and the verifier refuses the bundle (fail closed);
+  /// one that declares none needs 0 bytes. The block is the kernel's
+  /// `.maxntid` (EIATTR_MAX_THREADS); no launch shape without one.
+  int64_t ptxDynamicSharedBytes = -1;
+  int64_t ptxBlocksPerSm = 1;
   std::string compiler; ///< "rake-bundle <git describe>"
 };
 

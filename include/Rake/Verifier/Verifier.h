@@ -45,6 +45,9 @@ struct PtxEntry {
   std::vector<PtxParam> params;
   unsigned paramBytes = 0;       ///< end of the last parameter
   unsigned backwardBranches = 0; ///< loops in the PTX
+  /// The kernel may use dynamic shared memory: it, or the module around it,
+  /// declares `.extern .shared` (whose size only the launch gives).
+  bool externShared = false;
 };
 struct PtxInfo {
   std::string version, target;

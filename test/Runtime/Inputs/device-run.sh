@@ -1,6 +1,8 @@
 #!/bin/bash
 # Builds the C runtime and its test driver with g++ alone, runs vector_add
-# from a verified bundle on the GPU, then shows tampered bundles refused.
+# from a verified bundle on the GPU with the bundle's launch shape (and with
+# more dynamic shared memory, through the opt-in above 48 KiB), then shows
+# tampered bundles and wrong launches refused.
 # Run on the GPU machine from a folder holding include/rake/runtime.h,
 # include/Rake/Verifier/Cubin.h, lib/Runtime/Runtime.cpp,
 # lib/Verifier/Cubin.cpp, runtime-test.c (test/Runtime), tamper.py
@@ -15,9 +17,13 @@ gcc -std=c11 -O2 -Wall -Iinclude -c runtime-test.c -o t.o
 g++ t.o rt.o cubin.o -ldl -o rake-runtime-test
 set +e
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
-echo "== open"; ./rake-runtime-test open bundle | head -4
-echo "== run (verified bundle)"; ./rake-runtime-test run bundle 1000003; echo "rc=$?"
+echo "== open"; ./rake-runtime-test open bundle | grep -v "^  [0-9]"
+echo "== run (verified bundle, its recorded launch shape)"; ./rake-runtime-test run bundle 1000003; echo "rc=$?"
 ./rake-runtime-test run bundle 100003; echo "rc=$?"
+echo "== run with 61440 more bytes of dynamic shared memory than recorded (the opt-in above 48 KiB)"
+RAKE_TEST_EXTRA_SHARED=61440 ./rake-runtime-test run bundle 100003; echo "rc=$?"
+echo "== run with 300000 more bytes (past the H200's 232448): the driver refuses"
+RAKE_TEST_EXTRA_SHARED=300000 ./rake-runtime-test run bundle 1000; echo "rc=$?"
 cat bundle/evidence.jsonl
 echo "== live nvdisasm vs the bundle's recorded disassembly"
 nvdisasm -json bundle/kernel.cubin | sha256sum | cut -c1-64; sha256sum bundle/disasm.json | cut -c1-64
@@ -29,4 +35,7 @@ echo "== manifest ptxas flags -O0, resealed"; t "set ptxas_flags.4 '\"-O0\"'" re
 echo "== manifest parameter 3 offset 32, resealed"; t "set kernels.0.abi.params.3.offset 32" reseal
 echo "== manifest max_threads 1024, resealed"; t "set kernels.0.max_threads.0 1024" reseal
 echo "== status unverified, resealed"; t "set status '\"unverified\"'" reseal
+echo "== manifest launch.dynamic_shared_bytes 4096, resealed: a launch with less refused, one with 4096 runs"; t "set kernels.0.launch.dynamic_shared_bytes 4096" reseal
+echo "== manifest launch.block 512x1x1, resealed"; t "set kernels.0.launch.block '[512, 1, 1]'" reseal
+echo "== manifest launch shape removed, resealed: not launched"; t "unset kernels.0.launch" reseal
 echo "== cubin and manifest consistently made sm_100a: the device refuses"; t "cubin-sm 100" rehash "set target '\"sm_100a\"'" "set cubin.arch '\"sm_100a\"'" reseal

@@ -5,6 +5,10 @@
   tamper.py DIR cubin-text KERNEL          flip a byte inside .text.KERNEL
   tamper.py DIR cubin-sm SM                set the SM in the cubin's ELF header
   tamper.py DIR set PATH JSON              set a manifest field (PATH: a.b.0.c)
+  tamper.py DIR unset PATH                 remove a manifest field
+  tamper.py DIR ptx-extern-shared          declare dynamic shared memory
+                                           (.extern .shared) in kernel.ptx and
+                                           re-bind its sha256
   tamper.py DIR rehash                     re-bind the cubin's sha256
   tamper.py DIR reseal                     recompute manifest.sha256
 
@@ -41,18 +45,27 @@ if what in ("cubin-byte", "cubin-text", "cubin-sm"):
     else:
         data[0x31] = int(sys.argv[3])  # e_flags bits 8..15
     open(cubin, "wb").write(data)
-elif what == "set":
+elif what in ("set", "unset"):
     m = json.load(open(manifest))
     keys = sys.argv[3].split(".")
     obj = m
     for k in keys[:-1]:
         obj = obj[int(k)] if isinstance(obj, list) else obj[k]
     last = keys[-1]
-    value = json.loads(sys.argv[4])
-    if isinstance(obj, list):
-        obj[int(last)] = value
+    key = int(last) if isinstance(obj, list) else last
+    if what == "unset":
+        del obj[key]
     else:
-        obj[last] = value
+        obj[key] = json.loads(sys.argv[4])
+    open(manifest, "w").write(json.dumps(m, indent=2) + "\n")
+elif what == "ptx-extern-shared":
+    m = json.load(open(manifest))
+    ptx = d + "/" + m["ptx"]["file"]
+    text = open(ptx).read().replace(
+        ".address_size 64\n",
+        ".address_size 64\n\n.extern .shared .align 128 .b8 __dynamic_shmem__0[];\n", 1)
+    open(ptx, "w").write(text)
+    m["ptx"]["sha256"] = hashlib.sha256(text.encode()).hexdigest()
     open(manifest, "w").write(json.dumps(m, indent=2) + "\n")
 elif what == "rehash":
     m = json.load(open(manifest))
