@@ -91,6 +91,9 @@ typedef struct rake_launch_shape {
   uint32_t block[3];
   uint32_t blocks_per_sm;
   uint32_t dynamic_shared_bytes;
+  /* CTAs per cluster along x (the kernel requires it: .reqnctapercluster);
+   * grid[0] must be a multiple of it. */
+  uint32_t cluster;
 } rake_launch_shape;
 
 /* The launch shape of a kernel; RAKE_ERR_ABI when the bundle records none

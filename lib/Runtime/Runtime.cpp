@@ -588,6 +588,14 @@ extern "C" rake_status rake_bundle_open(const char *dirC, rake_bundle **out,
       k.launch.blocks_per_sm = uint32_t(lj->getInt("blocks_per_sm"));
       k.launch.dynamic_shared_bytes =
           uint32_t(lj->getInt("dynamic_shared_bytes"));
+      k.launch.cluster = 1;
+      if (const Json *cj = lj->get("cluster")) {
+        if (!in(cj, 1))
+          return fail(err, RAKE_ERR_ABI,
+                      "kernel '%s': the manifest's launch shape is malformed",
+                      k.name.c_str());
+        k.launch.cluster = uint32_t(cj->num);
+      }
       k.hasLaunch = true;
       for (size_t i = 0; i < k.maxThreads.size() && i < 3; ++i)
         if (k.launch.block[i] > k.maxThreads[i])
@@ -819,6 +827,11 @@ extern "C" rake_status rake_launch(rake_module *m, const char *kernel,
                 "kernel '%s' needs %u bytes of dynamic shared memory; the "
                 "launch gives %u",
                 kernel, shape.dynamic_shared_bytes, cfg->dynamic_shared_bytes);
+  if (shape.cluster > 1 && cfg->grid[0] % shape.cluster != 0)
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s' runs in clusters of %u CTAs; the launch's grid "
+                "of %u is not a multiple",
+                kernel, shape.cluster, cfg->grid[0]);
   std::vector<void *> args;
   for (const rake_bundle::Param &p : k->params)
     args.push_back(const_cast<char *>(static_cast<const char *>(params)) +

@@ -157,7 +157,8 @@ json::Object launchJson(const LaunchShape &s) {
   return json::Object{
       {"block", json::Array{s.block[0], s.block[1], s.block[2]}},
       {"blocks_per_sm", s.blocksPerSm},
-      {"dynamic_shared_bytes", s.dynamicSharedBytes}};
+      {"dynamic_shared_bytes", s.dynamicSharedBytes},
+      {"cluster", s.cluster}};
 }
 
 /// Reads a manifest's launch object; false when it is not one.
@@ -178,6 +179,12 @@ bool readLaunch(const json::Object &lo, LaunchShape &s) {
     return false;
   s.blocksPerSm = *lo.getInteger("blocks_per_sm");
   s.dynamicSharedBytes = *lo.getInteger("dynamic_shared_bytes");
+  // Bundles made before clusters were lowered have no cluster: 1.
+  if (lo.get("cluster")) {
+    if (!in(lo.getInteger("cluster"), 1))
+      return false;
+    s.cluster = *lo.getInteger("cluster");
+  }
   return true;
 }
 

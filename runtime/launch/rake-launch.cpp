@@ -2,8 +2,8 @@
 // compare its outputs with the sequential meaning.
 //
 //   rake-launch KERNEL.ptx|cubin NAME --block N [--blocks-per-sm K]
-//               [--smem BYTES] [--expect DIR [--rtol R] [--atol A]]
-//               [--repeat N] ARG...
+//               [--smem BYTES] [--cluster C] [--expect DIR [--rtol R]
+//               [--atol A]] [--repeat N] ARG...
 //
 // Each ARG is one parameter of the GpuIR procedure, in order:
 //   i:VALUE                         an index parameter
@@ -12,8 +12,9 @@
 //                                   given shape, filled from file IN (raw,
 //                                   row-major) and written to OUT after the
 //                                   run (- for neither)
-// The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs,
-// each with BYTES of dynamic shared memory (the kernel's rake.shared_bytes).
+// The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs
+// (rounded down to whole clusters of C CTAs along x), each with BYTES of
+// dynamic shared memory (the kernel's rake.shared_bytes).
 // Buffers are passed as MLIR's memref descriptors (allocated and aligned
 // pointer, offset, sizes, strides), index values as 64-bit integers.
 //
@@ -142,7 +143,7 @@ int main(int argc, char **argv) {
     die("usage: rake-launch KERNEL.ptx|cubin NAME --block N "
         "[--blocks-per-sm K] ARG...");
   std::string kernelPath = argv[1], name = argv[2];
-  int block = 0, blocksPerSm = 1, repeat = 0, smem = 0;
+  int block = 0, blocksPerSm = 1, repeat = 0, smem = 0, cluster = 1;
   std::string expect;
   double rtol = 0, atol = 0;
   std::vector<std::string> args;
@@ -154,6 +155,8 @@ int main(int argc, char **argv) {
       blocksPerSm = std::atoi(argv[++i]);
     else if (a == "--smem" && i + 1 < argc)
       smem = std::atoi(argv[++i]);
+    else if (a == "--cluster" && i + 1 < argc)
+      cluster = std::atoi(argv[++i]);
     else if (a == "--expect" && i + 1 < argc)
       expect = argv[++i];
     else if (a == "--rtol" && i + 1 < argc)
@@ -235,7 +238,9 @@ int main(int argc, char **argv) {
     buffers.push_back(std::move(b));
   }
 
-  unsigned grid = static_cast<unsigned>(sms * blocksPerSm);
+  if (cluster < 1)
+    die("the cluster size must be positive");
+  unsigned grid = static_cast<unsigned>(sms * blocksPerSm / cluster * cluster);
   CUevent start, stop;
   check(cuEventCreate(&start, 0), "cuEventCreate");
   check(cuEventCreate(&stop, 0), "cuEventCreate");
@@ -244,10 +249,30 @@ int main(int argc, char **argv) {
                            smem),
         "cuFuncSetAttribute");
   auto launch = [&] {
-    check(cuLaunchKernel(fn, grid, 1, 1, static_cast<unsigned>(block), 1, 1,
-                         static_cast<unsigned>(smem), nullptr, params.data(),
-                         nullptr),
-          "cuLaunchKernel");
+    if (cluster == 1) {
+      check(cuLaunchKernel(fn, grid, 1, 1, static_cast<unsigned>(block), 1, 1,
+                           static_cast<unsigned>(smem), nullptr, params.data(),
+                           nullptr),
+            "cuLaunchKernel");
+      return;
+    }
+    CUlaunchAttribute attr;
+    std::memset(&attr, 0, sizeof(attr));
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = static_cast<unsigned>(cluster);
+    attr.value.clusterDim.y = 1;
+    attr.value.clusterDim.z = 1;
+    CUlaunchConfig config;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = grid;
+    config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = static_cast<unsigned>(block);
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = static_cast<unsigned>(smem);
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    check(cuLaunchKernelEx(&config, fn, params.data(), nullptr),
+          "cuLaunchKernelEx");
   };
   check(cuEventRecord(start, nullptr), "cuEventRecord");
   launch();
@@ -255,9 +280,9 @@ int main(int argc, char **argv) {
   check(cuCtxSynchronize(), "kernel run");
   float ms = 0;
   check(cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-  std::printf("@%s ran on %d SMs x %d CTAs of %d threads (%d bytes of "
-              "shared memory) in %.3f ms\n",
-              name.c_str(), sms, blocksPerSm, block, smem, ms);
+  std::printf("@%s ran on %u CTAs (%d SMs x %d, clusters of %d) of %d "
+              "threads (%d bytes of shared memory) in %.3f ms\n",
+              name.c_str(), grid, sms, blocksPerSm, cluster, block, smem, ms);
 
   int status = 0;
   for (auto &b : buffers) {

@@ -179,3 +179,23 @@
 // RPTX: mbarrier.try_wait.parity.shared.b64
 // RPTX: ld.shared.b32
 // RPTX: mbarrier.arrive.shared.b64
+
+// Clusters: two CTAs exchange rows through global memory across a fence of
+// the whole cluster (barrier.cluster); with a fence of each CTA instead,
+// the check names the other CTA's write.
+// RUN: rake-opt %examples/cluster_exchange.mlir --rake-check | FileCheck %s --check-prefix=CLU
+// CLU: gpuir.proc @cluster_exchange
+// RUN: rm -rf %t.c && rake-run --seq %examples/cluster_exchange.mlir --sizes=n=4 --shape=X=4,Y=4,Z=4 --output-dir=%t.c --launch-args=%t.c.args
+// RUN: rake-example-ref cluster_exchange %t.c/X.bin %t.c/Y.bin %t.c/Z.bin | FileCheck %s --check-prefix=CREF
+// CREF: cluster_exchange: 1024 elements match
+// RUN: FileCheck %s --check-prefix=CARGS < %t.c.args
+// CARGS: cluster_exchange --block 128 --blocks-per-sm 2 --smem 512 --cluster 2 i:4
+// RUN: rake-translate --gpuir-to-ptx %examples/cluster_exchange.mlir | FileCheck %s --check-prefix=CPTX
+// CPTX: .explicitcluster
+// CPTX-NEXT: .reqnctapercluster 2, 1, 1
+// CPTX: mov.u32 {{.*}}, %cluster_ctarank;
+// CPTX: barrier.cluster.arrive.aligned;
+// CPTX-NEXT: barrier.cluster.wait.aligned;
+// RUN: sed 's/^      gpuir.fence cuda_in_order -> cuda_in_order$/      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {\n        gpuir.fence cuda_in_order -> cuda_in_order\n      }/' %examples/cluster_exchange.mlir > %t.ctafence.mlir
+// RUN: not rake-opt %t.ctafence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=CFENCE
+// CFENCE: error: RAW hazard: thread 0 of task 0 read Y[0, 1, 0] on cuda_in_order_ram, written by thread 128 of task 0 on cuda_in_order_ram without synchronization that orders it before

@@ -180,8 +180,9 @@ static int run(const char *dir, long long n) {
   if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
     printf("launch shape: %d: %s\n", (int)e.code, e.message);
   const char *extra = getenv("RAKE_TEST_EXTRA_SHARED");
+  uint32_t cluster = shape.cluster ? shape.cluster : 1;
   rake_launch_config cfg = {
-      {(uint32_t)sms * shape.blocks_per_sm, 1, 1},
+      {(uint32_t)sms * shape.blocks_per_sm / cluster * cluster, 1, 1},
       {shape.block[0], shape.block[1], shape.block[2]},
       shape.dynamic_shared_bytes + (uint32_t)(extra ? atol(extra) : 0)};
   /* A launch that breaks the shape is refused before the driver sees it. */
@@ -196,6 +197,14 @@ static int run(const char *dir, long long n) {
     if (rake_launch(m, k, &wrong, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes,
                     &e) != RAKE_OK)
       printf("too little dynamic shared memory: %d: %s\n", (int)e.code,
+             e.message);
+  }
+  if (cluster > 1) {
+    wrong = cfg;
+    wrong.grid[0] = cfg.grid[0] + 1;
+    if (rake_launch(m, k, &wrong, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes,
+                    &e) != RAKE_OK)
+      printf("grid not a multiple of the cluster: %d: %s\n", (int)e.code,
              e.message);
   }
   /* So is a launch that breaks the layout. */

@@ -101,6 +101,7 @@ static ::rake::bundle::LaunchShapes launchOf(ModuleOp module) {
       s.block[0] = device.getBlockDim();
       s.blocksPerSm = device.getBlocksPerSm();
       s.dynamicSharedBytes = mlir::rake::layOutSharedMemory(device).bytes;
+      s.cluster = device.getCluster();
       break;
     }
   });

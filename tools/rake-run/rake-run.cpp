@@ -395,6 +395,8 @@ int run() {
     os << name << " --block " << device.getBlockDim() << " --blocks-per-sm "
        << device.getBlocksPerSm() << " --smem "
        << mlir::rake::layOutSharedMemory(device).bytes;
+    if (device.getCluster() > 1)
+      os << " --cluster " << device.getCluster();
     for (Param p : params) {
       if (p.isIndex) {
         os << " i:" << indexValues[p.index];

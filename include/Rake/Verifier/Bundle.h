@@ -36,6 +36,8 @@ struct LaunchShape {
   int64_t block[3] = {1, 1, 1};
   int64_t blocksPerSm = 1;
   int64_t dynamicSharedBytes = 0;
+  /// CTAs per cluster (along x); the grid must be a multiple of it.
+  int64_t cluster = 1;
 };
 /// By kernel name.
 using LaunchShapes = std::map<std::string, LaunchShape>;

@@ -59,7 +59,17 @@ static bool isShared(Type t) {
                        memref.getMemorySpace());
 }
 
-static void layOutBlock(Block &block, int64_t top, SharedMemoryLayout &layout) {
+/// The number of leading dimensions of a buffer distributed over its
+/// owners (a cluster's CTAs for shared memory): each owner holds the rest.
+static unsigned distributedDimsOf(const DistributedMemoryAnalysis &dist,
+                                  Value buffer) {
+  const Sharding *sharding = dist.getSharding(buffer);
+  return sharding ? sharding->pitches.size() : 0;
+}
+
+static void layOutBlock(Block &block, int64_t top,
+                        const DistributedMemoryAnalysis &dist,
+                        SharedMemoryLayout &layout) {
   for (Operation &op : block) {
     if (auto alloc = dyn_cast<AllocOp>(&op);
         alloc && isShared(alloc.getResult().getType())) {
@@ -67,21 +77,29 @@ static void layOutBlock(Block &block, int64_t top, SharedMemoryLayout &layout) {
       Type elt = type.getElementType();
       int64_t eltBytes =
           elt.isIntOrFloat() ? (elt.getIntOrFloatBitWidth() + 7) / 8 : 8;
+      int64_t elems = 1;
+      for (int64_t d : type.getShape().drop_front(
+               distributedDimsOf(dist, alloc.getResult())))
+        elems *= d;
       top = llvm::alignTo(top, SharedMemoryLayout::kAlignment);
       layout.offsets[alloc] = top;
-      top += type.getNumElements() * eltBytes;
+      top += elems * eltBytes;
       layout.bytes = std::max(layout.bytes, top);
     }
     // Buffers of nested blocks live while the block runs; siblings reuse.
     for (Region &region : op.getRegions())
       for (Block &inner : region)
-        layOutBlock(inner, top, layout);
+        layOutBlock(inner, top, dist, layout);
   }
 }
 
 SharedMemoryLayout mlir::rake::layOutSharedMemory(DeviceFunctionOp device) {
+  // A CTA holds its own part of a buffer shared out over a cluster's CTAs.
+  Operation *proc = device->getParentOfType<ProcOp>();
+  CollectiveAnalysis coll(proc ? proc : device.getOperation());
+  DistributedMemoryAnalysis dist(proc ? proc : device.getOperation(), coll);
   SharedMemoryLayout layout;
-  layOutBlock(device.getBody().front(), 0, layout);
+  layOutBlock(device.getBody().front(), 0, dist, layout);
   return layout;
 }
 
@@ -111,11 +129,8 @@ public:
     }
     if (!device)
       return proc.emitOpError() << "has no device function to lower";
-    if (device.getCluster() != 1)
-      return device.emitOpError()
-             << "runs clusters of " << device.getCluster()
-             << " CTAs; clusters are not lowered yet";
     blockDim = device.getBlockDim();
+    clusterSize = device.getCluster();
 
     SmallVector<Type> inputs;
     for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes())) {
@@ -142,6 +157,12 @@ public:
         {static_cast<int32_t>(blockDim), 1, 1}));
     kernel->setAttr("rake.blocks_per_sm",
                     b.getI64IntegerAttr(device.getBlocksPerSm()));
+    if (clusterSize > 1) {
+      // Launched in clusters of clusterSize CTAs along x (.reqnctapercluster).
+      kernel.setKnownClusterSizeAttr(b.getDenseI32ArrayAttr(
+          {static_cast<int32_t>(clusterSize), 1, 1}));
+      kernel->setAttr("rake.cluster", b.getI64IntegerAttr(clusterSize));
+    }
     Block &entry = kernel.getBody().front();
     for (auto [from, to] : llvm::zip(body.getArguments(), entry.getArguments()))
       map.map(from, to);
@@ -159,7 +180,20 @@ public:
                           MemRefLayoutAttrInterface(),
                           gpu::AddressSpaceAttr::get(
                               b.getContext(), gpu::AddressSpace::Workgroup)));
-    threadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    // A thread's index in its CTA, and in its cluster (the collective
+    // analysis numbers a cluster's threads CTA by CTA).
+    ctaThreadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    threadId = ctaThreadId;
+    if (clusterSize > 1) {
+      Value rank = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          NVVM::ClusterId::create(b, loc, b.getI32Type()));
+      threadId = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(
+              b, loc, rank, arith::ConstantIndexOp::create(b, loc, blockDim)),
+          ctaThreadId);
+    }
     if (failed(prepareBarriers(device)))
       return failure();
     if (failed(lowerPaths(device)))
@@ -223,10 +257,10 @@ private:
       Value hi = arith::ConstantIndexOp::create(b, loc, (first + count) * 32);
       Value in = arith::AndIOp::create(
           b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, threadId,
-                                lo),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, threadId,
-                                hi));
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                ctaThreadId, lo),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                ctaThreadId, hi));
       auto path = scf::IfOp::create(b, loc, in, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(path.thenBlock()->getTerminator());
@@ -325,8 +359,14 @@ private:
       trips.push_back(trip);
       total = arith::MulIOp::create(b, loc, total, trip);
     }
+    // Cluster c (CTAs c * clusterSize ...) runs tasks c, c + clusters, ...
     Value first = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
     Value step = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    if (clusterSize > 1) {
+      Value size = arith::ConstantIndexOp::create(b, loc, clusterSize);
+      first = arith::DivUIOp::create(b, loc, first, size);
+      step = arith::DivUIOp::create(b, loc, step, size);
+    }
     auto tasks = scf::ForOp::create(b, loc, first, total, step);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(tasks.getBody()->getTerminator());
@@ -539,7 +579,7 @@ private:
     MLIRContext *ctx = b.getContext();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        threadId, zero);
+                                        ctaThreadId, zero);
     for (AllocOp alloc : allocs) {
       auto type = cast<BarrierType>(alloc.getResult().getType());
       Operation *parent = alloc->getParentOp();
@@ -667,6 +707,13 @@ private:
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
       return success();
     }
+    if (type.getMechanism() == BarrierMechanism::cluster_sync) {
+      if (failed(checkWholeCluster(arrive)))
+        return failure();
+      NVVM::ClusterArriveOp::create(
+          b, loc, currentGroup.empty() ? b.getUnitAttr() : UnitAttr());
+      return success();
+    }
     auto it = mbarriers.find(arrive.getBarriers().front());
     if (!type.isMbarrier() || it == mbarriers.end())
       return arrive.emitOpError()
@@ -704,6 +751,19 @@ private:
     return success();
   }
 
+  /// barrier.cluster.arrive and .wait count every thread of the cluster.
+  LogicalResult checkWholeCluster(Operation *op) {
+    const CollTiling *scope = coll.getScopeTiling(op);
+    int64_t n = scope ? scope->getNumThreads() : 0;
+    if (n != blockDim * clusterSize)
+      return op->emitOpError()
+             << "uses a cluster barrier from " << n
+             << " threads; barrier.cluster counts all " << blockDim * clusterSize
+             << " threads of the cluster, so arrive and await on it from the "
+                "whole cluster";
+    return success();
+  }
+
   /// An await: on a commit group, cp.async.wait_group n (all but the newest
   /// n groups of the thread are done; groups of other commit-group
   /// variables only make it wait longer); on an mbarrier, each thread waits
@@ -715,6 +775,13 @@ private:
     if (type.getMechanism() == BarrierMechanism::cp_async_group) {
       NVVM::CpAsyncWaitGroupOp::create(
           b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)));
+      return success();
+    }
+    if (type.getMechanism() == BarrierMechanism::cluster_sync) {
+      if (failed(checkWholeCluster(await)))
+        return failure();
+      NVVM::ClusterWaitOp::create(
+          b, loc, currentGroup.empty() ? b.getUnitAttr() : UnitAttr());
       return success();
     }
     auto it = mbarriers.find(await.getBarrier());
@@ -765,18 +832,24 @@ private:
       // A thread's cp.async commit groups live in the hardware; mbarriers
       // were made at the kernel's entry (prepareBarriers).
       if (barrier.getMechanism() == BarrierMechanism::cp_async_group ||
+          barrier.getMechanism() == BarrierMechanism::cluster_sync ||
           barrier.isMbarrier())
         return success();
       return alloc.emitOpError()
              << "allocates a barrier of mechanism "
              << stringifyBarrierMechanism(barrier.getMechanism())
-             << "; only mbarriers and cp.async commit groups are lowered yet";
+             << "; only mbarriers, cluster barriers and cp.async commit "
+                "groups are lowered yet";
     }
     auto type = cast<MemRefType>(t);
     Attribute space = type.getMemorySpace();
     if (isa<SmemAttr, SmemAtomic16Attr>(space)) {
+      // Each CTA holds its part of a buffer shared out over the cluster.
+      unsigned k = distributedDimsOf(dist, alloc.getResult());
+      distributedDims[alloc.getResult()] = k;
       auto wg = MemRefType::get(
-          type.getShape(), type.getElementType(), type.getLayout(),
+          type.getShape().drop_front(k), type.getElementType(),
+          MemRefLayoutAttrInterface(),
           gpu::AddressSpaceAttr::get(b.getContext(),
                                      gpu::AddressSpace::Workgroup));
       // A view at the buffer's offset, made once at the kernel's entry.
@@ -886,6 +959,10 @@ private:
     const CollTiling *scope = coll.getScopeTiling(fence);
     int64_t n = scope ? scope->getNumThreads() : 0;
     Location loc = fence.getLoc();
+    if (clusterSize > 1 && n == blockDim * clusterSize) {
+      clusterBarrier(loc);
+      return success();
+    }
     if (n == blockDim) {
       ctaBarrier(loc);
       return success();
@@ -912,7 +989,7 @@ private:
     Value size = arith::ConstantIndexOp::create(b, loc, n);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value id = arith::AddIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, threadId, size), one);
+        b, loc, arith::DivUIOp::create(b, loc, ctaThreadId, size), one);
     Value id32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), id);
     Value n32 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
     NVVM::BarrierOp::create(b, loc, TypeRange{}, id32, n32, {}, Value());
@@ -933,6 +1010,15 @@ private:
     LLVM::CallIntrinsicOp::create(
         b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.all"),
         ValueRange{zero});
+  }
+
+  /// A barrier of the cluster's threads: barrier.cluster.arrive (release)
+  /// then barrier.cluster.wait (acquire); aligned unless warp groups reach
+  /// it at different instructions.
+  void clusterBarrier(Location loc) {
+    UnitAttr aligned = currentGroup.empty() ? b.getUnitAttr() : UnitAttr();
+    NVVM::ClusterArriveOp::create(b, loc, aligned);
+    NVVM::ClusterWaitOp::create(b, loc, aligned);
   }
 
   /// Whether each collective of `tiling` is n consecutive threads starting
@@ -989,7 +1075,11 @@ private:
   DenseMap<Value, MBarrier> mbarriers;
   /// The dynamic shared memory (null when the kernel has no shared buffer).
   Value sharedBase;
+  /// The thread's index in its cluster (what the collective tilings
+  /// number) and in its CTA.
   Value threadId;
+  Value ctaThreadId;
+  int64_t clusterSize = 1;
   /// The start, in the tiled dimension, of the current box of threads.
   Value boxStart;
   bool usesSharedMemory = false;

@@ -238,3 +238,53 @@ gpuir.proc @specialized(%n: index, %X: memref<?x128xf32, #gpuir.gmem>, %Y: memre
     }
   }
 }
+
+// -----
+
+// Clusters: launched in clusters of 2 CTAs (known_cluster_size, i.e.
+// .reqnctapercluster); cluster c runs tasks c, c + clusters, ...; a
+// thread's index in the cluster is its CTA rank times the block plus its
+// index in the CTA; a buffer shared out over the cluster's CTAs is each
+// CTA's row (the view has the row's shape); a fence over the cluster is
+// barrier.cluster arrive and wait; a cluster_sync split barrier is the same
+// pair, apart.
+// CHECK-LABEL: gpu.func @clustered(
+// CHECK-SAME: known_cluster_size = array<i32: 2, 1, 1>
+// CHECK-SAME: rake.cluster = 2 : i64
+// CHECK-SAME: rake.shared_bytes = 512 : i64
+// CHECK-DAG: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK-DAG: memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[BID:.*]] = gpu.block_id x
+// CHECK: %[[GRID:.*]] = gpu.grid_dim x
+// CHECK-DAG: %[[FIRST:.*]] = arith.divui %[[BID]], %c2 : index
+// CHECK-DAG: %[[STEP:.*]] = arith.divui %[[GRID]], %c2 : index
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STEP]]
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK: nvvm.cluster.arrive {aligned}
+// CHECK-NOT: nvvm.cluster.wait
+// CHECK: memref.store
+// CHECK: nvvm.cluster.wait {aligned}
+gpuir.proc @clustered(%n: index, %X: memref<?x2x128xf32, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<2x128xf32, #gpuir.smem>
+      %cs = gpuir.alloc : !gpuir.barrier<cluster_sync>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %x = gpuir.read %X[%task, %c, %t] : memref<?x2x128xf32, #gpuir.gmem>
+          gpuir.write %x, %s[%c, %t] : memref<2x128xf32, #gpuir.smem>
+        }
+      }
+      gpuir.fence cuda_in_order -> cuda_in_order
+      gpuir.arrive cuda_in_order >> %cs : !gpuir.barrier<cluster_sync>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %s[%c, %t] : memref<2x128xf32, #gpuir.smem>
+          gpuir.write %v, %X[%task, %c, %t] : memref<?x2x128xf32, #gpuir.gmem>
+        }
+      }
+      gpuir.await %cs, cuda_in_order : !gpuir.barrier<cluster_sync>
+    }
+  }
+}

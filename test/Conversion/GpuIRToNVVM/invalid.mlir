@@ -1,15 +1,5 @@
 // RUN: rake-opt %s -split-input-file -verify-diagnostics --convert-gpuir-to-nvvm
 
-gpuir.proc @cluster(%n: index) {
-  // expected-error @+1 {{'gpuir.device_function' op runs clusters of 2 CTAs; clusters are not lowered yet}}
-  gpuir.device_function cluster(2) block(128) {
-    gpuir.for %t = 0 to %n : cuda_tasks {
-    }
-  }
-}
-
-// -----
-
 gpuir.proc @cpu_code(%n: index, %h: memref<4xf32, #gpuir.host>) {
   // expected-error @+1 {{'gpuir.read' op is CPU code beside the device function; only a procedure whose body is one device function is lowered to a kernel yet}}
   %v = gpuir.read %h[0] : memref<4xf32, #gpuir.host>

@@ -12,6 +12,7 @@
 //   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
 //   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
 //   rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] = sum_k X[r,k,j] (f32, k in order)
+//   rake-example-ref cluster_exchange X.bin Y.bin Z.bin  Y = 2 X, Z[t,c] = Y[t,1-c] + 1
 //
 // Prints "<example>: N ... match" and exits 0, or names the first mismatch
 // and exits 1. Floating-point sums are compared with error bounds derived
@@ -249,6 +250,30 @@ int ringSums(int argc, char **argv) {
   return report("ring_sums", bad, y.size(), "sums", first);
 }
 
+int clusterExchange(int argc, char **argv) {
+  if (argc != 3)
+    fail("usage: cluster_exchange X.bin Y.bin Z.bin");
+  std::vector<float> x = load<float>(argv[0]), y = load<float>(argv[1]),
+                     z = load<float>(argv[2]);
+  if (x.size() % 256 || y.size() != x.size() || z.size() != x.size())
+    fail("X, Y and Z must all be tasks x 2 x 128");
+  size_t bad = 0;
+  std::string first;
+  for (size_t t = 0; t < x.size() / 256; ++t)
+    for (size_t c = 0; c < 2; ++c)
+      for (size_t i = 0; i < 128; ++i) {
+        float twice = 2.0f * x[t * 256 + (1 - c) * 128 + i];
+        float want[2] = {2.0f * x[t * 256 + c * 128 + i], twice + 1.0f};
+        const float got[2] = {y[t * 256 + c * 128 + i], z[t * 256 + c * 128 + i]};
+        if ((std::memcmp(&want[0], &got[0], 4) ||
+             std::memcmp(&want[1], &got[1], 4)) &&
+            bad++ == 0)
+          first = "at task " + std::to_string(t) + " CTA " + std::to_string(c) +
+                  " element " + std::to_string(i);
+      }
+  return report("cluster_exchange", bad, x.size(), "elements", first);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -273,5 +298,7 @@ int main(int argc, char **argv) {
     return mirrorProducts(rest, args);
   if (example == "ring_sums")
     return ringSums(rest, args);
+  if (example == "cluster_exchange")
+    return clusterExchange(rest, args);
   fail("unknown example '" + example + "'");
 }

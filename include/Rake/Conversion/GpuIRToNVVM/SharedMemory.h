@@ -25,7 +25,9 @@ struct SharedMemoryLayout {
   static constexpr int64_t kAlignment = 128;
 };
 
-/// Lays out the shared buffers of a device function.
+/// Lays out the shared buffers of a device function (each CTA's part of a
+/// buffer shared out over a cluster's CTAs; runs the collective and
+/// distributed memory analyses of its procedure to know them).
 SharedMemoryLayout layOutSharedMemory(gpuir::DeviceFunctionOp device);
 
 } // namespace mlir::rake
