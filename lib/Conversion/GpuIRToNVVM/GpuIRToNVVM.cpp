@@ -44,6 +44,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <map>
+
 namespace mlir::rake {
 #define GEN_PASS_DEF_CONVERTGPUIRTONVVM
 #include "Rake/Conversion/Passes.h.inc"
@@ -304,7 +306,10 @@ private:
         b, loc,
         AffineMap::get(1, 0, tid.floorDiv(tiled->pitch) % tiled->extent),
         ValueRange{threadId});
-    Value rel = arith::SubIOp::create(b, loc, c, boxStart);
+    FailureOr<Value> start = boxStartOf(*tiled, warps);
+    if (failed(start))
+      return failure();
+    Value rel = arith::SubIOp::create(b, loc, c, *start);
     Value lo = arith::ConstantIndexOp::create(b, loc, tile->offset);
     Value hi = arith::ConstantIndexOp::create(b, loc, tile->offset + tile->box);
     Value in = arith::AndIOp::create(
@@ -314,10 +319,11 @@ private:
     auto guardIf = scf::IfOp::create(b, loc, in, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
-    Value saved = boxStart;
-    boxStart = arith::AddIOp::create(b, loc, boxStart, lo);
+    auto saved = boxStarts;
+    boxStarts[{tiled->pitch, tiled->extent}] =
+        arith::AddIOp::create(b, loc, *start, lo);
     LogicalResult result = lowerBlock(warps.getBody().front());
-    boxStart = saved;
+    boxStarts = saved;
     return result;
   }
 
@@ -379,7 +385,7 @@ private:
       rest = arith::DivUIOp::create(b, loc, rest, trips[i]);
     }
     // Each CTA starts its task with the whole block as the box of threads.
-    boxStart = arith::ConstantIndexOp::create(b, loc, 0);
+    boxStarts.clear();
     if (failed(lowerBlock(*nest.back().getBodyBlock())))
       return failure();
     // A task that uses shared memory ends with its CTA's threads meeting
@@ -915,7 +921,10 @@ private:
     AffineExpr coord = tid.floorDiv(dim.pitch) % dim.extent;
     Value c = affine::AffineApplyOp::create(
         b, loc, AffineMap::get(1, 0, coord), ValueRange{threadId});
-    Value rel = arith::SubIOp::create(b, loc, c, boxStart);
+    FailureOr<Value> boxStart = boxStartOf(dim, loop);
+    if (failed(boxStart))
+      return failure();
+    Value rel = arith::SubIOp::create(b, loc, c, *boxStart);
     Value off = arith::ConstantIndexOp::create(b, loc, t.offset);
     Value pos = arith::SubIOp::create(b, loc, rel, off);
     Value stepV = arith::ConstantIndexOp::create(b, loc, t.step);
@@ -939,15 +948,35 @@ private:
     b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
     map.map(loop.getInductionVar(), iv);
     // Inside, the box starts where this iteration's does.
-    Value saved = boxStart;
-    Value start = arith::AddIOp::create(
-        b, loc, boxStart,
+    auto saved = boxStarts;
+    boxStarts[{dim.pitch, dim.extent}] = arith::AddIOp::create(
+        b, loc, *boxStart,
         arith::AddIOp::create(b, loc, off,
                               arith::MulIOp::create(b, loc, i, stepV)));
-    boxStart = start;
     LogicalResult result = lowerBlock(*loop.getBodyBlock());
-    boxStart = saved;
+    boxStarts = saved;
     return result;
+  }
+
+  /// Where, in a dimension of the thread domain, the current box of threads
+  /// starts (0 at a task's start: the whole cluster). Each dimension keeps
+  /// its own start (a cluster's CTA dimension and its thread dimension are
+  /// tiled by different loops). A dimension that splits one already
+  /// narrowed is not lowered yet.
+  FailureOr<Value> boxStartOf(const CollDim &dim, Operation *op) {
+    auto it = boxStarts.find({dim.pitch, dim.extent});
+    if (it != boxStarts.end())
+      return it->second;
+    int64_t lo = dim.pitch, hi = dim.pitch * dim.extent;
+    for (auto &[key, value] : boxStarts) {
+      int64_t klo = key.first, khi = key.first * key.second;
+      if (lo < khi && klo < hi)
+        return op->emitOpError()
+               << "tiles a dimension of the thread domain that splits one "
+                  "an enclosing loop already narrowed; such tilings are not "
+                  "lowered yet";
+    }
+    return arith::ConstantIndexOp::create(b, op->getLoc(), 0).getResult();
   }
 
   LogicalResult lowerFence(FenceOp fence) {
@@ -1080,8 +1109,9 @@ private:
   Value threadId;
   Value ctaThreadId;
   int64_t clusterSize = 1;
-  /// The start, in the tiled dimension, of the current box of threads.
-  Value boxStart;
+  /// The start of the current box of threads in each tiled dimension of the
+  /// thread domain, by (pitch, extent).
+  std::map<std::pair<int64_t, int64_t>, Value> boxStarts;
   bool usesSharedMemory = false;
 };
 

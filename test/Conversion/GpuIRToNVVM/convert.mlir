@@ -252,13 +252,26 @@ gpuir.proc @specialized(%n: index, %X: memref<?x128xf32, #gpuir.gmem>, %Y: memre
 // CHECK-SAME: known_cluster_size = array<i32: 2, 1, 1>
 // CHECK-SAME: rake.cluster = 2 : i64
 // CHECK-SAME: rake.shared_bytes = 512 : i64
+// CHECK-DAG: %[[VIEW:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
 // CHECK-DAG: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-// CHECK-DAG: memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[RANKI:.*]] = arith.index_cast %[[RANK]] : i32 to index
+// CHECK: %[[BASE:.*]] = arith.muli %[[RANKI]], %c128 : index
+// CHECK: %[[LIN:.*]] = arith.addi %[[BASE]], %[[TID]] : index
 // CHECK: %[[BID:.*]] = gpu.block_id x
 // CHECK: %[[GRID:.*]] = gpu.grid_dim x
 // CHECK-DAG: %[[FIRST:.*]] = arith.divui %[[BID]], %c2 : index
 // CHECK-DAG: %[[STEP:.*]] = arith.divui %[[GRID]], %c2 : index
 // CHECK: scf.for %{{.*}} = %[[FIRST]] to %{{.*}} step %[[STEP]]
+// The CTA coordinate, then the thread coordinate, each from its own
+// dimension (the thread loop's box starts at 0 in its dimension, whatever
+// the CTA).
+// CHECK: %[[CTA:.*]] = affine.apply #{{.*}}()[%[[LIN]]]
+// CHECK: scf.if
+// CHECK: %[[T:.*]] = affine.apply #{{.*}}()[%[[LIN]]]
+// CHECK-NOT: arith.subi
+// CHECK: memref.load %arg1[%{{.*}}, %[[CTA]], %[[T]]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[VIEW]][%[[T]]]
 // CHECK: nvvm.cluster.arrive {aligned}
 // CHECK-NEXT: nvvm.cluster.wait {aligned}
 // CHECK: nvvm.cluster.arrive {aligned}
