@@ -244,3 +244,20 @@ gpuir.proc @instruction_on_mbarrier(%n: index, %A: memref<?x64x64xf16, #gpuir.gm
     }
   }
 }
+
+// -----
+
+// A quadpair loop inside a warp loop splits the thread dimension the warp
+// loop narrowed into two (domain [16, 16]).
+gpuir.proc @refined_dimension(%n: index) {
+  gpuir.device_function block(256) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %w = 0 to 8 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{'gpuir.for' op tiles a dimension of the thread domain that splits one an enclosing loop already narrowed; such tilings are not lowered yet}}
+        gpuir.for %q = 0 to 4 : cuda_threads<#gpuir.unit<quadpair>> {
+          %r = gpuir.alloc : memref<4xf32, #gpuir.rmem>
+        }
+      }
+    }
+  }
+}
