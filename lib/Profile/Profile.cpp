@@ -44,10 +44,17 @@ std::vector<InstructionClass> commonClasses() {
       {"memory",
        {"LDG", "STG", "LDS", "STS", "LDC", "LD", "ST", "LDSM", "STSM",
         "LDGSTS", "LDGDEPBAR", "DEPBAR", "MEMBAR", "FENCE", "ERRBAR", "CCTL",
+        // cp.async.mbarrier.arrive; the error barrier of barrier.cluster.
+        "ARRIVES", "CGAERRBAR",
         "LDL", "STL"}},
       {"control",
        {"BRA", "EXIT", "RET", "CALL", "BSSY", "BSYNC", "BMOV", "WARPSYNC",
-        "BAR", "YIELD", "BREAK", "WARPGROUP", "ACQBULK", "ACQSHMINIT"}},
+        "BAR", "YIELD", "BREAK", "WARPGROUP", "ACQBULK", "ACQSHMINIT",
+        // A collective region around a barrier in divergent code (a warp
+        // group's own path), the back-off of an mbarrier wait loop (only
+        // that form: a program's own nanosleep stays unknown), and the trap
+        // of a kernel given more tasks than it can number.
+        "ENDCOLLECTIVE", "NANOSLEEP.SYNCS", "BPT"}},
       {"tensor-core",
        {"HMMA", "IMMA", "HGMMA", "IGMMA", "QGMMA", "QMMA", "OMMA", "BMMA",
         "DMMA", "UTCHMMA", "UTCQMMA", "UTCOMMA", "UTCIMMA"}},
@@ -167,9 +174,13 @@ std::string rake::profile::baseOpcode(const std::string &opcode) {
 
 std::string Profile::classOf(const std::string &opcode) const {
   std::string base = baseOpcode(opcode);
+  // An entry names an opcode (any modifiers), or an opcode with its first
+  // modifier when only that form is allowed (NANOSLEEP.SYNCS).
+  std::string first = opcode.substr(0, opcode.find('.', base.size() + 1));
   for (const InstructionClass &c : classes)
-    if (std::find(c.opcodes.begin(), c.opcodes.end(), base) != c.opcodes.end())
-      return c.name;
+    for (const std::string &o : c.opcodes)
+      if (o == base || (o.find('.') != std::string::npos && o == first))
+        return c.name;
   return "";
 }
 

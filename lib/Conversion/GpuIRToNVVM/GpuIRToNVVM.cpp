@@ -349,6 +349,8 @@ private:
     SmallVector<Value> lbs, trips;
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value total = arith::ConstantIndexOp::create(b, loc, 1);
+    Value limit = arith::ConstantIndexOp::create(b, loc, 0xffffffffLL);
+    Value tooMany = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
     for (ForOp loop : nest) {
       for (Value v : llvm::concat<Value>(loop.getLowerOperands(),
                                           loop.getUpperOperands()))
@@ -364,6 +366,24 @@ private:
       lbs.push_back(lb);
       trips.push_back(trip);
       total = arith::MulIOp::create(b, loc, total, trip);
+      tooMany = arith::OrIOp::create(
+          b, loc, tooMany,
+          arith::OrIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, trip,
+                                    limit),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, total,
+                                    limit)));
+    }
+    // Task indices are split into loop indices in 32-bit arithmetic (64-bit
+    // division is a subroutine call that the artifact verifier cannot trust
+    // and that is slow); a launch with 2^32 or more tasks traps, a failed
+    // launch rather than wrong results.
+    {
+      auto trap = scf::IfOp::create(b, loc, tooMany, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(trap.thenBlock()->getTerminator());
+      LLVM::Trap::create(b, loc);
     }
     // Cluster c (CTAs c * clusterSize ...) runs tasks c, c + clusters, ...
     Value first = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -377,12 +397,16 @@ private:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(tasks.getBody()->getTerminator());
     // Lexicographic order: the innermost index varies fastest.
-    Value rest = tasks.getInductionVar();
+    Type i32 = b.getI32Type();
+    Value rest = arith::IndexCastOp::create(b, loc, i32, tasks.getInductionVar());
     for (int i = static_cast<int>(nest.size()) - 1; i >= 0; --i) {
-      Value within = arith::RemUIOp::create(b, loc, rest, trips[i]);
+      Value trip32 = arith::IndexCastOp::create(b, loc, i32, trips[i]);
+      Value within = arith::IndexCastUIOp::create(
+          b, loc, b.getIndexType(),
+          arith::RemUIOp::create(b, loc, rest, trip32));
       map.map(nest[i].getInductionVar(),
               arith::AddIOp::create(b, loc, lbs[i], within).getResult());
-      rest = arith::DivUIOp::create(b, loc, rest, trips[i]);
+      rest = arith::DivUIOp::create(b, loc, rest, trip32);
     }
     // Each CTA starts its task with the whole block as the box of threads.
     boxStarts.clear();

@@ -52,10 +52,17 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 // CHECK-DAG: memref.alloca() : memref<1xf32>
 // CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG: %[[TID:.*]] = gpu.thread_id x
+// More than 2^32 - 1 tasks trap; the split into loop indices is 32-bit.
+// CHECK: arith.cmpi ugt, %{{.*}}, %c4294967295 : index
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: llvm.intr.trap
 // CHECK: scf.for %[[LIN:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK: %[[NI:.*]] = arith.remui %[[LIN]], %{{.*}} : index
-// CHECK: %[[REST:.*]] = arith.divui %[[LIN]], %{{.*}} : index
-// CHECK: %[[MI:.*]] = arith.remui %[[REST]], %{{.*}} : index
+// CHECK: %[[LIN32:.*]] = arith.index_cast %[[LIN]] : index to i32
+// CHECK: %[[NI32:.*]] = arith.remui %[[LIN32]], %{{.*}} : i32
+// CHECK: %[[NI:.*]] = arith.index_castui %[[NI32]] : i32 to index
+// CHECK: %[[REST:.*]] = arith.divui %[[LIN32]], %{{.*}} : i32
+// CHECK: %[[MI32:.*]] = arith.remui %[[REST]], %{{.*}} : i32
+// CHECK: %[[MI:.*]] = arith.index_castui %[[MI32]] : i32 to index
 // CHECK: %[[T:.*]] = affine.apply #{{.*}}()[%[[TID]]]
 // CHECK: %[[WARP:.*]] = arith.floordivsi %[[T]], %[[C32]] : index
 // CHECK: scf.if
