@@ -42,5 +42,6 @@ if [ ! -f "$build/build.ninja" ]; then
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
-cmake --build "$build" --target rake-opt rake-translate rake-run
+cmake --build "$build" --target rake-opt rake-translate rake-run rake-verify rake-bundle \
+  rake-example-ref
 ccache -s 2>/dev/null | grep -Ei "hits|misses" | head -3 || true
