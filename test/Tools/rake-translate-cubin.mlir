@@ -1,4 +1,5 @@
-// A cubin through the CUDA toolkit's ptxas (where one is installed): an
+// A cubin through the CUDA toolkit's ptxas with the profile's flags (where one
+// is installed; test/Verifier/examples.test verifies it): an
 // NVIDIA ELF holding the kernel's code and its shared-memory section.
 // REQUIRES: ptxas
 // RUN: rake-translate --gpuir-to-cubin %examples/reverse_tiles.mlir -o %t.cubin

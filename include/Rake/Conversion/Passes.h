@@ -16,9 +16,10 @@ namespace mlir::rake {
 #include "Rake/Conversion/Passes.h.inc"
 
 /// Appends the passes from GpuIR to a gpu.binary for `chip` (`format`: isa
-/// for PTX, bin for a cubin, fatbin).
+/// for PTX, bin for a cubin, fatbin); `ptxasOptions` go to ptxas.
 void buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip = "sm_90a",
-                             StringRef format = "isa");
+                             StringRef format = "isa",
+                             StringRef ptxasOptions = "");
 /// Registers `rake-gpuir-to-ptx{chip=... format=...}`.
 void registerGpuIRToPtxPipeline();
 

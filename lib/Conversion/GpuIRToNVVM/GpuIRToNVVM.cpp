@@ -1215,7 +1215,8 @@ struct ExternDynamicSharedMemory
 } // namespace
 
 void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
-                                         StringRef format) {
+                                         StringRef format,
+                                         StringRef ptxasOptions) {
   pm.addPass(createConvertGpuIRToNVVM());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
@@ -1237,6 +1238,7 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();
+  binary.cmdOptions = ptxasOptions.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
