@@ -196,22 +196,23 @@ protected:
       return success();
     }
     if (auto read = dyn_cast<ReadOp>(op)) {
-      SmallVector<Value> idx = applyAll(loc, read.getMap(), read.getIndices());
+      SmallVector<Value> idx =
+          accessIndices(read.getMemref(), read.getMap(), read.getIndices(), loc);
       map.map(read.getValue(),
               memref::LoadOp::create(b, loc, map.lookup(read.getMemref()), idx)
                   .getResult());
       return success();
     }
     if (auto write = dyn_cast<WriteOp>(op)) {
-      SmallVector<Value> idx =
-          applyAll(loc, write.getMap(), write.getIndices());
+      SmallVector<Value> idx = accessIndices(write.getMemref(), write.getMap(),
+                                             write.getIndices(), loc);
       memref::StoreOp::create(b, loc, map.lookupOrDefault(write.getValue()),
                               map.lookup(write.getMemref()), idx);
       return success();
     }
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      SmallVector<Value> idx =
-          applyAll(loc, reduce.getMap(), reduce.getIndices());
+      SmallVector<Value> idx = accessIndices(
+          reduce.getMemref(), reduce.getMap(), reduce.getIndices(), loc);
       Value buf = map.lookup(reduce.getMemref());
       Value old = memref::LoadOp::create(b, loc, buf, idx);
       Value v = map.lookupOrDefault(reduce.getValue());
@@ -222,7 +223,7 @@ protected:
       return success();
     }
     if (auto window = dyn_cast<WindowOp>(op))
-      return lowerWindow(window);
+      return success(succeeded(lowerWindow(window)));
     if (auto call = dyn_cast<CallOp>(op)) {
       SmallVector<Value> args;
       for (Value v : call.getArgs())
@@ -252,20 +253,36 @@ protected:
     return out;
   }
 
-  LogicalResult lowerWindow(WindowOp window) {
+  /// The indices of an access in the lowered buffer (all of them; the
+  /// device lowering drops those of dimensions distributed over threads).
+  virtual SmallVector<Value> accessIndices(Value buffer, AffineMap m,
+                                           ValueRange operands, Location loc) {
+    return applyAll(loc, m, operands);
+  }
+
+  /// A window as a subview of its lowered source. The first `dropped`
+  /// dimensions of the source are absent from the lowered source (a
+  /// thread's part of a distributed buffer): their coordinates are skipped,
+  /// and those the window keeps as intervals are absent from the view too;
+  /// their number is returned.
+  FailureOr<unsigned> lowerWindow(WindowOp window, unsigned dropped = 0) {
     Location loc = window.getLoc();
     Value source = map.lookup(window.getSource());
     auto sourceType = cast<MemRefType>(source.getType());
     AffineMap m = window.getMap();
     SmallVector<OpFoldResult> offsets, sizes, strides;
-    unsigned r = 0;
+    unsigned r = 0, dim = 0, droppedIntervals = 0;
     for (bool isInterval : window.getIntervals()) {
       AffineExpr lo = m.getResult(r++);
+      AffineExpr hi = isInterval ? m.getResult(r++) : AffineExpr();
+      if (dim++ < dropped) {
+        droppedIntervals += isInterval;
+        continue;
+      }
       offsets.push_back(
           applyExpr(loc, lo, m.getNumDims(), window.getIndices()));
       if (isInterval) {
-        AffineExpr extent = simplifyAffineExpr(m.getResult(r++) - lo,
-                                               m.getNumDims(), 0);
+        AffineExpr extent = simplifyAffineExpr(hi - lo, m.getNumDims(), 0);
         if (auto c = dyn_cast<AffineConstantExpr>(extent))
           sizes.push_back(b.getIndexAttr(c.getValue()));
         else
@@ -279,17 +296,21 @@ protected:
     // The view keeps the lowered source's memory space (the device's
     // workgroup memory).
     auto gpuirType = cast<MemRefType>(window.getResult().getType());
-    auto declared =
-        MemRefType::get(gpuirType.getShape(), gpuirType.getElementType(),
-                        gpuirType.getLayout(), sourceType.getMemorySpace());
+    ArrayRef<int64_t> shape = gpuirType.getShape().drop_front(droppedIntervals);
     MemRefType inferred = memref::SubViewOp::inferRankReducedResultType(
-        declared.getShape(), sourceType, offsets, sizes, strides);
+        shape, sourceType, offsets, sizes, strides);
     Value view = memref::SubViewOp::create(b, loc, inferred, source, offsets,
                                            sizes, strides);
-    if (inferred != declared)
-      view = memref::CastOp::create(b, loc, declared, view);
+    if (dropped == 0) {
+      // The declared type (its layout as written), in the source's space.
+      auto declared =
+          MemRefType::get(gpuirType.getShape(), gpuirType.getElementType(),
+                          gpuirType.getLayout(), sourceType.getMemorySpace());
+      if (inferred != declared)
+        view = memref::CastOp::create(b, loc, declared, view);
+    }
     map.map(window.getResult(), view);
-    return success();
+    return droppedIntervals;
   }
 
   OpBuilder &b;

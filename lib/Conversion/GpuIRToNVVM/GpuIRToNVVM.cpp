@@ -421,7 +421,6 @@ private:
   }
 
   LogicalResult lowerOp(Operation *op) override {
-    Location loc = op->getLoc();
     if (auto loop = dyn_cast<ForOp>(op)) {
       if (loop.getMode() == LoopMode::cuda_threads)
         return lowerThreadLoop(loop);
@@ -439,35 +438,8 @@ private:
       return instr.buildDevice(b, instrOperands(op), threadId);
     if (auto alloc = dyn_cast<AllocOp>(op))
       return lowerAlloc(alloc);
-    if (auto freeOp = dyn_cast<FreeOp>(op))
-      return success(); // Workgroup and private buffers need no free.
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      SmallVector<Value> idx =
-          localIndices(read.getMemref(), read.getMap(), read.getIndices(), loc);
-      map.map(read.getValue(),
-              memref::LoadOp::create(b, loc, map.lookup(read.getMemref()), idx)
-                  .getResult());
-      return success();
-    }
-    if (auto write = dyn_cast<WriteOp>(op)) {
-      SmallVector<Value> idx = localIndices(write.getMemref(), write.getMap(),
-                                            write.getIndices(), loc);
-      memref::StoreOp::create(b, loc, map.lookupOrDefault(write.getValue()),
-                              map.lookup(write.getMemref()), idx);
-      return success();
-    }
-    if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      SmallVector<Value> idx = localIndices(
-          reduce.getMemref(), reduce.getMap(), reduce.getIndices(), loc);
-      Value buf = map.lookup(reduce.getMemref());
-      Value old = memref::LoadOp::create(b, loc, buf, idx);
-      Value v = map.lookupOrDefault(reduce.getValue());
-      Value sum = isa<FloatType>(v.getType())
-                      ? arith::AddFOp::create(b, loc, old, v).getResult()
-                      : arith::AddIOp::create(b, loc, old, v).getResult();
-      memref::StoreOp::create(b, loc, sum, buf, idx);
-      return success();
-    }
+    if (isa<FreeOp>(op))
+      return success(); // Shared and register buffers need no free.
     if (auto window = dyn_cast<WindowOp>(op))
       return lowerLocalWindow(window);
     return Lowering::lowerOp(op);
@@ -476,8 +448,8 @@ private:
   /// The indices of an access in this thread's part of a buffer: those of
   /// the dimensions distributed over threads are dropped (the distributed
   /// memory analysis has proven that they name this thread's part).
-  SmallVector<Value> localIndices(Value buffer, AffineMap m, ValueRange operands,
-                                  Location loc) {
+  SmallVector<Value> accessIndices(Value buffer, AffineMap m,
+                                   ValueRange operands, Location loc) override {
     SmallVector<Value> idx = applyAll(loc, m, operands);
     unsigned k = distributedDims.lookup(buffer);
     return SmallVector<Value>(idx.begin() + k, idx.end());
@@ -487,45 +459,12 @@ private:
   /// part: the distributed dimensions are dropped; those the window keeps
   /// (as intervals) remain distributed in the result.
   LogicalResult lowerLocalWindow(WindowOp window) {
-    unsigned k = distributedDims.lookup(window.getSource());
-    if (k == 0)
-      return lowerWindow(window);
-    Location loc = window.getLoc();
-    Value source = map.lookup(window.getSource());
-    auto sourceType = cast<MemRefType>(source.getType());
-    AffineMap m = window.getMap();
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    unsigned r = 0, dim = 0, keptDistributed = 0;
-    for (bool isInterval : window.getIntervals()) {
-      AffineExpr lo = m.getResult(r++);
-      AffineExpr hi = isInterval ? m.getResult(r++) : AffineExpr();
-      if (dim++ < k) {
-        keptDistributed += isInterval;
-        continue;
-      }
-      offsets.push_back(
-          applyExpr(loc, lo, m.getNumDims(), window.getIndices()));
-      if (isInterval) {
-        AffineExpr extent =
-            simplifyAffineExpr(hi - lo, m.getNumDims(), 0);
-        if (auto c = dyn_cast<AffineConstantExpr>(extent))
-          sizes.push_back(b.getIndexAttr(c.getValue()));
-        else
-          sizes.push_back(
-              applyExpr(loc, extent, m.getNumDims(), window.getIndices()));
-      } else {
-        sizes.push_back(b.getIndexAttr(1));
-      }
-      strides.push_back(b.getIndexAttr(1));
-    }
-    auto declared = cast<MemRefType>(cpuType(window.getResult().getType()));
-    ArrayRef<int64_t> localShape = declared.getShape().drop_front(keptDistributed);
-    MemRefType inferred = memref::SubViewOp::inferRankReducedResultType(
-        localShape, sourceType, offsets, sizes, strides);
-    Value view = memref::SubViewOp::create(b, loc, inferred, source, offsets,
-                                           sizes, strides);
-    map.map(window.getResult(), view);
-    distributedDims[window.getResult()] = keptDistributed;
+    FailureOr<unsigned> kept =
+        lowerWindow(window, distributedDims.lookup(window.getSource()));
+    if (failed(kept))
+      return failure();
+    if (*kept)
+      distributedDims[window.getResult()] = *kept;
     return success();
   }
 
