@@ -134,7 +134,7 @@ protected:
       SmallVector<Value> vals = applyAll(loc, m, ifOp.getOperands());
       Value cond;
       for (auto [i, p] : llvm::enumerate(ifOp.getPredicates())) {
-        arith::CmpIPredicate pred;
+        arith::CmpIPredicate pred = arith::CmpIPredicate::eq;
         switch (static_cast<CmpPredicate>(p)) {
         case CmpPredicate::eq:
           pred = arith::CmpIPredicate::eq;
