@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The Sm80 GEMMs (examples/gemm_sm80.mlir, double-buffered, and
-# bench/gemm_sm80/gemm_sm80_4stage.mlir, four stages) against cuBLAS
-# (torch.matmul), in two steps:
+# The GEMMs (examples/gemm_sm80.mlir, mma.sync double-buffered;
+# bench/gemm_sm80/gemm_sm80_4stage.mlir, four stages; examples/gemm_sm90a.mlir,
+# wgmma) against cuBLAS (torch.matmul), in two steps:
 #
 #   bench/gemm_sm80/run.sh prepare          (here: needs the build)
 #       compiles each kernel to gpu-work/bench/NAME.ptx and records its
@@ -17,19 +17,26 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-$root/gpu-work/bench}
-kernels=("$root/examples/gemm_sm80.mlir" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir")
+# Each kernel with the width of its K slices and how it takes B: k x n
+# ("kn", B) or n x k ("nk", B transposed).
+kernels=("$root/examples/gemm_sm80.mlir 32 kn" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn"
+         "$root/examples/gemm_sm90a.mlir 64 nk")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"
   bin=${RAKE_BIN:-$root/build/bin}
   : > "$work/kernels.txt"
-  for k in "${kernels[@]}"; do
+  for entry in "${kernels[@]}"; do
+    set -- $entry
+    k=$1 slice=$2 form=$3
     name=$(basename "$k" .mlir)
     "$bin/rake-translate" --gpuir-to-ptx "$k" -o "$work/$name.ptx"
-    "$bin/rake-run" --seq "$k" --sizes=Mt=1,Nt=1,Kt=1 \
-      --shape=A=128x32,B=32x128,C=128x128 --launch-args="$work/$name.args" > /dev/null
+    if [ "$form" = kn ]; then shape="A=128x$slice,B=${slice}x128,C=128x128"
+    else shape="A=128x$slice,Bt=128x$slice,C=128x128"; fi
+    "$bin/rake-run" --seq "$k" --sizes=Mt=1,Nt=1,Kt=1 --shape="$shape" \
+      --launch-args="$work/$name.args" > /dev/null
     launch=$(sed -E 's/^[a-z0-9_]+ (--block [0-9]+ --blocks-per-sm [0-9]+ --smem [0-9]+).*/\1/' "$work/$name.args")
-    echo "$name $name.ptx $launch" >> "$work/kernels.txt"
+    echo "$name $name.ptx $slice $form $launch" >> "$work/kernels.txt"
   done
   cat "$work/kernels.txt"
   ;;

@@ -1,4 +1,5 @@
-// The Sm80 instructions on the GPU against their sequential meaning, on
+// The Sm80 instructions (and Sm90a's wgmma) on the GPU against their
+// sequential meaning, on
 // random inputs: shuffles exactly; mma.sync (f16 through cp.async and
 // ldmatrix, tf32 from global fragments) within the rounding of f32 sums of
 // 16 or 8 products. A wrong fragment layout in a sequential behavior shows
@@ -8,8 +9,10 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/shfl %S/../Conversion/GpuIRToCPU/Inputs/sm80-shuffles.mlir
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/f16 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-f16.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tf32 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir --rtol=1e-5 --atol=1e-5
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/f16 %t/tf32 | FileCheck %s
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wgmma %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma.mlir --rtol=1e-5 --atol=1e-5
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/f16 %t/tf32 %t/wgmma | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
+// CHECK-DAG: wgmma_tile: C.bin {{equals|matches}} the sequential meaning
 // CHECK-NOT: differ from the sequential meaning

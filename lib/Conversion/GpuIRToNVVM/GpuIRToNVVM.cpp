@@ -676,6 +676,10 @@ private:
       NVVM::CpAsyncCommitGroupOp::create(b, loc);
       return success();
     }
+    if (type.getMechanism() == BarrierMechanism::wgmma_group) {
+      NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+      return success();
+    }
     if (type.getMechanism() == BarrierMechanism::cluster_sync) {
       if (failed(checkWholeCluster(arrive)))
         return failure();
@@ -721,6 +725,7 @@ private:
   }
 
   /// barrier.cluster.arrive and .wait count every thread of the cluster.
+  /// (A wgmma commit group is committed and waited for by warpgroups.)
   LogicalResult checkWholeCluster(Operation *op) {
     const CollTiling *scope = coll.getScopeTiling(op);
     int64_t n = scope ? scope->getNumThreads() : 0;
@@ -744,6 +749,11 @@ private:
     if (type.getMechanism() == BarrierMechanism::cp_async_group) {
       NVVM::CpAsyncWaitGroupOp::create(
           b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)));
+      return success();
+    }
+    if (type.getMechanism() == BarrierMechanism::wgmma_group) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
+                                         await.getOutstanding().value_or(0));
       return success();
     }
     if (type.getMechanism() == BarrierMechanism::cluster_sync) {
@@ -801,13 +811,14 @@ private:
       // A thread's cp.async commit groups live in the hardware; mbarriers
       // were made at the kernel's entry (prepareBarriers).
       if (barrier.getMechanism() == BarrierMechanism::cp_async_group ||
+          barrier.getMechanism() == BarrierMechanism::wgmma_group ||
           barrier.getMechanism() == BarrierMechanism::cluster_sync ||
           barrier.isMbarrier())
         return success();
       return alloc.emitOpError()
              << "allocates a barrier of mechanism "
              << stringifyBarrierMechanism(barrier.getMechanism())
-             << "; only mbarriers, cluster barriers and cp.async commit "
+             << "; only mbarriers, cluster barriers, cp.async and wgmma commit "
                 "groups are lowered yet";
     }
     auto type = cast<MemRefType>(t);
@@ -943,14 +954,37 @@ private:
   }
 
   LogicalResult lowerFence(FenceOp fence) {
-    if (!isInOrder(fence.getPre()) ||
-        !isInOrder(fence.getPost()))
-      return fence.emitOpError()
-             << "orders asynchronous timelines; only fences between in-order "
-                "accesses are lowered yet";
     const CollTiling *scope = coll.getScopeTiling(fence);
     int64_t n = scope ? scope->getNumThreads() : 0;
     Location loc = fence.getLoc();
+    // Accumulator registers' in-order accesses before the warpgroup's next
+    // wgmma: wgmma.fence, by each warpgroup of the scope.
+    if (fence.getPre() == SyncTimeline::wgmma_fence_1 &&
+        fence.getPost() == SyncTimeline::wgmma_fence_2) {
+      if (n % 128 != 0)
+        return fence.emitOpError()
+               << "is a wgmma fence over " << n
+               << " threads; wgmma.fence is executed by whole warpgroups";
+      NVVM::WgmmaFenceAlignedOp::create(b, loc);
+      return success();
+    }
+    // Generic-proxy writes of shared memory (st.shared, cp.async) before
+    // async-proxy reads (wgmma operands): fence.proxy.async by each thread,
+    // then the barrier of the scope.
+    bool toAsyncProxy =
+        fence.getPost() == SyncTimeline::cuda_async_proxy ||
+        fence.getPost() == SyncTimeline::cuda_generic_and_async_proxy;
+    if (!isInOrder(fence.getPre()) ||
+        !(isInOrder(fence.getPost()) || toAsyncProxy))
+      return fence.emitOpError()
+             << "orders asynchronous timelines; only fences after in-order "
+                "accesses, to in-order accesses or the async proxy, and "
+                "wgmma fences are lowered yet";
+    if (toAsyncProxy)
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     if (clusterSize > 1 && n == blockDim * clusterSize) {
       clusterBarrier(loc);
       return success();

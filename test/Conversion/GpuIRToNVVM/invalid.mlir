@@ -80,7 +80,7 @@ gpuir.proc @instruction(%n: index, %x: memref<4xf32, #gpuir.gmem>) {
 gpuir.proc @async_fence(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.fence' op orders asynchronous timelines; only fences between in-order accesses are lowered yet}}
+      // expected-error @+1 {{'gpuir.fence' op orders asynchronous timelines; only fences after in-order accesses, to in-order accesses or the async proxy, and wgmma fences are lowered yet}}
       gpuir.fence cuda_in_order -> wgmma_async
     }
   }
@@ -257,6 +257,20 @@ gpuir.proc @refined_dimension(%n: index) {
         gpuir.for %q = 0 to 4 : cuda_threads<#gpuir.unit<quadpair>> {
           %r = gpuir.alloc : memref<4xf32, #gpuir.rmem>
         }
+      }
+    }
+  }
+}
+
+// -----
+
+// wgmma.fence is a warpgroup's: a wgmma fence over one warp is refused.
+gpuir.proc @warp_wgmma_fence(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      gpuir.for %w = 0 to 4 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{'gpuir.fence' op is a wgmma fence over 32 threads; wgmma.fence is executed by whole warpgroups}}
+        gpuir.fence wgmma_fence_1 -> wgmma_fence_2
       }
     }
   }

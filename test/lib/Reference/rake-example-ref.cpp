@@ -10,6 +10,7 @@
 //   rake-example-ref transpose X.bin Y.bin R C           Y[c,r] = X[r,c]
 //   rake-example-ref block_sums X.bin S.bin              S[r] = sum X[r,:1024]
 //   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
+//   rake-example-ref gemm_nt A.bin Bt.bin C.bin M N K    C = A Bt^T (Bt is N x K)
 //   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
 //   rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] = sum_k X[r,k,j] (f32, k in order)
 //   rake-example-ref cluster_exchange X.bin Y.bin Z.bin  Y = 2 X, Z[t,c] = Y[t,1-c] + 1
@@ -176,9 +177,10 @@ int blockSums(int argc, char **argv) {
   return report("block_sums", bad, rows, "sums", first);
 }
 
-int gemm(int argc, char **argv) {
+int gemm(int argc, char **argv, bool transposedB) {
   if (argc != 6)
-    fail("usage: gemm A.bin B.bin C.bin M N K");
+    fail(transposedB ? "usage: gemm_nt A.bin Bt.bin C.bin M N K"
+                     : "usage: gemm A.bin B.bin C.bin M N K");
   std::vector<uint16_t> a = load<uint16_t>(argv[0]), b = load<uint16_t>(argv[1]);
   std::vector<float> c = load<float>(argv[2]);
   size_t m = number(argv[3]), n = number(argv[4]), k = number(argv[5]);
@@ -196,7 +198,8 @@ int gemm(int argc, char **argv) {
       // Products of bf16 values are exact in double (and in float).
       double exact = 0, absSum = 0;
       for (size_t p = 0; p < k; ++p) {
-        double prod = static_cast<double>(af[i * k + p]) * bf[p * n + j];
+        double prod = static_cast<double>(af[i * k + p]) *
+                      (transposedB ? bf[j * k + p] : bf[p * n + j]);
         exact += prod;
         absSum += std::fabs(prod);
       }
@@ -205,7 +208,8 @@ int gemm(int argc, char **argv) {
                 "]: " + std::to_string(c[i * n + j]) + ", expected " +
                 std::to_string(exact);
     }
-  return report("gemm", bad, m * n, "elements", first);
+  return report(transposedB ? "gemm_nt" : "gemm", bad, m * n, "elements",
+                first);
 }
 
 int mirrorProducts(int argc, char **argv) {
@@ -293,7 +297,9 @@ int main(int argc, char **argv) {
   if (example == "block_sums")
     return blockSums(rest, args);
   if (example == "gemm")
-    return gemm(rest, args);
+    return gemm(rest, args, false);
+  if (example == "gemm_nt")
+    return gemm(rest, args, true);
   if (example == "mirror_products")
     return mirrorProducts(rest, args);
   if (example == "ring_sums")

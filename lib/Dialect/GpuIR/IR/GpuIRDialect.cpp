@@ -28,6 +28,7 @@ void GpuIRDialect::initialize() {
 #include "Rake/Dialect/GpuIR/IR/Ops.cpp.inc"
       >();
   registerSm80Instructions();
+  registerSm90aInstructions();
 }
 
 void GpuIRDialect::registerAttributes() {

@@ -37,6 +37,8 @@ def GpuIR_Dialect : Dialect {
     void registerTypes();
     /// The Sm80 instruction set (Instrs/Sm80.td).
     void registerSm80Instructions();
+    /// The Sm90a instruction set (Instrs/Sm90a.td).
+    void registerSm90aInstructions();
   }];
 }
 

@@ -1,0 +1,27 @@
+// The device code of wgmma and its synchronization (kernel in
+// ../GpuIRToCPU/Inputs): a fence to the async proxy is fence.proxy.async
+// then the CTA's barrier; the wgmma fence is wgmma.fence; the instruction
+// is nvvm.wgmma.mma_async on shared-memory descriptors (start address,
+// byte offsets 128 between core matrices along K and 256 along the rows of
+// a 2-wide K slice) and the thread's 32 accumulators; the wgmma group's
+// arrive and await are commit_group and wait_group.
+// RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm90a-wgmma.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s
+// CHECK-LABEL: gpu.func @wgmma_tile(
+// The descriptors' byte offsets: (128 / 16) << 16 | (256 / 16) << 32.
+// CHECK-DAG: %[[OFFSETS:.*]] = arith.constant 68720001024 : i64
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK: memref.extract_aligned_pointer_as_index
+// CHECK: arith.ori %{{.*}}, %[[OFFSETS]] : i64
+// CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-NEXT: llvm.extractvalue
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+
+// The Hopper matrix multiply: four wgmma m64n128k16 per slice, waiting for all but the
+// newest group.
+// RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm90a.mlir | FileCheck %s --check-prefix=GEMM
+// GEMM-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// GEMM: wgmma.commit_group.sync.aligned;
+// GEMM-NEXT: wgmma.wait_group.sync.aligned 1;

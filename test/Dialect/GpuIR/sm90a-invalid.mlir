@@ -1,0 +1,99 @@
+// RUN: rake-opt %s -split-input-file -verify-diagnostics
+
+// Each rejection of the wgmma verifier, with its message.
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x8xf32, #gpuir.smem>
+      %b = gpuir.alloc : memref<8x2x8x8xf32, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies bf16 or f16 tiles, found 'f32'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xf32, #gpuir.smem>, memref<8x2x8x8xf32, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
+      %b = gpuir.alloc : memref<8x2x8x8xf16, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op a and b must have the same element type, found 'bf16' and 'f16'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xbf16, #gpuir.smem>, memref<8x2x8x8xf16, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<4x2x8x8xbf16, #gpuir.smem>
+      %b = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'a' must be 8 x 2 x 8 x 8 core matrices (a 16-wide slice of K), found 'memref<4x2x8x8xbf16, #gpuir.smem>'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<4x2x8x8xbf16, #gpuir.smem>, memref<8x2x8x8xbf16, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
+      %b = gpuir.alloc : memref<8x4x8x8xbf16, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'b' must be N / 8 x 2 x 8 x 8 core matrices (a 16-wide slice of K), found 'memref<8x4x8x8xbf16, #gpuir.smem>'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xbf16, #gpuir.smem>, memref<8x4x8x8xbf16, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
+      %b = gpuir.alloc : memref<40x2x8x8xbf16, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op N must be a multiple of 8 from 8 to 256, found 320}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xbf16, #gpuir.smem>, memref<40x2x8x8xbf16, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
+      %b = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op d must be the warpgroup's 128 x 32 f32 accumulators for N = 64, found 'memref<128x64xf32, #gpuir.rmem>'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x64xf32, #gpuir.rmem>, memref<8x2x8x8xbf16, #gpuir.smem>, memref<8x2x8x8xbf16, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x16xbf16, #gpuir.smem>
+      %w = gpuir.window %a[0 : 8, 0 : 2, 0 : 8, 0 : 8] : memref<8x2x8x16xbf16, #gpuir.smem> -> memref<8x2x8x8xbf16, strided<[256, 128, 16, 1]>, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'a' must hold each 8x8 core matrix contiguously (strides 8, 1 in its last two dimensions)}}
+      gpuir.sm90a.wgmma %d, %w, %w : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xbf16, strided<[256, 128, 16, 1]>, #gpuir.smem>, memref<8x2x8x8xbf16, strided<[256, 128, 16, 1]>, #gpuir.smem>
+    }
+  }
+}
