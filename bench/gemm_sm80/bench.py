@@ -20,8 +20,9 @@ import torch
 
 launcher, work = sys.argv[1:3]
 sizes = [int(s) for s in sys.argv[3:]] or [2048, 4096, 8192]
-# name, PTX, width of a K slice, B as k x n ("kn") or n x k ("nk"), flags
-kernels = [line.split(maxsplit=4) for line in open(f"{work}/kernels.txt")]
+# name, PTX, width of a K slice, B as k x n ("kn") or n x k ("nk"), height
+# of a tile of C, launcher flags
+kernels = [line.split(maxsplit=5) for line in open(f"{work}/kernels.txt")]
 repeat = 20
 os.makedirs(work, exist_ok=True)
 torch.manual_seed(0)
@@ -54,12 +55,12 @@ for s in sizes:
     ref = a.float() @ b.float()
     cublas = time_torch(lambda: torch.matmul(a, b), repeat)
     flops = 2.0 * m * n * k
-    for name, ptx, slice_, form, launch in kernels:
+    for name, ptx, slice_, form, mtile, launch in kernels:
         bmat = (f"m:bf16:{k}x{n}:{work}/B.bin:-" if form == "kn"
                 else f"m:bf16:{n}x{k}:{work}/Bt.bin:-")
         out = subprocess.run(
             [launcher, f"{work}/{ptx}", name, *launch.split(), "--repeat",
-             str(repeat), f"i:{m // 128}", f"i:{n // 128}",
+             str(repeat), f"i:{m // int(mtile)}", f"i:{n // 128}",
              f"i:{k // int(slice_)}", f"m:bf16:{m}x{k}:{work}/A.bin:-", bmat,
              f"m:f32:{m}x{n}:-:{work}/C.bin"],
             capture_output=True, text=True)

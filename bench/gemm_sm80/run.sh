@@ -17,10 +17,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-$root/gpu-work/bench}
-# Each kernel with the width of its K slices and how it takes B: k x n
-# ("kn", B) or n x k ("nk", B transposed).
-kernels=("$root/examples/gemm_sm80.mlir 32 kn" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn"
-         "$root/examples/gemm_sm90a.mlir 64 nk")
+# Each kernel with the width of its K slices, how it takes B: k x n ("kn",
+# B) or n x k ("nk", B transposed), and the height of its tiles of C.
+kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn 128"
+         "$root/examples/gemm_sm90a.mlir 64 nk 128" "$root/bench/gemm_sm80/gemm_sm90a_256.mlir 64 nk 256")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"
@@ -28,15 +28,15 @@ prepare)
   : > "$work/kernels.txt"
   for entry in "${kernels[@]}"; do
     set -- $entry
-    k=$1 slice=$2 form=$3
+    k=$1 slice=$2 form=$3 mtile=$4
     name=$(basename "$k" .mlir)
     "$bin/rake-translate" --gpuir-to-ptx "$k" -o "$work/$name.ptx"
-    if [ "$form" = kn ]; then shape="A=128x$slice,B=${slice}x128,C=128x128"
-    else shape="A=128x$slice,Bt=128x$slice,C=128x128"; fi
+    if [ "$form" = kn ]; then shape="A=${mtile}x$slice,B=${slice}x128,C=${mtile}x128"
+    else shape="A=${mtile}x$slice,Bt=128x$slice,C=${mtile}x128"; fi
     "$bin/rake-run" --seq "$k" --sizes=Mt=1,Nt=1,Kt=1 --shape="$shape" \
       --launch-args="$work/$name.args" > /dev/null
     launch=$(sed -E 's/^[a-z0-9_]+ (--block [0-9]+ --blocks-per-sm [0-9]+ --smem [0-9]+).*/\1/' "$work/$name.args")
-    echo "$name $name.ptx $slice $form $launch" >> "$work/kernels.txt"
+    echo "$name $name.ptx $slice $form $mtile $launch" >> "$work/kernels.txt"
   done
   cat "$work/kernels.txt"
   ;;

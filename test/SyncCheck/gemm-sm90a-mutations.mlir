@@ -18,3 +18,6 @@
 // RUN: grep -v "gpuir.fence wgmma_fence_1 -> wgmma_fence_2" %examples/gemm_sm90a.mlir > %t.wgfence.mlir
 // RUN: not rake-opt %t.wgfence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=WGFENCE
 // WGFENCE: error: {{RAW|WAW|WAR}} hazard: {{.*}} D[{{.*}} on wgmma_async_rmem_d
+
+// The 256 x 128 tile variant of the benchmark passes the check too.
+// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_256.mlir --rake-check > /dev/null
