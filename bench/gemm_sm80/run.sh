@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GEMMs (examples/gemm_sm80.mlir, mma.sync double-buffered;
 # bench/gemm_sm80/gemm_sm80_4stage.mlir, four stages; examples/gemm_sm90a.mlir,
-# wgmma) against cuBLAS (torch.matmul), in two steps:
+# wgmma on swizzled stages; bench/gemm_sm80/gemm_sm90a_core.mlir, wgmma on
+# core-matrix stages) against cuBLAS (torch.matmul), in two steps:
 #
 #   bench/gemm_sm80/run.sh prepare          (here: needs the build)
 #       compiles each kernel to gpu-work/bench/NAME.ptx and records its
@@ -20,7 +21,7 @@ work=${WORK:-$root/gpu-work/bench}
 # Each kernel with the width of its K slices, how it takes B: k x n ("kn",
 # B) or n x k ("nk", B transposed), and the height of its tiles of C.
 kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn 128"
-         "$root/examples/gemm_sm90a.mlir 64 nk 128" "$root/bench/gemm_sm80/gemm_sm90a_256.mlir 64 nk 256")
+         "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"

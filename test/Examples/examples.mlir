@@ -200,18 +200,22 @@
 // RUN: not rake-opt %t.ctafence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=CFENCE
 // CFENCE: error: RAW hazard: thread 0 of task 0 read Y[0, 1, 0] on cuda_in_order_ram, written by thread 128 of task 0 on cuda_in_order_ram without synchronization that orders it before
 
-// Hopper's wgmma: the check accepts the ring of cp.async stages read by
-// wgmma after fence.proxy.async, its CPU meaning equals the reference
-// (C = A Bt^T) within f32 rounding, and its PTX has four
-// wgmma.m64n128k16 per slice between wgmma.fence and commit/wait.
+// Hopper's wgmma: the check accepts the ring of cp.async stages (in the
+// 128-byte swizzle) read by wgmma after fence.proxy.async, its CPU meaning
+// equals the reference (C = A Bt^T) within f32 rounding, and its PTX has
+// the swizzled copies (the chunk index xor the row), four wgmma.m64n128k16
+// per slice between wgmma.fence and commit/wait, and the fence to the async
+// proxy before the CTA barrier.
 // RUN: rake-opt %examples/gemm_sm90a.mlir --rake-check | FileCheck %s --check-prefix=G90
 // G90: gpuir.proc @gemm_sm90a
-// RUN: rm -rf %t.g9 && rake-run --seq %examples/gemm_sm90a.mlir --sizes=Mt=2,Nt=1,Kt=5 --shape=A=256x320,Bt=128x320,C=256x128 --output-dir=%t.g9
+// RUN: rm -rf %t.g9 && rake-run --seq %examples/gemm_sm90a.mlir --sizes=Mt=1,Nt=1,Kt=5 --shape=A=256x320,Bt=128x320,C=256x128 --output-dir=%t.g9
 // RUN: rake-example-ref gemm_nt %t.g9/A.bin %t.g9/Bt.bin %t.g9/C.bin 256 128 320 | FileCheck %s --check-prefix=G90REF
 // G90REF: gemm_nt: 32768 elements match
 // RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm90a.mlir | FileCheck %s --check-prefix=G90PTX
-// G90PTX: .extern .shared .align 128 .b8 __dynamic_shmem__0[];
+// G90PTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];
 // G90PTX-NOT: .local
+// G90PTX: xor.b64
+// G90PTX: cp.async.cg.shared.global
 // G90PTX: wgmma.fence.sync.aligned;
 // G90PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // G90PTX: wgmma.commit_group.sync.aligned;

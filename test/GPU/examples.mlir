@@ -15,9 +15,9 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm4 %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=3,Nt=4,Kt=13 --shape=A=384x416,B=416x512,C=384x512
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ring %examples/ring_sums.mlir --sizes=rows=500,K=9 --shape=X=500x9,Y=500
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/clu %examples/cluster_exchange.mlir --sizes=n=3000 --shape=X=3000,Y=3000,Z=3000
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90 %examples/gemm_sm90a.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=4,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g256 %rake_src/bench/gemm_sm80/gemm_sm90a_256.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g256 | FileCheck %s
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90 %examples/gemm_sm90a.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90core %rake_src/bench/gemm_sm80/gemm_sm90a_core.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning
@@ -30,5 +30,5 @@
 // CHECK-DAG: ring_sums: Y.bin equals the sequential meaning
 // CHECK-DAG: cluster_exchange: Z.bin equals the sequential meaning
 // CHECK-DAG: gemm_sm90a: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
-// CHECK-DAG: gemm_sm90a_256: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
+// CHECK-DAG: gemm_sm90a_core: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
 // CHECK-NOT: differ from the sequential meaning

@@ -57,8 +57,13 @@ using namespace mlir::rake::gpuir;
 
 static bool isShared(Type t) {
   auto memref = dyn_cast<MemRefType>(t);
-  return memref && isa_and_nonnull<SmemAttr, SmemAtomic16Attr>(
+  return memref && isa_and_nonnull<SmemAttr, SmemAtomic16Attr, SmemSwizzledAttr>(
                        memref.getMemorySpace());
+}
+
+static bool isSwizzled(Type t) {
+  auto memref = dyn_cast<MemRefType>(t);
+  return memref && isa_and_nonnull<SmemSwizzledAttr>(memref.getMemorySpace());
 }
 
 /// The number of leading dimensions of a buffer distributed over its
@@ -83,7 +88,10 @@ static void layOutBlock(Block &block, int64_t top,
       for (int64_t d : type.getShape().drop_front(
                distributedDimsOf(dist, alloc.getResult())))
         elems *= d;
-      top = llvm::alignTo(top, SharedMemoryLayout::kAlignment);
+      int64_t align = isSwizzled(type) ? SharedMemoryLayout::kSwizzledAlignment
+                                       : SharedMemoryLayout::kAlignment;
+      layout.alignment = std::max(layout.alignment, align);
+      top = llvm::alignTo(top, align);
       layout.offsets[alloc] = top;
       top += elems * eltBytes;
       layout.bytes = std::max(layout.bytes, top);
@@ -175,6 +183,13 @@ public:
     sharedLayout = layOutSharedMemory(device);
     kernel->setAttr("rake.shared_bytes",
                     b.getI64IntegerAttr(sharedLayout.bytes));
+    // The dynamic shared memory's alignment, for the extern declaration
+    // (the largest any kernel of the module needs).
+    auto moduleAlign = gpuModule->getAttrOfType<IntegerAttr>(
+        "rake.shared_alignment");
+    if (!moduleAlign || moduleAlign.getInt() < sharedLayout.alignment)
+      gpuModule->setAttr("rake.shared_alignment",
+                         b.getI64IntegerAttr(sharedLayout.alignment));
     if (sharedLayout.bytes > 0)
       sharedBase = gpu::DynamicSharedMemoryOp::create(
           b, loc,
@@ -440,9 +455,29 @@ private:
       return lowerAlloc(alloc);
     if (isa<FreeOp>(op))
       return success(); // Shared and register buffers need no free.
+    if (auto read = dyn_cast<ReadOp>(op);
+        read && failed(checkNotSwizzled(op, read.getMemref())))
+      return failure();
+    if (auto write = dyn_cast<WriteOp>(op);
+        write && failed(checkNotSwizzled(op, write.getMemref())))
+      return failure();
+    if (auto reduce = dyn_cast<ReduceOp>(op);
+        reduce && failed(checkNotSwizzled(op, reduce.getMemref())))
+      return failure();
     if (auto window = dyn_cast<WindowOp>(op))
       return lowerLocalWindow(window);
     return Lowering::lowerOp(op);
+  }
+
+  /// Plain reads and writes of swizzled shared memory would need the
+  /// swizzle applied to their addresses: refused for now.
+  LogicalResult checkNotSwizzled(Operation *op, Value buffer) {
+    if (isSwizzled(buffer.getType()))
+      return op->emitOpError()
+             << "accesses swizzled shared memory element by element; only "
+                "the instructions that know the swizzle (cp.async, wgmma) "
+                "access it yet";
+    return success();
   }
 
   /// The indices of an access in this thread's part of a buffer: those of
@@ -823,7 +858,24 @@ private:
     }
     auto type = cast<MemRefType>(t);
     Attribute space = type.getMemorySpace();
-    if (isa<SmemAttr, SmemAtomic16Attr>(space)) {
+    if (auto swizzled = dyn_cast<SmemSwizzledAttr>(space)) {
+      // Rows of 128 bytes in the 128-byte swizzle (a 16-byte chunk c of row
+      // r at chunk c xor (r mod 8)): the buffer is its logical row-major
+      // view, and the instructions that know the swizzle (cp.async, wgmma)
+      // address it themselves; other accesses are refused.
+      Type elt = type.getElementType();
+      int64_t rowBytes =
+          type.getRank() ? type.getShape().back() *
+                               (elt.isIntOrFloat() ? elt.getIntOrFloatBitWidth() / 8 : 8)
+                         : 0;
+      if (swizzled.getBytes() != 128 || rowBytes != 128)
+        return alloc.emitOpError()
+               << "allocates shared memory in the " << swizzled.getBytes()
+               << "-byte swizzle with rows of " << rowBytes
+               << " bytes; only the 128-byte swizzle of 128-byte rows is "
+                  "lowered yet";
+    }
+    if (isa<SmemAttr, SmemAtomic16Attr, SmemSwizzledAttr>(space)) {
       // Each CTA holds its part of a buffer shared out over the cluster.
       unsigned k = distributedDimsOf(dist, alloc.getResult());
       distributedDims[alloc.getResult()] = k;
@@ -1165,7 +1217,7 @@ namespace {
 /// global, which the NVPTX back end demotes to a one-byte static variable
 /// that the dynamic buffer would overlap. An external declaration is what
 /// PTX means by dynamic shared memory (`.extern .shared ... []`); it is
-/// aligned for every use of the layout (SharedMemoryLayout::kAlignment).
+/// aligned for every use of the layout (SharedMemoryLayout's alignments).
 struct ExternDynamicSharedMemory
     : PassWrapper<ExternDynamicSharedMemory, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExternDynamicSharedMemory)
@@ -1176,12 +1228,16 @@ struct ExternDynamicSharedMemory
     return "Declare the dynamic shared memory global external and aligned";
   }
   void runOnOperation() override {
-    getOperation().walk([](LLVM::GlobalOp global) {
+    int64_t alignment = SharedMemoryLayout::kAlignment;
+    if (auto attr = getOperation()->getAttrOfType<IntegerAttr>(
+            "rake.shared_alignment"))
+      alignment = attr.getInt();
+    getOperation().walk([&](LLVM::GlobalOp global) {
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
       if (global.getAddrSpace() != 3 || !array || array.getNumElements() != 0)
         return;
       global.setLinkage(LLVM::Linkage::External);
-      global.setAlignment(SharedMemoryLayout::kAlignment);
+      global.setAlignment(alignment);
     });
   }
 };

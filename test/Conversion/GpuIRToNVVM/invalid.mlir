@@ -125,8 +125,35 @@ gpuir.proc @tensor_map_param(%n: index, %tm: !gpuir.tensor_map<f16, box [64, 64]
 gpuir.proc @swizzled(%n: index) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.alloc' op allocates #gpuir.smem_swizzled<128> memory, which is not lowered yet}}
+      // expected-error @+1 {{'gpuir.alloc' op allocates shared memory in the 64-byte swizzle with rows of 64 bytes; only the 128-byte swizzle of 128-byte rows is lowered yet}}
+      %s = gpuir.alloc : memref<64x32xf16, #gpuir.smem_swizzled<64>>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @swizzled_rows(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'gpuir.alloc' op allocates shared memory in the 128-byte swizzle with rows of 256 bytes; only the 128-byte swizzle of 128-byte rows is lowered yet}}
+      %s = gpuir.alloc : memref<64x128xf16, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// Plain reads and writes do not apply the swizzle to their addresses.
+gpuir.proc @swizzled_element(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
       %s = gpuir.alloc : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+      gpuir.for %i = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f16
+        // expected-error @+1 {{'gpuir.write' op accesses swizzled shared memory element by element; only the instructions that know the swizzle (cp.async, wgmma) access it yet}}
+        gpuir.write %z, %s[%i, 0] : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+      }
     }
   }
 }
@@ -272,6 +299,70 @@ gpuir.proc @warp_wgmma_fence(%n: index) {
         // expected-error @+1 {{'gpuir.fence' op is a wgmma fence over 32 threads; wgmma.fence is executed by whole warpgroups}}
         gpuir.fence wgmma_fence_1 -> wgmma_fence_2
       }
+    }
+  }
+}
+
+// -----
+
+// A swizzled wgmma operand must start at an 8-row swizzle atom: rows from
+// %r * 4 may not.
+gpuir.proc @swizzle_atom(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %D = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %As = gpuir.alloc : memref<128x64xbf16, #gpuir.smem_swizzled<128>>
+      %Bs = gpuir.alloc : memref<128x64xbf16, #gpuir.smem_swizzled<128>>
+      %cg = gpuir.alloc : !gpuir.barrier<wgmma_group>
+      gpuir.for %r = 0 to 2 : seq {
+        %a = gpuir.window %As[%r * 4 : %r * 4 + 64, 0 : 16] : memref<128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<64x16xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+        %b = gpuir.window %Bs[0 : 128, 0 : 16] : memref<128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<128x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+        // expected-error @+1 {{'gpuir.sm90a.wgmma' op cannot prove that its swizzled operand starts at a swizzle atom: its window's rows must start at multiples of 8 and its columns at multiples of 16}}
+        gpuir.sm90a.wgmma %D, %a, %b : memref<128x64xf32, #gpuir.rmem>, memref<64x16xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      }
+      gpuir.arrive wgmma_async >> %cg : !gpuir.barrier<wgmma_group>
+      gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
+    }
+  }
+}
+
+// -----
+
+// A window of a window of swizzled memory.
+gpuir.proc @swizzle_window_window(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %D = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %As = gpuir.alloc : memref<128x64xbf16, #gpuir.smem_swizzled<128>>
+      %Bs = gpuir.alloc : memref<128x64xbf16, #gpuir.smem_swizzled<128>>
+      %cg = gpuir.alloc : !gpuir.barrier<wgmma_group>
+      %a0 = gpuir.window %As[0 : 64, 0 : 64] : memref<128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<64x64xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      %a = gpuir.window %a0[0 : 64, 0 : 16] : memref<64x64xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>> -> memref<64x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      %b = gpuir.window %Bs[0 : 128, 0 : 16] : memref<128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<128x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op takes a window of a window of swizzled memory; code generation needs one window of the buffer to place the swizzle atoms}}
+      gpuir.sm90a.wgmma %D, %a, %b : memref<128x64xf32, #gpuir.rmem>, memref<64x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>, memref<128x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      gpuir.arrive wgmma_async >> %cg : !gpuir.barrier<wgmma_group>
+      gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
+    }
+  }
+}
+
+// -----
+
+// cp.async's zero fill into swizzled shared memory is not lowered.
+gpuir.proc @swizzle_fill(%n: index, %A: memref<?x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<8x64xbf16, #gpuir.smem_swizzled<128>>
+      %cg = gpuir.alloc : !gpuir.barrier<cp_async_group>
+      gpuir.for %i = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %s = gpuir.window %As[%i floordiv 4, (%i mod 4) * 8 : (%i mod 4) * 8 + 8] : memref<8x64xbf16, #gpuir.smem_swizzled<128>> -> memref<8xbf16, strided<[1], offset: ?>, #gpuir.smem_swizzled<128>>
+        %g = gpuir.window %A[%t * 8 + %i floordiv 4, (%i mod 4) * 8 : (%i mod 4) * 8 + 8] : memref<?x64xbf16, #gpuir.gmem> -> memref<8xbf16, strided<[1], offset: ?>, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm80.cp_async' op zero-fills into swizzled shared memory; not lowered yet}}
+        gpuir.sm80.cp_async %s, %g fill(%n) : memref<8xbf16, strided<[1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<8xbf16, strided<[1], offset: ?>, #gpuir.gmem>
+      }
+      gpuir.arrive Sm80_cp_async >> %cg : !gpuir.barrier<cp_async_group>
+      gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<cp_async_group>
     }
   }
 }

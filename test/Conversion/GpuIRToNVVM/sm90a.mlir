@@ -25,3 +25,23 @@
 // GEMM-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // GEMM: wgmma.commit_group.sync.aligned;
 // GEMM-NEXT: wgmma.wait_group.sync.aligned 1;
+
+// In the 128-byte swizzle, cp.async writes byte o of a stage's logical
+// rows at o xor ((o >> 3) & 0x70) (the 16-byte chunk xor the row mod 8),
+// and wgmma's descriptors carry the swizzle: leading offset 1, 8-row atoms
+// 1024 bytes apart, layout type 1 in bits 62-63 (1 << 16 | 64 << 32 | 1 << 62).
+// The swizzled stages and the dynamic shared memory are 1024-byte aligned.
+// RUN: rake-opt %examples/gemm_sm90a.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=SWZ
+// SWZ: gpu.module @gemm_sm90a_device attributes {rake.shared_alignment = 1024 : i64}
+// SWZ-DAG: %[[SWZDESC:.*]] = arith.constant 4611686293305360384 : i64
+// SWZ-DAG: %[[C112:.*]] = arith.constant 112 : index
+// SWZ: %[[BYTES:.*]] = arith.muli %{{.*}}, %c2 : index
+// SWZ-NEXT: %[[ROW:.*]] = arith.shrui %[[BYTES]], %c3 : index
+// SWZ-NEXT: %[[CHUNK:.*]] = arith.andi %[[ROW]], %[[C112]] : index
+// SWZ-NEXT: %[[SW:.*]] = arith.xori %[[BYTES]], %[[CHUNK]] : index
+// SWZ-NEXT: arith.addi %{{.*}}, %[[SW]] : index
+// SWZ: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
+// SWZ: arith.ori %{{.*}}, %[[SWZDESC]] : i64
+// SWZ: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+// RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm90a.mlir | FileCheck %s --check-prefix=SWZPTX
+// SWZPTX: .extern .shared .align 1024 .b8 __dynamic_shmem__0[];

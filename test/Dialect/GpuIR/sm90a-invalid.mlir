@@ -97,3 +97,36 @@ gpuir.proc @p(%n: index) {
     }
   }
 }
+
+// -----
+
+// Operands in the 128-byte swizzle are rows x 16 elements of K.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<64x64xbf16, #gpuir.smem_swizzled<128>>
+      %b = gpuir.alloc : memref<128x64xbf16, #gpuir.smem_swizzled<128>>
+      %bw = gpuir.window %b[0 : 128, 0 : 16] : memref<128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<128x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'a' in swizzled shared memory must be 64 x 16 (a 16-wide slice of K), found 'memref<64x64xbf16, #gpuir.smem_swizzled<128>>'}}
+      gpuir.sm90a.wgmma %d, %a, %bw : memref<128x64xf32, #gpuir.rmem>, memref<64x64xbf16, #gpuir.smem_swizzled<128>>, memref<128x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// Swizzled rows must be 128 bytes (the 128-byte swizzle's atom).
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<64x64xbf16, #gpuir.smem_swizzled<128>>
+      %aw = gpuir.window %a[0 : 64, 0 : 16] : memref<64x64xbf16, #gpuir.smem_swizzled<128>> -> memref<64x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>
+      %b = gpuir.alloc : memref<128x32xbf16, #gpuir.smem_swizzled<128>>
+      %bw = gpuir.window %b[0 : 128, 0 : 16] : memref<128x32xbf16, #gpuir.smem_swizzled<128>> -> memref<128x16xbf16, strided<[32, 1]>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'b' must be a window of rows of 128 bytes in the 128-byte swizzle}}
+      gpuir.sm90a.wgmma %d, %aw, %bw : memref<128x64xf32, #gpuir.rmem>, memref<64x16xbf16, strided<[64, 1]>, #gpuir.smem_swizzled<128>>, memref<128x16xbf16, strided<[32, 1]>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}

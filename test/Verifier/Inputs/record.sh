@@ -1,20 +1,27 @@
-#!/bin/bash
-# Records nvdisasm -json and cuobjdump -elf for each cubin; prints tool versions and hashes.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-o=$OUT/rec; mkdir -p $o/disasm $o/elf $o/sass
-export PATH=$PATH:/usr/local/cuda/bin
-which nvdisasm cuobjdump ptxas
-nvdisasm --version | tail -2; cuobjdump --version | tail -2; ptxas --version | tail -2
-sha256sum $(which nvdisasm) $(which cuobjdump) $(which ptxas) $(readlink -f $(which ptxas))
-nvdisasm --help 2>&1 | grep -i -A2 json
-nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv
-for c in $here/cubins/*.cubin; do
-  h=$(sha256sum $c | cut -d' ' -f1); b=$(basename $c .cubin)
-  echo "$h $b" >> $o/index.txt
-  nvdisasm -json $c > $o/disasm/$h.json 2> $o/disasm/$h.err || echo "nvdisasm -json failed on $b: $(head -c 300 $o/disasm/$h.err)"
-  nvdisasm -c $c > $o/sass/$b.sass 2>&1
-  cuobjdump -elf $c > $o/elf/$b.elf.txt 2>&1
+#!/usr/bin/env bash
+# Records the disassembly evidence of cubins on the GPU machine (which has
+# nvdisasm and cuobjdump): for each cubins/NAME.cubin beside this script's
+# working directory, writes under ${OUT:-.}/rec/
+#   disasm/<sha256>.json   nvdisasm -json NAME.cubin (what rake-verify reads)
+#   elf/NAME.elf.txt       cuobjdump -elf NAME.cubin (to check the .nv.info reader)
+#   sass/NAME.sass         cuobjdump -sass NAME.cubin (for people)
+#   index.txt              "sha256 NAME" per cubin and the tools' versions
+# and packs them as ${OUT:-.}/rec.tgz. Copy disasm/*.json to
+# test/Verifier/Inputs/disasm and add each to the README's table.
+set -euo pipefail
+cuda=${CUDA_HOME:-/usr/local/cuda}
+out=${OUT:-.}/rec
+mkdir -p "$out/disasm" "$out/elf" "$out/sass"
+{
+  "$cuda/bin/nvdisasm" --version | tail -n 1
+  echo "nvdisasm sha256 $(sha256sum "$cuda/bin/nvdisasm" | cut -d' ' -f1)"
+} > "$out/index.txt"
+for cubin in cubins/*.cubin; do
+  name=$(basename "$cubin" .cubin)
+  sha=$(sha256sum "$cubin" | cut -d' ' -f1)
+  "$cuda/bin/nvdisasm" -json "$cubin" > "$out/disasm/$sha.json" 2> "$out/disasm/$sha.err"
+  "$cuda/bin/cuobjdump" -elf "$cubin" > "$out/elf/$name.elf.txt"
+  "$cuda/bin/cuobjdump" -sass "$cubin" > "$out/sass/$name.sass"
+  echo "$sha $name" >> "$out/index.txt"
 done
-cd $OUT && tar czf rec.tgz rec && rm -rf rec
-ls -la $OUT
+tar czf "${OUT:-.}/rec.tgz" -C "$(dirname "$out")" rec

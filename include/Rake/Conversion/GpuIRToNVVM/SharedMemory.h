@@ -23,6 +23,13 @@ struct SharedMemoryLayout {
   int64_t bytes = 0;
   /// Every buffer starts at a multiple of this (TMA boxes need 128).
   static constexpr int64_t kAlignment = 128;
+  /// A buffer in a swizzled layout starts at a multiple of this (the
+  /// swizzle pattern repeats every 8 rows of 128 bytes), and so does the
+  /// dynamic shared memory then.
+  static constexpr int64_t kSwizzledAlignment = 1024;
+  /// The largest alignment a buffer of the layout needs: that of the
+  /// dynamic shared memory.
+  int64_t alignment = kAlignment;
 };
 
 /// Lays out the shared buffers of a device function (each CTA's part of a

@@ -159,7 +159,7 @@ InstrTimeline CpAsyncOp::getInstrTimeline() {
 }
 SmallVector<InstrParam> CpAsyncOp::getParams() {
   InstrParam dst{0, "dst", AccessMode::write, QualTimeline::Sm80_cp_async,
-                 {TypeID::get<SmemAttr>()}};
+                 {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
   InstrParam src{1, "src", AccessMode::read, QualTimeline::Sm80_cp_async,
                  {TypeID::get<GmemAttr>()}};
   dst.outOfOrder = src.outOfOrder = true;
@@ -191,10 +191,56 @@ LogicalResult CpAsyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
   return success();
 }
 
+/// The address of a view's first element, as an integer (its buffer's
+/// aligned pointer plus its offset in bytes), and that offset.
+static std::pair<Value, Value> viewAddress(OpBuilder &b, Location loc,
+                                           Value view) {
+  auto type = cast<MemRefType>(view.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, meta.getBaseBuffer());
+  Value bytes = arith::MulIOp::create(
+      b, loc, meta.getOffset(),
+      cIndex(b, loc, type.getElementTypeBitWidth() / 8));
+  return {base, bytes};
+}
+
 LogicalResult CpAsyncOp::buildDevice(OpBuilder &b, ValueRange operands,
                                      Value) {
   Location loc = getLoc();
   Value dst = operands[0], src = operands[1];
+  if (isa<SmemSwizzledAttr>(memrefOf(getDst()).getMemorySpace())) {
+    // The 128-byte swizzle: byte offset o of the logical row-major buffer
+    // (rows of 128 bytes, the buffer 1024-byte aligned) is at
+    // o xor ((o >> 3) & 0x70): the 16-byte chunk index xor the row mod 8.
+    if (getFill())
+      return emitOpError() << "zero-fills into swizzled shared memory; not "
+                              "lowered yet";
+    auto [dstBase, dstBytes] = viewAddress(b, loc, dst);
+    Value swizzle = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, dstBytes, cIndex(b, loc, 3)),
+        cIndex(b, loc, 0x70));
+    Value dstAddr = arith::AddIOp::create(
+        b, loc, dstBase, arith::XOrIOp::create(b, loc, dstBytes, swizzle));
+    auto [srcBase, srcBytes] = viewAddress(b, loc, src);
+    Value srcAddr = arith::AddIOp::create(b, loc, srcBase, srcBytes);
+    Type i64 = b.getI64Type();
+    auto ptr = [&](Value addr, unsigned space) -> Value {
+      return LLVM::IntToPtrOp::create(
+          b, loc, LLVM::LLVMPointerType::get(getContext(), space),
+          arith::IndexCastOp::create(b, loc, i64, addr).getResult());
+    };
+    MemRefType srcType = memrefOf(src);
+    int64_t bytes =
+        srcType.getDimSize(0) * srcType.getElementTypeBitWidth() / 8;
+    NVVM::CpAsyncOp::create(
+        b, loc, ptr(dstAddr, 3), ptr(srcAddr, 1), b.getI32IntegerAttr(bytes),
+        NVVM::LoadCacheModifierKindAttr::get(
+            getContext(), bytes == 16 ? NVVM::LoadCacheModifierKind::CG
+                                      : NVVM::LoadCacheModifierKind::CA),
+        Value());
+    return success();
+  }
   // Kernel parameters are generic pointers; cp.async reads the global space.
   MemRefType srcType = memrefOf(src);
   auto global = MemRefType::get(

@@ -43,10 +43,37 @@ void forRange(OpBuilder &b, Location loc, int64_t n,
   body(loop.getInductionVar());
 }
 
+bool isSwizzled(MemRefType t) {
+  return isa_and_nonnull<SmemSwizzledAttr>(t.getMemorySpace());
+}
+
+/// Checks a wgmma operand in 128-byte swizzled shared memory: rows x 16
+/// elements of rows of 128 bytes.
+LogicalResult verifySwizzled(Operation *op, StringRef name, MemRefType t,
+                             int64_t rows) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (t.getRank() != 2 || t.getDimSize(1) != 16 ||
+      (rows > 0 && t.getDimSize(0) != rows))
+    return op->emitOpError()
+           << "operand '" << name << "' in swizzled shared memory must be "
+           << (rows > 0 ? std::to_string(rows) : std::string("N"))
+           << " x 16 (a 16-wide slice of K), found " << t;
+  if (cast<SmemSwizzledAttr>(t.getMemorySpace()).getBytes() != 128 ||
+      failed(t.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+      strides[0] * t.getElementTypeBitWidth() / 8 != 128)
+    return op->emitOpError() << "operand '" << name
+                             << "' must be a window of rows of 128 bytes in "
+                                "the 128-byte swizzle";
+  return success();
+}
+
 /// Checks a wgmma shared-memory operand: rows / 8 x 2 x 8 x 8 core
 /// matrices, each contiguous, the other strides static.
 LogicalResult verifyCoreMatrices(Operation *op, StringRef name, MemRefType t,
                                  int64_t rowBlocks) {
+  if (isSwizzled(t))
+    return verifySwizzled(op, name, t, rowBlocks > 0 ? rowBlocks * 8 : 0);
   if (t.getRank() != 4 || t.getDimSize(1) != 2 || t.getDimSize(2) != 8 ||
       t.getDimSize(3) != 8 ||
       (rowBlocks > 0 && t.getDimSize(0) != rowBlocks))
@@ -72,7 +99,10 @@ LogicalResult verifyCoreMatrices(Operation *op, StringRef name, MemRefType t,
 
 } // namespace
 
-int64_t WgmmaOp::getN() { return memrefOf(getB()).getDimSize(0) * 8; }
+int64_t WgmmaOp::getN() {
+  MemRefType b = memrefOf(getB());
+  return isSwizzled(b) ? b.getDimSize(0) : b.getDimSize(0) * 8;
+}
 
 LogicalResult WgmmaOp::verify() {
   MemRefType d = memrefOf(getD()), a = memrefOf(getA()), b = memrefOf(getB());
@@ -107,9 +137,9 @@ SmallVector<InstrParam> WgmmaOp::getParams() {
                {TypeID::get<RmemAttr>()}};
   d.distributedUnits = {CollUnitAttr::get(ctx, CollUnitKind::thread, 1, 0)};
   InstrParam a{1, "a", AccessMode::read, QualTimeline::wgmma_async_smem,
-               {TypeID::get<SmemAttr>()}};
+               {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
   InstrParam b{2, "b", AccessMode::read, QualTimeline::wgmma_async_smem,
-               {TypeID::get<SmemAttr>()}};
+               {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
   a.outOfOrder = b.outOfOrder = true;
   return {d, a, b};
 }
@@ -138,15 +168,19 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(kLoop.getBody());
         Value k = kLoop.getInductionVar();
-        auto coreIndex = [&](Value rowOrCol) {
+        // Core matrices: [r / 8][k / 8][r mod 8][k mod 8]; swizzled rows:
+        // [r][k] (the swizzle is the hardware's placement, not the meaning).
+        auto index = [&](Value rowOrCol, Value buffer) {
+          if (cast<MemRefType>(buffer.getType()).getRank() == 2)
+            return SmallVector<Value>{rowOrCol, k};
           SmallVector<Value> rk{rowOrCol, k};
           return SmallVector<Value>{apply(b, loc, r0.floorDiv(8), rk),
                                     apply(b, loc, k0.floorDiv(8), rk),
                                     apply(b, loc, r0 % 8, rk),
                                     apply(b, loc, k0 % 8, rk)};
         };
-        Value av = memref::LoadOp::create(b, loc, a, coreIndex(m));
-        Value bv = memref::LoadOp::create(b, loc, bm, coreIndex(c));
+        Value av = memref::LoadOp::create(b, loc, a, index(m, a));
+        Value bv = memref::LoadOp::create(b, loc, bm, index(c, bm));
         Value prod =
             arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, av),
                                   arith::ExtFOp::create(b, loc, f32, bv));
@@ -166,7 +200,8 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
 /// The matrix descriptor of a core-matrix operand in shared memory: start
 /// address, byte offsets between core matrices along K (leading) and along
 /// the rows (stride), no swizzle.
-static Value descriptor(OpBuilder &b, Location loc, Value view) {
+static Value descriptor(OpBuilder &b, Location loc, Value view,
+                        bool swizzled) {
   auto type = cast<MemRefType>(view.getType());
   SmallVector<int64_t> strides;
   int64_t ignored;
@@ -185,10 +220,69 @@ static Value descriptor(OpBuilder &b, Location loc, Value view) {
   // Bits 0-13: (address mod 2^18) / 16.
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, addr64, c64(0x3ffff)), c64(4));
-  int64_t leading = strides[1] * eltBytes, stride = strides[0] * eltBytes;
-  int64_t fixed = ((leading >> 4) & 0x3fff) << 16 |
-                  ((stride >> 4) & 0x3fff) << 32;
+  int64_t fixed;
+  if (swizzled) {
+    // 128-byte swizzle: 8-row atoms 1024 bytes apart (stride offset), the
+    // leading offset unused (1), layout type 1 in bits 62-63. The start is
+    // the logical address of the operand's first element (its rows start at
+    // an atom, its K offset within the 128-byte rows).
+    fixed = int64_t(1) << 16 | (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
+  } else {
+    int64_t leading = strides[1] * eltBytes, stride = strides[0] * eltBytes;
+    fixed = ((leading >> 4) & 0x3fff) << 16 | ((stride >> 4) & 0x3fff) << 32;
+  }
   return arith::OrIOp::create(b, loc, start, c64(fixed));
+}
+
+/// Whether every value of an affine expression is a multiple of m.
+static bool alwaysMultipleOf(AffineExpr e, int64_t m) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return c.getValue() % m == 0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return false;
+  if (e.getKind() == AffineExprKind::Add)
+    return alwaysMultipleOf(bin.getLHS(), m) && alwaysMultipleOf(bin.getRHS(), m);
+  if (e.getKind() == AffineExprKind::Mul)
+    return alwaysMultipleOf(bin.getLHS(), m) || alwaysMultipleOf(bin.getRHS(), m);
+  return false;
+}
+
+/// A swizzled wgmma operand is a window of a swizzled buffer (allocated
+/// 1024-byte aligned) whose rows start at multiples of 8 and whose K
+/// starts at a multiple of 16.
+static LogicalResult checkSwizzledStart(Operation *op, Value operand) {
+  auto window = operand.getDefiningOp<WindowOp>();
+  if (!window)
+    return isa<BlockArgument>(operand) ? op->emitOpError()
+               << "takes a swizzled operand that is not a window of a "
+                  "shared buffer"
+                                       : success();
+  if (!window.getSource().getDefiningOp<AllocOp>())
+    return op->emitOpError() << "takes a window of a window of swizzled "
+                                "memory; code generation needs one window "
+                                "of the buffer to place the swizzle atoms";
+  // The last two dimensions' starts; earlier ones (stages) select whole
+  // multiples of the buffer's 8-row atoms as rows are 128 bytes.
+  AffineMap m = window.getMap();
+  SmallVector<AffineExpr> starts;
+  unsigned r = 0;
+  for (bool isInterval : window.getIntervals()) {
+    starts.push_back(m.getResult(r++));
+    if (isInterval)
+      ++r;
+  }
+  size_t n = starts.size();
+  auto source = cast<MemRefType>(window.getSource().getType());
+  bool rowsOk = source.getRank() == 1 || alwaysMultipleOf(starts[n - 2], 8);
+  for (size_t d = 0; d + 2 < n; ++d)
+    rowsOk &= source.getDimSize(d + 1) % 8 == 0 || alwaysMultipleOf(starts[d], 8);
+  if (!rowsOk || !alwaysMultipleOf(starts[n - 1], 16))
+    return op->emitOpError()
+           << "cannot prove that its swizzled operand starts at a swizzle "
+              "atom: its window's rows must start at multiples of 8 and its "
+              "columns at multiples of 16";
+  return success();
 }
 
 LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
@@ -204,7 +298,16 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
     acc = LLVM::InsertValueOp::create(
         b, loc, acc,
         memref::LoadOp::create(b, loc, d, ValueRange{cIndex(b, loc, r)}), r);
-  Value descA = descriptor(b, loc, a), descB = descriptor(b, loc, bm);
+  // A swizzled operand must start at an 8-row atom, at a K offset that is
+  // a multiple of 16: proven from the windows that make it.
+  for (Value operand : {getA(), getB()}) {
+    if (!isSwizzled(memrefOf(operand)))
+      continue;
+    if (failed(checkSwizzledStart(*this, operand)))
+      return failure();
+  }
+  Value descA = descriptor(b, loc, a, isSwizzled(memrefOf(getA())));
+  Value descB = descriptor(b, loc, bm, isSwizzled(memrefOf(getB())));
   NVVM::WGMMATypes type = memrefOf(getA()).getElementType().isBF16()
                               ? NVVM::WGMMATypes::bf16
                               : NVVM::WGMMATypes::f16;

@@ -1,9 +1,12 @@
-// The wgmma GEMM of examples/gemm_sm90a.mlir with 256 x 128 tiles: four
-// warpgroups of 64 rows, A slices of 256 x 64 (less L2 traffic per product
-// than 128 x 128 tiles, which keep the smaller kernel bound by L2).
+// The wgmma GEMM of examples/gemm_sm90a.mlir with its stages in the
+// no-swizzle layout of 8x8 core matrices instead of the 128-byte swizzle.
+// Its copies either read 16 bytes of eight rows per warp row (as here) or
+// store eight 16-byte chunks 128 bytes apart (one bank group): either way a
+// third of the swizzled kernel's speed on the H200 (bench/gemm_sm80). Kept to
+// measure that.
 //
-//   build/bin/rake-opt bench/gemm_sm80/gemm_sm90a_256.mlir --rake-check
-gpuir.proc @gemm_sm90a_256(%Mt: index, %Nt: index, %Kt: index,
+// (Written by bench/gemm_sm80/make_gemm_sm90a.py gemm_sm90a_core 4 4 2.)
+gpuir.proc @gemm_sm90a_core(%Mt: index, %Nt: index, %Kt: index,
                        %A: memref<?x?xbf16, #gpuir.gmem>,
                        %Bt: memref<?x?xbf16, #gpuir.gmem>,
                        %C: memref<?x?xf32, #gpuir.gmem>)
