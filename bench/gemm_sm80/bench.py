@@ -59,10 +59,13 @@ for s in sizes:
         bmat = (f"m:bf16:{k}x{n}:{work}/B.bin:-" if form == "kn"
                 else f"m:bf16:{n}x{k}:{work}/Bt.bin:-")
         out = subprocess.run(
-            [launcher, f"{work}/{ptx}", name, *launch.split(), "--repeat",
+            [launcher, f"{work}/{ptx}", name,
+             *[f for f in launch.split() if not f.startswith("t:")], "--repeat",
              str(repeat), f"i:{m // int(mtile)}", f"i:{n // 128}",
              f"i:{k // int(slice_)}", f"m:bf16:{m}x{k}:{work}/A.bin:-", bmat,
-             f"m:f32:{m}x{n}:-:{work}/C.bin"],
+             f"m:f32:{m}x{n}:-:{work}/C.bin",
+             # Tensor maps (TMA kernels) follow the parameters.
+             *[f for f in launch.split() if f.startswith("t:")]],
             capture_output=True, text=True)
         if out.returncode != 0:
             print(out.stdout, out.stderr)

@@ -21,7 +21,8 @@ work=${WORK:-$root/gpu-work/bench}
 # Each kernel with the width of its K slices, how it takes B: k x n ("kn",
 # B) or n x k ("nk", B transposed), and the height of its tiles of C.
 kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn 128"
-         "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256")
+         "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256"
+         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"
@@ -37,6 +38,8 @@ prepare)
     "$bin/rake-run" --seq "$k" --sizes=Mt=1,Nt=1,Kt=1 --shape="$shape" \
       --launch-args="$work/$name.args" > /dev/null
     launch=$(sed -E 's/^[a-z0-9_]+ (--block [0-9]+ --blocks-per-sm [0-9]+ --smem [0-9]+).*/\1/' "$work/$name.args")
+    # The tensor maps of TMA kernels (t:ARG:BOX:SWIZZLE) come last.
+    launch="$launch$(grep -o ' t:[^ ]*' "$work/$name.args" | tr -d '\n' || true)"
     echo "$name $name.ptx $slice $form $mtile $launch" >> "$work/kernels.txt"
   done
   cat "$work/kernels.txt"

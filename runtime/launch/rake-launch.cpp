@@ -12,6 +12,13 @@
 //                                   given shape, filled from file IN (raw,
 //                                   row-major) and written to OUT after the
 //                                   run (- for neither)
+//   t:I:ROWSxCOLS:SWIZZLE           a CUtensorMap (after the procedure's
+//                                   parameters, in the kernel's order) of
+//                                   the buffer given as ARG number I (from
+//                                   0), row-major, its box ROWS x COLS, its
+//                                   swizzle 0, 32, 64 or 128 bytes; passed
+//                                   as the address of a copy in global
+//                                   memory
 // The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs
 // (rounded down to whole clusters of C CTAs along x), each with BYTES of
 // dynamic shared memory (the kernel's rake.shared_bytes).
@@ -197,14 +204,66 @@ int main(int argc, char **argv) {
     scalars.push_back(std::make_unique<int64_t>(v));
     params.push_back(scalars.back().get());
   };
+  // The buffer each ARG position names (null for index values).
+  std::vector<Buffer *> byArg;
+  std::vector<CUdeviceptr> tensorMaps;
+  tensorMaps.reserve(args.size());
   for (const std::string &a : args) {
     std::vector<std::string> f = split(a, ':');
     if (f.size() == 2 && f[0] == "i") {
       scalar(std::stoll(f[1]));
+      byArg.push_back(nullptr);
+      continue;
+    }
+    if (f.size() == 4 && f[0] == "t") {
+      size_t arg = std::stoul(f[1]);
+      std::vector<std::string> box = split(f[2], 'x');
+      if (arg >= byArg.size() || !byArg[arg] || byArg[arg]->shape.size() != 2 ||
+          box.size() != 2)
+        die("bad tensor map '" + a + "': ARG " + f[1] +
+            " must be an earlier two-dimensional buffer, the box ROWSxCOLS");
+      const Buffer &buf = *byArg[arg];
+      CUtensorMapDataType type;
+      if (buf.type.name == "bf16") type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+      else if (buf.type.name == "f16") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+      else if (buf.type.name == "f32") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+      else if (buf.type.name == "i32") type = CU_TENSOR_MAP_DATA_TYPE_INT32;
+      else if (buf.type.name == "i8") type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+      else die("no tensor maps of " + buf.type.name + " buffers");
+      CUtensorMapSwizzle swizzle;
+      switch (std::stoi(f[3])) {
+      case 0: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
+      case 32: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
+      case 64: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
+      case 128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
+      default: die("bad swizzle in '" + a + "'");
+      }
+      // Innermost dimension first.
+      cuuint64_t dims[2] = {static_cast<cuuint64_t>(buf.shape[1]),
+                            static_cast<cuuint64_t>(buf.shape[0])};
+      cuuint64_t strides[1] = {
+          static_cast<cuuint64_t>(buf.shape[1] * buf.type.bytes)};
+      cuuint32_t boxDims[2] = {static_cast<cuuint32_t>(std::stoul(box[1])),
+                               static_cast<cuuint32_t>(std::stoul(box[0]))};
+      cuuint32_t elementStrides[2] = {1, 1};
+      CUtensorMap map;
+      check(cuTensorMapEncodeTiled(
+                &map, type, 2, reinterpret_cast<void *>(buf.dev), dims,
+                strides, boxDims, elementStrides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+            "cuTensorMapEncodeTiled");
+      CUdeviceptr dev;
+      check(cuMemAlloc(&dev, sizeof(map)), "cuMemAlloc");
+      check(cuMemcpyHtoD(dev, &map, sizeof(map)), "cuMemcpyHtoD");
+      tensorMaps.push_back(dev);
+      params.push_back(&tensorMaps.back());
       continue;
     }
     if (f.size() != 5 || f[0] != "m")
-      die("bad argument '" + a + "': expected i:VALUE or m:TYPE:SHAPE:IN:OUT");
+      die("bad argument '" + a +
+          "': expected i:VALUE, m:TYPE:SHAPE:IN:OUT or t:I:BOX:SWIZZLE");
     auto b = std::make_unique<Buffer>();
     b->type = elementType(f[1]);
     size_t n = 1;
@@ -235,6 +294,7 @@ int main(int argc, char **argv) {
       scalar(d);
     for (int64_t s : b->strides)
       scalar(s);
+    byArg.push_back(b.get());
     buffers.push_back(std::move(b));
   }
 

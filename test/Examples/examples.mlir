@@ -222,3 +222,31 @@
 // G90PTX-NEXT: wgmma.wait_group.sync.aligned 1;
 // G90PTX: fence.proxy.async.shared::cta;
 // G90PTX-NEXT: bar.sync 0;
+
+// Hopper's TMA: the check accepts one thread filling each swizzled stage
+// with two TMA copies that complete on the stage's mbarrier, its CPU meaning
+// equals the reference, and its PTX has the two 2-D tensor copies on the
+// stage's mbarrier, its expect_tx of their 48 KiB, the parity wait before
+// the wgmma, and the tensor maps as the kernel's last two parameters.
+// RUN: rake-opt %examples/gemm_sm90a_tma.mlir --rake-check | FileCheck %s --check-prefix=TCHK
+// TCHK: gpuir.proc @gemm_sm90a_tma
+// RUN: rm -rf %t.tma && rake-run --seq %examples/gemm_sm90a_tma.mlir --sizes=Mt=1,Nt=1,Kt=5 --shape=A=256x320,Bt=128x320,C=256x128 --output-dir=%t.tma --launch-args=%t.tma.args
+// RUN: rake-example-ref gemm_nt %t.tma/A.bin %t.tma/Bt.bin %t.tma/C.bin 256 128 320 | FileCheck %s --check-prefix=TMAREF
+// TMAREF: gemm_nt: 32768 elements match
+// The launcher encodes one tensor map per (buffer, box, swizzle).
+// RUN: FileCheck %s --check-prefix=TMAARGS < %t.tma.args
+// TMAARGS: gemm_sm90a_tma --block 512 --blocks-per-sm 1 --smem 196608 i:1 i:1 i:5 m:bf16:256x320:in/A.bin:gpu/A.bin m:bf16:128x320:in/Bt.bin:gpu/Bt.bin m:f32:256x128:in/C.bin:gpu/C.bin t:3:256x64:128 t:4:128x64:128
+// RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm90a_tma.mlir | FileCheck %s --check-prefix=TMAPTX
+// TMAPTX: .param .u64 .ptr .align 1 gemm_sm90a_tma_param_24,
+// TMAPTX-NEXT: .param .u64 .ptr .align 1 gemm_sm90a_tma_param_25
+// TMAPTX-NOT: .local
+// TMAPTX: fence.proxy.async.shared::cta;
+// TMAPTX-NEXT: bar.sync 0;
+// TMAPTX: cvta.to.shared::cluster.u64 [[DSTA:%rd[0-9]+]],
+// TMAPTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [[[DSTA]]], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR:%rd[0-9]+]]];
+// TMAPTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR]]];
+// TMAPTX: mov.b32 [[BYTES:%r[0-9]+]], 49152;
+// TMAPTX-NEXT: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [[[BAR]]], [[BYTES]];
+// TMAPTX: mbarrier.try_wait.parity.shared.b64
+// TMAPTX: wgmma.fence.sync.aligned;
+// TMAPTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16

@@ -64,7 +64,8 @@ static cl::opt<int64_t> blocksPerSm(
 
 /// Each proc's kernel parameters as MLIR's GPU lowering expands them: an
 /// index is one parameter, a memref of rank r is 3 + 2r (allocated and
-/// aligned pointers, offset, sizes, strides).
+/// aligned pointers, offset, sizes, strides); then the address of each
+/// tensor map the kernel's TMA copies use.
 static ::rake::bundle::ParamRoles rolesOf(ModuleOp module) {
   ::rake::bundle::ParamRoles roles;
   module.walk([&](mlir::rake::gpuir::ProcOp proc) {
@@ -83,6 +84,17 @@ static ::rake::bundle::ParamRoles rolesOf(ModuleOp module) {
         r.push_back(arg + ".index");
       }
     }
+    // Then the address of each tensor map of its TMA copies.
+    proc.walk([&](mlir::rake::gpuir::DeviceFunctionOp device) {
+      FailureOr<mlir::rake::KernelTensorMaps> maps =
+          mlir::rake::collectTensorMaps(device);
+      if (failed(maps))
+        return;
+      for (const mlir::rake::TensorMapUse &m : maps->maps)
+        r.push_back("tensormap.arg" + std::to_string(m.arg) + "." +
+                    std::to_string(m.rows) + "x" + std::to_string(m.cols) +
+                    ".swizzle" + std::to_string(m.swizzle));
+    });
   });
   return roles;
 }

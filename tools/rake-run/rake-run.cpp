@@ -407,6 +407,14 @@ int run() {
       llvm::interleave(b.shape, os, "x");
       os << ":in/" << b.name << ".bin:gpu/" << b.name << ".bin";
     }
+    // The tensor maps of the kernel's TMA copies, after the parameters.
+    FailureOr<mlir::rake::KernelTensorMaps> maps =
+        mlir::rake::collectTensorMaps(device);
+    if (failed(maps))
+      return 1;
+    for (const mlir::rake::TensorMapUse &m : maps->maps)
+      os << " t:" << m.arg << ":" << m.rows << "x" << m.cols << ":"
+         << m.swizzle;
     os << "\n";
   }
 

@@ -24,6 +24,7 @@
 #include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 #include "../GpuIRToCPU/SequentialLowering.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -113,6 +114,45 @@ SharedMemoryLayout mlir::rake::layOutSharedMemory(DeviceFunctionOp device) {
   return layout;
 }
 
+FailureOr<KernelTensorMaps>
+mlir::rake::collectTensorMaps(DeviceFunctionOp device) {
+  KernelTensorMaps out;
+  WalkResult walk = device.walk([&](TmaLoadOp tma) {
+    auto window = tma.getSrc().getDefiningOp<WindowOp>();
+    auto arg = window ? dyn_cast<BlockArgument>(window.getSource())
+                      : BlockArgument();
+    if (!arg || !isa<ProcOp>(arg.getOwner()->getParentOp())) {
+      tma.emitOpError() << "copies from a box that is not one window of a "
+                           "buffer parameter of the procedure; the tensor "
+                           "map describes a parameter";
+      return WalkResult::interrupt();
+    }
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.getRank() != 2 || !type.getLayout().isIdentity()) {
+      tma.emitOpError() << "copies from parameter #" << arg.getArgNumber()
+                        << " of type " << type
+                        << "; code generation makes tensor maps of "
+                           "two-dimensional row-major buffers";
+      return WalkResult::interrupt();
+    }
+    MemRefType box = cast<MemRefType>(tma.getSrc().getType());
+    TensorMapUse use{arg.getArgNumber(), box.getDimSize(0), box.getDimSize(1),
+                     tma.getSwizzle()};
+    auto same = [&](const TensorMapUse &u) {
+      return u.arg == use.arg && u.rows == use.rows && u.cols == use.cols &&
+             u.swizzle == use.swizzle;
+    };
+    auto it = llvm::find_if(out.maps, same);
+    out.byOp[tma] = it - out.maps.begin();
+    if (it == out.maps.end())
+      out.maps.push_back(use);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return out;
+}
+
 namespace {
 
 bool isInOrder(SyncTimeline t) {
@@ -158,6 +198,13 @@ public:
                << " cannot be passed to a kernel yet";
       inputs.push_back(t);
     }
+    // The tensor maps of its TMA copies follow, as generic addresses.
+    FailureOr<KernelTensorMaps> maps = collectTensorMaps(device);
+    if (failed(maps))
+      return failure();
+    tensorMaps = std::move(*maps);
+    for (size_t i = 0; i < tensorMaps.maps.size(); ++i)
+      inputs.push_back(LLVM::LLVMPointerType::get(b.getContext()));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(gpuModule.getBody());
     kernel = gpu::GPUFuncOp::create(b, proc.getLoc(), proc.getSymName(),
@@ -199,6 +246,9 @@ public:
                               b.getContext(), gpu::AddressSpace::Workgroup)));
     // A thread's index in its CTA, and in its cluster (the collective
     // analysis numbers a cluster's threads CTA by CTA).
+    // The tensor maps are in global memory, written by the launcher before
+    // the launch and never modified on the device: TMA reads them as they
+    // are (no tensor-map proxy fence, which PTX 8.0 lacks).
     ctaThreadId = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     threadId = ctaThreadId;
     if (clusterSize > 1) {
@@ -449,6 +499,8 @@ private:
       return lowerArrive(arrive);
     if (auto await = dyn_cast<AwaitOp>(op))
       return lowerAwait(await);
+    if (auto tma = dyn_cast<TmaLoadOp>(op))
+      return lowerTmaLoad(tma);
     if (auto instr = dyn_cast<InstrOpInterface>(op))
       return instr.buildDevice(b, instrOperands(op), threadId);
     if (auto alloc = dyn_cast<AllocOp>(op))
@@ -467,6 +519,60 @@ private:
     if (auto window = dyn_cast<WindowOp>(op))
       return lowerLocalWindow(window);
     return Lowering::lowerOp(op);
+  }
+
+  /// The arrive on the tma_to_smem_async timeline that follows a TMA copy
+  /// in its block: the copy completes on its mbarrier.
+  static ArriveOp tmaArriveAfter(Operation *op) {
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      if (auto arrive = dyn_cast<ArriveOp>(next);
+          arrive && arrive.getPre() == SyncTimeline::tma_to_smem_async)
+        return arrive;
+    return nullptr;
+  }
+
+  /// A TMA copy: its tensor map (a kernel parameter), the mbarrier of the
+  /// arrive after it, and the box's coordinates (the window's starts).
+  LogicalResult lowerTmaLoad(TmaLoadOp tma) {
+    Location loc = tma.getLoc();
+    ArriveOp arrive = tmaArriveAfter(tma);
+    if (!arrive)
+      return tma.emitOpError()
+             << "has no 'gpuir.arrive tma_to_smem_async' after it in its "
+                "block; the copy completes on that arrive's mbarrier";
+    auto it = mbarriers.find(arrive.getBarriers().front());
+    if (it == mbarriers.end())
+      return tma.emitOpError()
+             << "completes on the barrier of its arrive, which is not an "
+                "mbarrier";
+    Value element = mbarrierElement(
+        it->second, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
+        arrive.getBarrierIndices(0), loc);
+    Value mbar = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+        nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), it->second.group,
+                                     element)
+            .getResult());
+    auto window = tma.getSrc().getDefiningOp<WindowOp>();
+    AffineMap m = window.getMap();
+    SmallVector<Value> starts;
+    unsigned r = 0;
+    for (bool isInterval : window.getIntervals()) {
+      starts.push_back(arith::IndexCastOp::create(
+          b, loc, b.getI32Type(),
+          applyExpr(loc, m.getResult(r++), m.getNumDims(),
+                    window.getIndices())));
+      if (isInterval)
+        ++r;
+    }
+    Value map = kernel.getArgument(
+        kernel.getNumArguments() - tensorMaps.maps.size() +
+        tensorMaps.byOp.lookup(tma));
+    SmallVector<Value> operands = instrOperands(tma);
+    // TMA's coordinates run from the innermost dimension: column, row.
+    operands.append({map, mbar, starts[1], starts[0]});
+    return cast<InstrOpInterface>(tma.getOperation())
+        .buildDevice(b, operands, threadId);
   }
 
   /// Plain reads and writes of swizzled shared memory would need the
@@ -747,16 +853,63 @@ private:
       NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr, /*noinc=*/true);
       return success();
     }
+    if (arrive.getPre() == SyncTimeline::tma_to_smem_async) {
+      // One arrive for this thread's copies since its previous such arrive
+      // in the block, expecting their bytes.
+      int64_t bytes = 0;
+      for (Operation *prev = arrive->getPrevNode(); prev;
+           prev = prev->getPrevNode()) {
+        if (auto before = dyn_cast<ArriveOp>(prev);
+            before && before.getPre() == SyncTimeline::tma_to_smem_async)
+          break;
+        if (auto tma = dyn_cast<TmaLoadOp>(prev))
+          bytes += tma.getBytes();
+      }
+      if (bytes == 0)
+        return arrive.emitOpError()
+               << "arrives on the tma_to_smem_async timeline with no "
+                  "gpuir.sm90a.tma_load before it in its block";
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          b, loc, bar.group, arith::ConstantIndexOp::create(b, loc, bytes),
+          element, Value());
+      return success();
+    }
+    if (isInOrderTimeline(arrive.getPre()) &&
+        awaitedByAsyncProxy(arrive.getBarriers().front()))
+      // Generic-proxy accesses before the arrive, async-proxy accesses
+      // (TMA, wgmma) after the awaits: the writer's proxy fence.
+      NVVM::FenceProxyOp::create(
+          b, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     if (!isInOrderTimeline(arrive.getPre()))
       return arrive.emitOpError()
              << "arrives on an mbarrier after "
              << stringifySyncTimeline(arrive.getPre())
-             << " accesses; only cuda_in_order and Sm80_cp_async arrives are "
-                "lowered yet";
+             << " accesses; only cuda_in_order, Sm80_cp_async and "
+                "tma_to_smem_async arrives are lowered yet";
     nvgpu::MBarrierArriveOp::create(
         b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
         element);
     return success();
+  }
+
+  /// Whether an await on the barrier makes accesses before the arrive
+  /// visible to accesses of the async proxy (TMA, wgmma's shared operands)
+  /// after it: generic-proxy writes read through the async proxy need the
+  /// writer's fence.proxy.async. (Accesses only ordered in time, as a TMA
+  /// copy overwriting what in-order reads read, need none: the mbarrier
+  /// orders them, as CUTLASS's pipelines rely on.)
+  static bool awaitedByAsyncProxy(Value barrier) {
+    QualTimeline async = QualTimeline::tma_to_smem_async |
+                         QualTimeline::tma_to_gmem_async |
+                         QualTimeline::wgmma_async_smem;
+    for (Operation *user : barrier.getUsers())
+      if (auto await = dyn_cast<AwaitOp>(user);
+          await && bitEnumContainsAny(
+                       getSyncTimelineInfo(await.getPost()).full, async))
+        return true;
+    return false;
   }
 
   /// barrier.cluster.arrive and .wait count every thread of the cluster.
@@ -809,10 +962,13 @@ private:
              << "awaits with lag(" << *await.getLag()
              << "); only lag 0 (and mbarrier_prearrive's first phase) is "
                 "lowered yet";
-    if (!isInOrderTimeline(await.getPost()))
+    if (!isInOrderTimeline(await.getPost()) &&
+        await.getPost() != SyncTimeline::tma_to_smem_async &&
+        await.getPost() != SyncTimeline::wgmma_async)
       return await.emitOpError()
              << "awaits an mbarrier for " << stringifySyncTimeline(await.getPost())
-             << " accesses; only cuda_in_order awaits are lowered yet";
+             << " accesses; only cuda_in_order, tma_to_smem_async and "
+                "wgmma_async awaits are lowered yet";
     const MBarrier &bar = it->second;
     Value element =
         mbarrierElement(bar, await.getMap(), await.getIndices(), loc);
@@ -1151,6 +1307,9 @@ private:
   StringRef currentGroup;
   /// The mbarrier arrays, by their gpuir.alloc.
   DenseMap<Value, MBarrier> mbarriers;
+  /// The tensor maps of the kernel's TMA copies; their addresses are the
+  /// kernel's last parameters.
+  KernelTensorMaps tensorMaps;
   /// The dynamic shared memory (null when the kernel has no shared buffer).
   Value sharedBase;
   /// The thread's index in its cluster (what the collective tilings

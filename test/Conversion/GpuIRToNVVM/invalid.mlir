@@ -236,8 +236,8 @@ gpuir.proc @async_await(%n: index) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
       gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
-      // expected-error @+1 {{'gpuir.await' op awaits an mbarrier for wgmma_async accesses; only cuda_in_order awaits are lowered yet}}
-      gpuir.await %bar, wgmma_async : !gpuir.barrier<mbarrier>
+      // expected-error @+1 {{'gpuir.await' op awaits an mbarrier for cuda_generic_and_async_proxy accesses; only cuda_in_order, tma_to_smem_async and wgmma_async awaits are lowered yet}}
+      gpuir.await %bar, cuda_generic_and_async_proxy : !gpuir.barrier<mbarrier>
     }
   }
 }
@@ -248,7 +248,7 @@ gpuir.proc @async_arrive(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
-      // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier after wgmma_async accesses; only cuda_in_order and Sm80_cp_async arrives are lowered yet}}
+      // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier after wgmma_async accesses; only cuda_in_order, Sm80_cp_async and tma_to_smem_async arrives are lowered yet}}
       gpuir.arrive wgmma_async >> %bar : !gpuir.barrier<mbarrier>
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
@@ -363,6 +363,75 @@ gpuir.proc @swizzle_fill(%n: index, %A: memref<?x64xbf16, #gpuir.gmem>) {
       }
       gpuir.arrive Sm80_cp_async >> %cg : !gpuir.barrier<cp_async_group>
       gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<cp_async_group>
+    }
+  }
+}
+
+// -----
+
+// A TMA copy completes on the mbarrier of the arrive after it.
+gpuir.proc @tma_no_arrive(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %g = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op has no 'gpuir.arrive tma_to_smem_async' after it in its block; the copy completes on that arrive's mbarrier}}
+        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @tma_arrive_alone(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.arrive' op arrives on the tma_to_smem_async timeline with no gpuir.sm90a.tma_load before it in its block}}
+        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+      }
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+
+// -----
+
+// The tensor map describes a buffer parameter: a window of a window is not one.
+gpuir.proc @tma_window_window(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %g0 = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 128] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x128xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        %g = gpuir.window %g0[0 : 64, 0 : 64] : memref<64x128xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies from a box that is not one window of a buffer parameter of the procedure; the tensor map describes a parameter}}
+        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+      }
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @tma_rank3(%n: index, %A: memref<?x64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %g = gpuir.window %A[%t, 0 : 64, 0 : 64] : memref<?x64x64xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies from parameter #1 of type 'memref<?x64x64xbf16, #gpuir.gmem>'; code generation makes tensor maps of two-dimensional row-major buffers}}
+        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
+        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+      }
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
   }
 }

@@ -130,3 +130,99 @@ gpuir.proc @p(%n: index) {
     }
   }
 }
+
+// -----
+
+// tma_load copies a two-dimensional box of 16-byte rows, as TMA does.
+gpuir.proc @p(%n: index, %A: memref<64x32xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op dst 'memref<64x64xbf16, #gpuir.smem>' and src 'memref<64x32xbf16, #gpuir.gmem>' must have the same shape and element type}}
+        gpuir.sm90a.tma_load %s, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x32xbf16, #gpuir.gmem>
+      }
+    }
+  }
+}
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<512x8xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<512x8xf32, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies a box of at most 256 x 256 elements, found 512 x 8}}
+        gpuir.sm90a.tma_load %s, %A : memref<512x8xf32, #gpuir.smem>, memref<512x8xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64x4xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x4xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies rows of a multiple of 16 bytes, found 8}}
+        gpuir.sm90a.tma_load %s, %A : memref<64x4xbf16, #gpuir.smem>, memref<64x4xbf16, #gpuir.gmem>
+      }
+    }
+  }
+}
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64x32xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x32xbf16, #gpuir.smem_swizzled<128>>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op writes the 128-byte swizzle, whose rows are 128 bytes; dst's rows are 64 bytes}}
+        gpuir.sm90a.tma_load %s, %A : memref<64x32xbf16, #gpuir.smem_swizzled<128>>, memref<64x32xbf16, #gpuir.gmem>
+      }
+    }
+  }
+}
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies a two-dimensional box: dst and src must be two-dimensional windows of static size}}
+        gpuir.sm90a.tma_load %s, %A : memref<64xbf16, #gpuir.smem>, memref<64xbf16, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x128xbf16, #gpuir.smem>
+      %w = gpuir.window %s[0 : 64, 0 : 64] : memref<64x128xbf16, #gpuir.smem> -> memref<64x64xbf16, strided<[128, 1]>, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op writes a contiguous row-major box: dst's strides must be [64, 1]}}
+        gpuir.sm90a.tma_load %w, %A : memref<64x64xbf16, strided<[128, 1]>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op reads rows of contiguous elements: src's inner stride must be 1}}
+        gpuir.sm90a.tma_load %s, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>
+      }
+    }
+  }
+}

@@ -37,6 +37,28 @@ struct SharedMemoryLayout {
 /// distributed memory analyses of its procedure to know them).
 SharedMemoryLayout layOutSharedMemory(gpuir::DeviceFunctionOp device);
 
+/// A CUtensorMap a kernel's TMA copies need: of which buffer parameter of
+/// the procedure, the box (rows, columns) one copy moves and the swizzle in
+/// bytes (0: none). The kernel takes the generic address of each, in order,
+/// as hidden parameters after the procedure's own; the launcher encodes
+/// them (row-major, over the whole buffer) and passes their addresses.
+struct TensorMapUse {
+  unsigned arg = 0;
+  int64_t rows = 0, cols = 0;
+  int64_t swizzle = 0;
+};
+
+struct KernelTensorMaps {
+  llvm::SmallVector<TensorMapUse> maps;
+  /// The map each gpuir.sm90a.tma_load uses, by index into maps.
+  llvm::DenseMap<Operation *, unsigned> byOp;
+};
+
+/// The tensor maps of a device function, in order of first use; fails (with
+/// a diagnostic at the copy) on a copy whose source is not one window of a
+/// two-dimensional buffer parameter.
+FailureOr<KernelTensorMaps> collectTensorMaps(gpuir::DeviceFunctionOp device);
+
 } // namespace mlir::rake
 
 #endif // RAKE_CONVERSION_GPUIRTONVVM_SHAREDMEMORY_H

@@ -325,6 +325,125 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// tma_load
+//===----------------------------------------------------------------------===//
+
+int64_t TmaLoadOp::getBytes() {
+  MemRefType t = memrefOf(getDst());
+  return t.getNumElements() * t.getElementTypeBitWidth() / 8;
+}
+
+int64_t TmaLoadOp::getSwizzle() {
+  auto swizzled =
+      dyn_cast_or_null<SmemSwizzledAttr>(memrefOf(getDst()).getMemorySpace());
+  return swizzled ? swizzled.getBytes() : 0;
+}
+
+LogicalResult TmaLoadOp::verify() {
+  MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
+  if (dst.getRank() != 2 || src.getRank() != 2 || !dst.hasStaticShape() ||
+      !src.hasStaticShape())
+    return emitOpError() << "copies a two-dimensional box: dst and src must "
+                            "be two-dimensional windows of static size";
+  if (dst.getShape() != src.getShape() ||
+      dst.getElementType() != src.getElementType())
+    return emitOpError() << "dst " << dst << " and src " << src
+                         << " must have the same shape and element type";
+  Type elt = dst.getElementType();
+  if (!elt.isIntOrFloat())
+    return emitOpError() << "copies scalars, found " << elt;
+  int64_t rows = dst.getDimSize(0), cols = dst.getDimSize(1);
+  if (rows > 256 || cols > 256)
+    return emitOpError() << "copies a box of at most 256 x 256 elements, found "
+                         << rows << " x " << cols;
+  int64_t rowBytes = cols * elt.getIntOrFloatBitWidth() / 8;
+  if (rowBytes % 16 != 0)
+    return emitOpError() << "copies rows of a multiple of 16 bytes, found "
+                         << rowBytes;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(dst.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+      strides[0] != cols)
+    return emitOpError() << "writes a contiguous row-major box: dst's strides "
+                            "must be ["
+                         << cols << ", 1]";
+  SmallVector<int64_t> srcStrides;
+  if (failed(src.getStridesAndOffset(srcStrides, offset)) || srcStrides[1] != 1)
+    return emitOpError() << "reads rows of contiguous elements: src's inner "
+                            "stride must be 1";
+  if (int64_t swizzle = getSwizzle(); swizzle && rowBytes != swizzle)
+    return emitOpError() << "writes the " << swizzle
+                         << "-byte swizzle, whose rows are " << swizzle
+                         << " bytes; dst's rows are " << rowBytes << " bytes";
+  return success();
+}
+
+CollUnitAttr TmaLoadOp::getCollUnit() {
+  return CollUnitAttr::get(getContext(), CollUnitKind::thread, 1, 0);
+}
+InstrTimeline TmaLoadOp::getInstrTimeline() {
+  return InstrTimeline::tma_to_smem_async;
+}
+SmallVector<InstrParam> TmaLoadOp::getParams() {
+  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::tma_to_smem_async,
+                 {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
+  InstrParam src{1, "src", AccessMode::read, QualTimeline::tma_to_smem_async,
+                 {TypeID::get<GmemAttr>()}};
+  dst.outOfOrder = src.outOfOrder = true;
+  return {dst, src};
+}
+
+LogicalResult TmaLoadOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  MemRefType t = memrefOf(dst);
+  forRange(b, loc, t.getDimSize(0), [&](Value r) {
+    forRange(b, loc, t.getDimSize(1), [&](Value c) {
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
+          ValueRange{r, c});
+    });
+  });
+  return success();
+}
+
+/// `operands`: the destination view, the source view, then (from the
+/// conversion, which knows the kernel) the generic address of the tensor
+/// map, the shared address of the mbarrier the copy completes on, and the
+/// box's coordinates in the buffer (column, row) as i32.
+LogicalResult TmaLoadOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                     Value) {
+  if (operands.size() != 6)
+    return emitOpError() << "is lowered by convert-gpuir-to-nvvm, which "
+                            "supplies its tensor map and mbarrier";
+  Location loc = getLoc();
+  Value dst = operands[0];
+  if (isSwizzled(memrefOf(getDst())) &&
+      failed(checkSwizzledStart(*this, getDst())))
+    return failure();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, dst);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, meta.getBaseBuffer());
+  Value addr = arith::AddIOp::create(
+      b, loc, base,
+      arith::MulIOp::create(
+          b, loc, meta.getOffset(),
+          cIndex(b, loc, memrefOf(dst).getElementTypeBitWidth() / 8)));
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), addr).getResult());
+  // The CTA's own shared memory, addressed in the cluster's window
+  // (shared::cluster, address space 7), as the instruction takes it.
+  Value clusterPtr = LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(getContext(), 7), ptr);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, clusterPtr, operands[2], ValueRange{operands[4], operands[5]},
+      operands[3], ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+  return success();
+}
+
 void GpuIRDialect::registerSm90aInstructions() {
   addOperations<
 #define GET_OP_LIST

@@ -52,4 +52,44 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
   }];
 }
 
+def Sm90a_TmaLoadOp : Op<GpuIR_Dialect, "sm90a.tma_load",
+    [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
+                               ["buildSequential", "buildDevice"]>]> {
+  let summary = "copy a 2-D box of a global buffer into shared memory with TMA, asynchronously";
+  let description = [{
+    One thread copies `src`, a rows x cols window of a two-dimensional
+    global buffer parameter of the procedure, into `dst`, a rows x cols
+    shared buffer or window of row-major rows (plain shared memory, or the
+    128-byte swizzle with rows of 128 bytes), through the tensor memory
+    accelerator (`cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes`).
+    Both run on the tma_to_smem_async timeline. The copy completes on the
+    mbarrier of the next `gpuir.arrive tma_to_smem_async >> %bar[...]` of
+    the same thread, in the same block: code generation passes that
+    barrier to the copy and makes the arrive an
+    `mbarrier.arrive.expect_tx` of the bytes of the copies before it.
+    Code generation also makes the CUtensorMap of each (buffer, box,
+    swizzle) the kernel uses: the launcher encodes it and passes its
+    address as a hidden parameter after the procedure's own.
+
+    ```mlir
+    gpuir.sm90a.tma_load %As_k, %Ag : memref<256x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>,
+                                      memref<256x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+    gpuir.arrive tma_to_smem_async >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>
+    ```
+
+    The sequential behavior copies the box element by element.
+  }];
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let assemblyFormat = [{
+    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes one copy moves.
+    int64_t getBytes();
+    /// The swizzle of the destination in bytes (0: none).
+    int64_t getSwizzle();
+  }];
+}
+
 #endif // RAKE_GPUIR_SM90A

@@ -1,0 +1,37 @@
+// RUN: rake-opt %s --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s
+
+// A TMA copy completes on the mbarrier of the arrive after it: the arrive
+// becomes an expect_tx of the copy's bytes (64 x 64 bf16: 8192). Before it,
+// every thread wrote the tile with st.shared and arrived in order on a
+// barrier that the copying thread awaits for TMA's (async proxy) accesses:
+// the writers' arrive comes after fence.proxy.async. The kernel takes the
+// tensor map's address after the procedure's parameters.
+gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      %written = gpuir.alloc : !gpuir.barrier<mbarrier>
+      %full = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.for %i = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : bf16
+        gpuir.write %z, %As[%i floordiv 2, (%i mod 2) * 32] : memref<64x64xbf16, #gpuir.smem>
+      }
+      gpuir.arrive cuda_in_order >> %written : !gpuir.barrier<mbarrier>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.await %written, tma_to_smem_async : !gpuir.barrier<mbarrier>
+        %g = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        gpuir.arrive tma_to_smem_async >> %full : !gpuir.barrier<mbarrier>
+      }
+      gpuir.await %full, cuda_in_order : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+// CHECK-LABEL: gpu.func @tma_tile(
+// CHECK-SAME: %[[MAP:[a-z0-9]+]]: !llvm.ptr) kernel
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvgpu.mbarrier.arrive
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
+// CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}]
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c8192

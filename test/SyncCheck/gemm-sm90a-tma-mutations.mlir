@@ -1,0 +1,26 @@
+// The check accepts the TMA GEMM (examples/gemm_sm90a_tma.mlir) as written
+// and rejects it when its pipeline is made wrong, naming both accesses.
+// RUN: rake-opt %examples/gemm_sm90a_tma.mlir --rake-check > /dev/null
+
+// Without the CTA fence, thread 0 refills a stage that the warpgroups may
+// still read with wgmma (and over a copy of four slices before).
+// RUN: grep -v "gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy" %examples/gemm_sm90a_tma.mlir > %t.fence.mlir
+// RUN: not rake-opt %t.fence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=FENCE
+// FENCE: error: WAW hazard: thread 0 of task 0 write As[0, 0:256, 0:64] on tma_to_smem_async, written by thread 0 of task 0 on tma_to_smem_async without synchronization that orders it before
+
+// Waiting on the stage's mbarrier for in-order accesses only does not
+// order the TMA writes before wgmma's reads through the async proxy.
+// RUN: sed 's/gpuir.await %full\[(%k + 2) mod 4\], wgmma_async/gpuir.await %full[(%k + 2) mod 4], cuda_in_order/' %examples/gemm_sm90a_tma.mlir > %t.proxy.mlir
+// RUN: not rake-opt %t.proxy.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=PROXY
+// PROXY: error: RAW hazard: threads 0..127 of task 0 read As[0, 0:64, 0:16] on wgmma_async_smem, written by thread 0 of task 0 on tma_to_smem_async without synchronization that orders it before
+
+// Without the arrive, nothing completes the stage's mbarrier.
+// RUN: grep -v "gpuir.arrive tma_to_smem_async" %examples/gemm_sm90a_tma.mlir > %t.arrive.mlir
+// RUN: not rake-opt %t.arrive.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=ARRIVE
+// ARRIVE: error: await without matching arrive: threads 0..127 of task 0 await phase 0 of full, but only 0 arrives happened on it before
+
+// Leaving two groups of wgmma in flight: the stage refilled next may still
+// be read.
+// RUN: sed 's/outstanding(1)/outstanding(2)/' %examples/gemm_sm90a_tma.mlir > %t.mma.mlir
+// RUN: not rake-opt %t.mma.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=MMA
+// MMA: error: WAR hazard: thread 0 of task 0 write As[0, 0:256, 0:64] on tma_to_smem_async, read by threads 0..127 of task 0 on wgmma_async_smem without synchronization that orders it before
