@@ -22,7 +22,7 @@ work=${WORK:-$root/gpu-work/bench}
 # B) or n x k ("nk", B transposed), and the height of its tiles of C.
 kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn 128"
          "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256"
-         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256")
+         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws.mlir 64 nk 256")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"

@@ -24,3 +24,12 @@
 // RUN: sed 's/outstanding(1)/outstanding(2)/' %examples/gemm_sm90a_tma.mlir > %t.mma.mlir
 // RUN: not rake-opt %t.mma.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=MMA
 // MMA: error: WAR hazard: thread 0 of task 0 write As[0, 0:256, 0:64] on tma_to_smem_async, read by threads 0..127 of task 0 on wgmma_async_smem without synchronization that orders it before
+
+// The warp-specialized variant of the benchmark (a TMA producer warpgroup,
+// four consumer warpgroups, full and empty mbarriers) passes the check;
+// without the consumers' release, the producer's wait for a free stage
+// (after the first four) never completes.
+// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws.mlir --rake-check > /dev/null
+// RUN: grep -v "gpuir.arrive cuda_in_order >> %empty" %rake_src/bench/gemm_sm80/gemm_sm90a_ws.mlir > %t.ws.mlir
+// RUN: not rake-opt %t.ws.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=WS
+// WS: error: await without matching arrive: thread 0 of task 0 await phase 0 of empty, but only 0 arrives happened on it before
