@@ -2,7 +2,9 @@
 # The GEMMs (examples/gemm_sm80.mlir, mma.sync double-buffered;
 # bench/gemm_sm80/gemm_sm80_4stage.mlir, four stages; examples/gemm_sm90a.mlir,
 # wgmma on swizzled stages; bench/gemm_sm80/gemm_sm90a_core.mlir, wgmma on
-# core-matrix stages) against cuBLAS (torch.matmul), in two steps:
+# core-matrix stages; examples/gemm_sm90a_tma.mlir, the swizzled stages filled
+# by TMA; bench/gemm_sm80/gemm_sm90a_ws.mlir, that warp-specialized) against
+# cuBLAS (torch.matmul), in two steps:
 #
 #   bench/gemm_sm80/run.sh prepare          (here: needs the build)
 #       compiles each kernel to gpu-work/bench/NAME.ptx and records its
