@@ -3,8 +3,8 @@
 # bench/gemm_sm80/gemm_sm80_4stage.mlir, four stages; examples/gemm_sm90a.mlir,
 # wgmma on swizzled stages; bench/gemm_sm80/gemm_sm90a_core.mlir, wgmma on
 # core-matrix stages; examples/gemm_sm90a_tma.mlir, the swizzled stages filled
-# by TMA; bench/gemm_sm80/gemm_sm90a_ws.mlir, that warp-specialized) against
-# cuBLAS (torch.matmul), in two steps:
+# by TMA; bench/gemm_sm80/gemm_sm90a_ws*.mlir, that warp-specialized, written
+# by make_gemm_sm90a_ws.py) against cuBLAS (torch.matmul), in two steps:
 #
 #   bench/gemm_sm80/run.sh prepare          (here: needs the build)
 #       compiles each kernel to gpu-work/bench/NAME.ptx and records its
@@ -24,7 +24,8 @@ work=${WORK:-$root/gpu-work/bench}
 # B) or n x k ("nk", B transposed), and the height of its tiles of C.
 kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn 128"
          "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256"
-         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws.mlir 64 nk 256")
+         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws.mlir 64 nk 256"
+         "$root/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws2.mlir 64 nk 256")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"

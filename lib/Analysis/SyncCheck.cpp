@@ -1355,6 +1355,9 @@ private:
     Var *var = lookup(freeOp, freeOp.getVariable());
     if (!var)
       return;
+    if (var->isBarrier && !gpuir::isCommitGroup(var->mechanism) &&
+        var->mechanism != BarrierMechanism::cluster_sync)
+      checkPhasesBalanced(freeOp, *var);
     // A freed shared-memory region may be reused by any thread of the
     // cluster: every access must be ordered before all of them.
     ThreadSet freers = syncActors();
@@ -1395,6 +1398,34 @@ private:
     var->writes = Var::Index();
     var->readsBy.clear();
     var->elems.clear();
+  }
+
+  /// An mbarrier's phases carry over to the next task of the CTA (code
+  /// generation makes it once per kernel, and a thread's parity of each
+  /// element lives on): every collective that awaits an element must have
+  /// awaited each phase completed on it by the end of its lifetime. With
+  /// mbarrier_prearrive (or lag), the first awaits are free and the last
+  /// arrives give them back, so the counts are equal too.
+  void checkPhasesBalanced(FreeOp freeOp, const Var &var) {
+    for (const auto &[e, elem] : var.elems) {
+      for (const auto &[awaiter, count] : elem.awaited) {
+        if (count == static_cast<int64_t>(elem.phases.size()))
+          continue;
+        std::vector<std::pair<Operation *, std::string>> notes;
+        if (!elem.phases.empty())
+          notes.push_back({elem.phases.back().op, "the last arrive on it"});
+        report(freeOp,
+               "unbalanced mbarrier: element " + std::to_string(e) + " of " +
+                   var.name + " completes " +
+                   std::to_string(elem.phases.size()) +
+                   " phases in its lifetime, but a collective awaits it " +
+                   std::to_string(count) +
+                   " times; its phases carry over to the CTA's next task, so "
+                   "each awaiter must await as many phases as are completed",
+               notes);
+        return;
+      }
+    }
   }
 
   std::string describe(const ThreadSet &t) {

@@ -19,7 +19,9 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90core %rake_src/bench/gemm_sm80/gemm_sm90a_core.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tma %examples/gemm_sm90a_tma.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws %rake_src/bench/gemm_sm80/gemm_sm90a_ws.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws | FileCheck %s
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmawslag %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws2 %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: %rake_src/scripts/gpu-run.sh run %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws %t/tmawslag %t/tmaws2 | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning
@@ -35,4 +37,6 @@
 // CHECK-DAG: gemm_sm90a_core: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
 // CHECK-DAG: gemm_sm90a_tma: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
 // CHECK-DAG: gemm_sm90a_ws: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
+// CHECK-DAG: gemm_sm90a_ws_lag: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
+// CHECK-DAG: gemm_sm90a_ws2: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
 // CHECK-NOT: differ from the sequential meaning

@@ -713,25 +713,38 @@ private:
       // The one statement that arrives on it, and how many threads arrive
       // on each element in a phase.
       SmallVector<ArriveOp> arrives;
-      for (Operation *user : alloc.getResult().getUsers()) {
-        if (auto arrive = dyn_cast<ArriveOp>(user)) {
+      // In program order, so that a mismatch is reported at the later one.
+      device.walk([&](ArriveOp arrive) {
+        if (llvm::is_contained(arrive.getBarriers(), alloc.getResult()))
           arrives.push_back(arrive);
-          continue;
-        }
+      });
+      for (Operation *user : alloc.getResult().getUsers()) {
         if (auto instr = dyn_cast<InstrOpInterface>(user))
           return user->emitOpError()
                  << "completes on an mbarrier; instructions that arrive on "
                     "mbarriers are not lowered yet";
       }
-      if (arrives.size() != 1)
+      // Several arrive statements (say, in a loop and after it) must come
+      // from as many threads each: the barrier is initialized with one count.
+      if (arrives.empty())
         return alloc.emitOpError()
-               << "has " << arrives.size()
-               << " arrive statements; code generation needs exactly one "
-                  "per mbarrier array, to know how many threads complete a "
-                  "phase";
+               << "has no arrive statement; code generation initializes an "
+                  "mbarrier with the number of threads that arrive on it";
       FailureOr<int64_t> count = arrivingThreads(arrives.front());
       if (failed(count))
         return failure();
+      for (ArriveOp other : llvm::drop_begin(arrives)) {
+        FailureOr<int64_t> n = arrivingThreads(other);
+        if (failed(n))
+          return failure();
+        if (*n != *count)
+          return other.emitOpError()
+                 << "arrives from " << *n << " threads on an mbarrier array "
+                 << "that another arrive statement arrives on from " << *count
+                 << "; code generation initializes each mbarrier with one "
+                    "count, so every arrive statement on it must come from "
+                    "as many threads";
+      }
       auto groupType = nvgpu::MBarrierGroupType::get(
           ctx,
           gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
@@ -766,8 +779,8 @@ private:
     return success();
   }
 
-  /// The threads that arrive on one element of the barrier per phase: the
-  /// arrive's collective, times the iterations of the enclosing
+  /// The threads that arrive on one element of the barrier per phase at an
+  /// arrive statement: its collective, times the iterations of the enclosing
   /// cuda_threads loops whose variables do not pick the element.
   FailureOr<int64_t> arrivingThreads(ArriveOp arrive) {
     const CollTiling *scope = coll.getScopeTiling(arrive);

@@ -56,7 +56,7 @@ gpuir.proc @setmaxnreg_not_warpgroups(%n: index) {
 gpuir.proc @split_barrier(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.alloc' op has 0 arrive statements; code generation needs exactly one per mbarrier array, to know how many threads complete a phase}}
+      // expected-error @+1 {{'gpuir.alloc' op has no arrive statement; code generation initializes an mbarrier with the number of threads that arrive on it}}
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
     }
   }
@@ -160,14 +160,18 @@ gpuir.proc @swizzled_element(%n: index) {
 
 // -----
 
+// Two arrive statements from different numbers of threads: one count
+// cannot complete both phases.
 gpuir.proc @two_arrives(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.alloc' op has 2 arrive statements; code generation needs exactly one per mbarrier array, to know how many threads complete a phase}}
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
       gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
-      gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
+      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{'gpuir.arrive' op arrives from 64 threads on an mbarrier array that another arrive statement arrives on from 128; code generation initializes each mbarrier with one count, so every arrive statement on it must come from as many threads}}
+        gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
+      }
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
   }

@@ -35,3 +35,17 @@ gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
 // CHECK: %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}]
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c8192
+
+// Two arrive statements on one mbarrier array (the release of the previous
+// slice's stage in the K loop, the last one after it), each from the 512
+// consumer threads: the empty barriers count 512 arrivals, the full ones
+// the producer thread's one expect_tx; each in-order release comes after
+// fence.proxy.async, as the producer awaits it for TMA.
+// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=LAG
+// LAG-COUNT-4: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%c{{[0-3]}}], %c1 :
+// LAG-COUNT-4: nvgpu.mbarrier.init %[[EMPTY:[0-9]+]][%c{{[0-3]}}], %c512 :
+// LAG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c49152
+// LAG: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LAG-NEXT: nvgpu.mbarrier.arrive %[[EMPTY]]
+// LAG: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LAG-NEXT: nvgpu.mbarrier.arrive %[[EMPTY]]
