@@ -17,6 +17,7 @@
 
 #include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
 #include "Rake/Conversion/Passes.h"
+#include "Rake/Init/InitRake.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "Rake/Profile/Profile.h"
@@ -169,10 +170,7 @@ int main(int argc, char **argv) {
 
   o.sourceKind = "gpuir";
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::rake::gpuir::GpuIRDialect, mlir::rake::amir::AMIRDialect>();
+  mlir::rake::registerRakeDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   llvm::SourceMgr sm;

@@ -5,32 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rake/Dialect/AMIR/IR/AMIR.h"
-#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
-#include "Rake/Conversion/Passes.h"
-#include "Rake/Transforms/Passes.h"
+#include "Rake/Init/InitRake.h"
 #include "TestInstrs.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::rake::registerRakePasses();
-  mlir::rake::registerRakeConversionPasses();
-  mlir::rake::registerGpuIRToPtxPipeline();
-
+  mlir::rake::registerRakePassesAndPipelines();
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates kernels to LLVM IR and PTX.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::rake::gpuir::GpuIRDialect,
-                  mlir::rake::amir::AMIRDialect>();
+  mlir::rake::registerRakeDialects(registry);
+  // The test dialect's instructions (rtest), for the lit tests.
   mlir::rake::rtest::registerTestDialect(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

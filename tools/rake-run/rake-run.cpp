@@ -12,6 +12,7 @@
 
 #include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
 #include "Rake/Conversion/Passes.h"
+#include "Rake/Init/InitRake.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "TestInstrs.h"
@@ -209,12 +210,8 @@ int run() {
                 "available; running on the GPU comes with code generation");
 
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registry.insert<rake::gpuir::GpuIRDialect, rake::amir::AMIRDialect>();
+  rake::registerRakeDialects(registry);
   rake::rtest::registerTestDialect(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
@@ -512,8 +509,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  registerAllPasses();
-  rake::registerRakeConversionPasses();
+  rake::registerRakePassesAndPipelines();
   cl::ParseCommandLineOptions(
       argc, argv,
       "rake-run: run a GpuIR procedure\n\n"

@@ -8,20 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rake/Conversion/Passes.h"
-#include "Rake/Dialect/AMIR/IR/AMIR.h"
-#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Init/InitRake.h"
 #include "Rake/Profile/Profile.h"
 #include "Rake/Verifier/Bundle.h"
 #include "TestInstrs.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllTranslations.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,27 +26,13 @@ using namespace mlir;
 
 
 static void registerGpuIRDialects(DialectRegistry &registry) {
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registry.insert<mlir::rake::gpuir::GpuIRDialect, mlir::rake::amir::AMIRDialect>();
+  mlir::rake::registerRakeDialects(registry);
   mlir::rake::rtest::registerTestDialect(registry);
 }
 
-/// Runs the pipeline to a gpu.binary of PTX; returns its objects' text.
+/// The PTX of the GpuIR procedures, for sm_90a.
 static FailureOr<std::string> compileToPtx(Operation *op) {
-  PassManager pm(op->getContext());
-  mlir::rake::buildGpuIRToPtxPipeline(pm, "sm_90a", "isa");
-  if (failed(pm.run(op)))
-    return failure();
-  std::string ptx;
-  op->walk([&](gpu::BinaryOp binary) {
-    for (Attribute a : binary.getObjects())
-      ptx += cast<gpu::ObjectAttr>(a).getObject().getValue();
-  });
-  if (ptx.empty())
-    return op->emitError() << "the module holds no GpuIR procedure to compile";
-  return ptx;
+  return mlir::rake::compileGpuIRToPtx(op, "sm_90a");
 }
 
 /// PTX to a cubin with the pinned toolkit's ptxas and exactly the ptxas
