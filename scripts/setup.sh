@@ -11,7 +11,7 @@ build=${BUILD_DIR:-$root/build}
 
 packages=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-  cmake ninja-build ccache g++ python3
+  cmake ninja-build ccache g++ python3 python3-dev pybind11-dev
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -42,6 +42,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
-cmake --build "$build" --target rake-opt rake-translate rake-run rake-verify rake-bundle \
-  rake-example-ref
+targets=(rake-opt rake-translate rake-run rake-verify rake-bundle rake-example-ref)
+# The Python package, where pybind11 was found (python/CMakeLists.txt).
+grep -q "build rake-python:" "$build/build.ninja" && targets+=(rake-python)
+cmake --build "$build" --target "${targets[@]}"
 ccache -s 2>/dev/null | grep -Ei "hits|misses" | head -3 || true

@@ -25,7 +25,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.rake_tools_dir, config.llvm_tools_dir]
 tools = ["rake-opt", "rake-translate", "rake-run", "rake-example-ref",
-         "rake-verify", "rake-bundle", "rake-runtime-test"]
+         "rake-verify", "rake-bundle", "rake-runtime-test", "rake-capi-test"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # GPU tests run only where a CUDA device answers; CI has none.
