@@ -1,0 +1,547 @@
+"""Write GpuIR procedures as Python functions.
+
+A procedure is a Python function over symbolic parameters; calling the
+statement builders inside it (loops, allocations, reads and writes, fences,
+barriers) records GpuIR, each op located at the Python line that made it, so
+the verifiers' and the synchronization check's diagnostics point into the
+Python source:
+
+    from rake.frontend import *
+
+    @proc(check_sizes=[{"n": 4096}, {"n": 1000}])
+    def vector_add(n: index, A: gmem(f32, "?"), B: gmem(f32, "?"), C: gmem(f32, "?")):
+        with device_function(block=256, blocks_per_sm=8):
+            for task in cuda_tasks(0, ceildiv(n, 256)):
+                for t in cuda_threads(0, 256, unit=thread):
+                    with if_(task * 256 + t < n):
+                        C[task * 256 + t] = A[task * 256 + t] + B[task * 256 + t]
+
+    vector_add.text          # the GpuIR
+    vector_add.module()      # a rake.Module: .check(), .ptx(), ...
+
+Loops are Python `for` statements over cuda_tasks / cuda_threads / seq: the
+body runs once, with the loop variable symbolic. Control values (parameters
+of type `index`, loop variables) combine into quasi-affine expressions with
++, -, * by integers, // (floordiv), % (mod) and ceildiv; comparing them
+makes the conditions of `if_` (join them with `&`, each in parentheses).
+Indexing a buffer with control expressions reads (an SSA value) or writes
+(assignment); values combine with +, -, *, / into arith ops of their element
+type.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+from typing import Dict, List, Optional, Sequence, Union
+
+__all__ = [
+    "proc", "index", "gmem", "smem", "rmem", "smem_swizzled", "f32", "f16",
+    "bf16", "f64", "i32", "i64", "thread", "warp", "warpgroup", "cta",
+    "cta_in_cluster", "device_function", "warps", "cuda_tasks",
+    "cuda_threads", "seq", "if_", "alloc", "barrier", "fence", "arrive",
+    "await_", "instr", "ceildiv", "const", "Value", "Control", "Procedure",
+]
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ---------------------------------------------------------------- types
+
+
+class ElementType:
+    def __init__(self, name: str, is_float: bool):
+        self.name, self.is_float = name, is_float
+
+    def __repr__(self):
+        return self.name
+
+
+f32, f16, bf16, f64 = (ElementType(n, True) for n in ("f32", "f16", "bf16", "f64"))
+i32, i64 = ElementType("i32", False), ElementType("i64", False)
+
+
+class _Index:
+    """The type of control parameters."""
+
+    def __repr__(self):
+        return "index"
+
+
+index = _Index()
+
+
+class BufferType:
+    """A memref in a GpuIR memory space: element type, shape (ints, or "?"
+    for sizes known at run time), memory attribute."""
+
+    def __init__(self, element: ElementType, shape: Sequence[Union[int, str]],
+                 space: str):
+        self.element, self.shape, self.space = element, tuple(shape), space
+
+    def __str__(self):
+        dims = "x".join("?" if d == "?" else str(d) for d in self.shape)
+        return f"memref<{dims}x{self.element.name}, {self.space}>"
+
+
+def gmem(element: ElementType, *shape) -> BufferType:
+    return BufferType(element, shape, "#gpuir.gmem")
+
+
+def smem(element: ElementType, *shape) -> BufferType:
+    return BufferType(element, shape, "#gpuir.smem")
+
+
+def rmem(element: ElementType, *shape) -> BufferType:
+    return BufferType(element, shape, "#gpuir.rmem")
+
+
+def smem_swizzled(element: ElementType, *shape, bytes: int = 128) -> BufferType:
+    return BufferType(element, shape, f"#gpuir.smem_swizzled<{bytes}>")
+
+
+class _Unit:
+    def __init__(self, text: str):
+        self.text = text
+
+
+thread, warp, warpgroup = _Unit("thread"), _Unit("warp"), _Unit("warpgroup")
+cta, cta_in_cluster = _Unit("cta"), _Unit("cta_in_cluster")
+
+# ---------------------------------------------------------------- builder
+
+
+class _Builder:
+    """The procedure being recorded: lines of GpuIR, indented by nesting."""
+
+    current: Optional["_Builder"] = None
+
+    def __init__(self):
+        self.lines: List[str] = []
+        self.depth = 1
+        # SSA names visible at the insertion point, per open region: names
+        # of sibling regions may repeat (as in hand-written GpuIR).
+        self.scopes: List[set] = [set()]
+
+    def fresh(self, hint: str) -> str:
+        taken = set().union(*self.scopes)
+        name, n = hint, 0
+        while name in taken:
+            n += 1
+            name = f"{hint}_{n}"
+        self.scopes[-1].add(name)
+        return name
+
+    def emit(self, text: str, located: bool = True):
+        loc = f" loc({_caller_location()})" if located else ""
+        self.lines.append("  " * self.depth + text + loc)
+
+    @contextlib.contextmanager
+    def region(self, header: str, footer: str = "}"):
+        self.emit(header + " {", located=False)
+        self.depth += 1
+        self.scopes.append(set())
+        yield
+        self.scopes.pop()
+        self.depth -= 1
+        self.lines.append("  " * self.depth + footer + f" loc({_caller_location()})")
+
+
+def _b() -> _Builder:
+    if _Builder.current is None:
+        raise RuntimeError("GpuIR statements are recorded inside a @proc function")
+    return _Builder.current
+
+
+def _caller_location() -> str:
+    """The innermost frame outside this package: the user's line."""
+    frame = inspect.currentframe()
+    while frame and (os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _HERE
+                     or frame.f_code.co_filename.startswith("<frozen")
+                     or frame.f_code.co_filename.endswith("contextlib.py")):
+        frame = frame.f_back
+    if frame is None:
+        return '"<unknown>":0:0'
+    return f'"{frame.f_code.co_filename}":{frame.f_lineno}:1'
+
+
+# ------------------------------------------------- control expressions
+
+
+class Control:
+    """A quasi-affine expression over control values (procedure parameters
+    of type index and loop variables)."""
+
+    def __init__(self, text: str, atomic: bool = True):
+        self.text, self.atomic = text, atomic
+
+    def _p(self) -> str:
+        return self.text if self.atomic else f"({self.text})"
+
+    @staticmethod
+    def of(x) -> "Control":
+        if isinstance(x, Control):
+            return x
+        if isinstance(x, int) and not isinstance(x, bool):
+            return Control(str(x)) if x >= 0 else Control(f"0 - {-x}", False)
+        raise TypeError(f"expected a control expression or an int, found {x!r}")
+
+    def __add__(self, o):
+        sum = Control(f"{self._p()} + {Control.of(o)._p()}", False)
+        if isinstance(o, int):
+            sum.base, sum.plus = self, o  # for a window's size: (e + n) - e
+        return sum
+    def __radd__(self, o): return Control.of(o) + self
+    def __sub__(self, o): return Control(f"{self._p()} - {Control.of(o)._p()}", False)
+    def __rsub__(self, o): return Control.of(o) - self
+
+    def __mul__(self, o):
+        if not isinstance(o, int):
+            raise TypeError("control expressions multiply by integers only (quasi-affine)")
+        return Control(f"{self._p()} * {o}", False)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, o: int): return Control(f"{self._p()} floordiv {int(o)}", False)
+    def __mod__(self, o: int): return Control(f"{self._p()} mod {int(o)}", False)
+
+    def __lt__(self, o): return Condition([f"{self.text} < {Control.of(o).text}"])
+    def __le__(self, o): return Condition([f"{self.text} <= {Control.of(o).text}"])
+    def __gt__(self, o): return Condition([f"{self.text} > {Control.of(o).text}"])
+    def __ge__(self, o): return Condition([f"{self.text} >= {Control.of(o).text}"])
+
+    def __eq__(self, o):  # type: ignore[override]
+        return Condition([f"{self.text} == {Control.of(o).text}"])
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self):
+        return self.text
+
+
+def ceildiv(a, b: int) -> Control:
+    return Control(f"{Control.of(a)._p()} ceildiv {int(b)}", False)
+
+
+class Condition:
+    """A conjunction of comparisons of control expressions; `&` adds one."""
+
+    def __init__(self, parts: List[str]):
+        self.parts = parts
+
+    def __and__(self, other: "Condition") -> "Condition":
+        return Condition(self.parts + other.parts)
+
+    def __bool__(self):
+        raise TypeError("a GpuIR condition has no Python truth value: use it in if_(...)"
+                        " and combine comparisons with &")
+
+    def __str__(self):
+        return " and ".join(self.parts)
+
+
+# ------------------------------------------------------------- values
+
+
+class Value:
+    """An SSA value of an element type (a read, a constant, arithmetic)."""
+
+    def __init__(self, name: str, type: ElementType):
+        self.name, self.type = name, type
+
+    def _binary(self, o, float_op: str, int_op: str) -> "Value":
+        o = o if isinstance(o, Value) else const(o, self.type)
+        if o.type is not self.type:
+            raise TypeError(f"arithmetic on {self.type} and {o.type}")
+        b = _b()
+        name = b.fresh("v")
+        op = float_op if self.type.is_float else int_op
+        b.emit(f"%{name} = arith.{op} %{self.name}, %{o.name} : {self.type.name}")
+        return Value(name, self.type)
+
+    def __add__(self, o): return self._binary(o, "addf", "addi")
+    def __sub__(self, o): return self._binary(o, "subf", "subi")
+    def __mul__(self, o): return self._binary(o, "mulf", "muli")
+    def __truediv__(self, o): return self._binary(o, "divf", "divsi")
+
+    def __radd__(self, o): return const(o, self.type) + self
+    def __rsub__(self, o): return const(o, self.type) - self
+    def __rmul__(self, o): return const(o, self.type) * self
+
+
+def const(value, type: ElementType = f32) -> Value:
+    b = _b()
+    name = b.fresh("c")
+    literal = repr(float(value)) if type.is_float else str(int(value))
+    b.emit(f"%{name} = arith.constant {literal} : {type.name}")
+    return Value(name, type)
+
+
+class Buffer:
+    """A buffer (procedure parameter or allocation): index it with control
+    expressions to read, assign to write."""
+
+    def __init__(self, name: str, type: BufferType):
+        self.name, self.type = name, type
+        self.type_text = str(type)  # a window's carries its strides
+        self.strides = None
+
+    @property
+    def window(self) -> _Windows:
+        return _Windows(self)
+
+    def _indices(self, key) -> str:
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) != len(self.type.shape):
+            raise IndexError(f"{self.name} has {len(self.type.shape)} dimensions, "
+                             f"indexed with {len(key)}")
+        return ", ".join(Control.of(k).text for k in key)
+
+    def __getitem__(self, key) -> Value:
+        b = _b()
+        name = b.fresh("v")
+        b.emit(f"%{name} = gpuir.read %{self.name}[{self._indices(key)}] : {self.type_text}")
+        return Value(name, self.type.element)
+
+    def __setitem__(self, key, value):
+        if not isinstance(value, Value):
+            value = const(value, self.type.element)
+        _b().emit(f"gpuir.write %{value.name}, %{self.name}[{self._indices(key)}] : {self.type_text}")
+
+
+def _size(start, stop) -> int:
+    """The static size of the interval start : stop (stop is start + n)."""
+    if isinstance(start, int) and isinstance(stop, int):
+        return stop - start
+    if isinstance(stop, Control) and getattr(stop, "base", None) is not None:
+        if Control.of(start).text == stop.base.text:
+            return stop.plus
+    raise ValueError("a window's interval is written start : start + n, with n an integer")
+
+
+class _Windows:
+    def __init__(self, buffer: "Buffer", name: Optional[str] = None):
+        self.buffer, self.name = buffer, name
+
+    def __call__(self, name: str) -> "_Windows":
+        """buffer.window("d")[...]: the view named d in the IR."""
+        return _Windows(self.buffer, name)
+
+    def __getitem__(self, key) -> "Buffer":
+        """buffer.window[i, lo : lo + n, ...]: a view; points drop their
+        dimension, intervals keep theirs (strides of the source)."""
+        key = key if isinstance(key, tuple) else (key,)
+        src = self.buffer
+        if len(key) != len(src.type.shape):
+            raise IndexError(f"{src.name} has {len(src.type.shape)} dimensions, "
+                             f"windowed with {len(key)}")
+        strides, static = [], True
+        for d in reversed(range(len(src.type.shape))):
+            strides.insert(0, src.strides[d] if src.strides else None)
+        if not src.strides:
+            acc: Union[int, str] = 1
+            strides = []
+            for d in reversed(src.type.shape):
+                strides.insert(0, acc)
+                acc = "?" if acc == "?" or d == "?" else acc * d
+        parts, shape, kept = [], [], []
+        for k, stride in zip(key, strides):
+            if isinstance(k, slice):
+                n = _size(k.start, k.stop)
+                parts.append(f"{Control.of(k.start).text} : {Control.of(k.stop).text}")
+                shape.append(n)
+                kept.append(stride)
+            else:
+                parts.append(Control.of(k).text)
+        layout = "strided<[" + ", ".join(str(st) for st in kept) + "], offset: ?>"
+        dims = "x".join(str(d) for d in shape)
+        type_text = f"memref<{dims}x{src.type.element.name}, {layout}, {src.type.space}>"
+        b = _b()
+        name = b.fresh(self.name or src.name + "_w")
+        b.emit(f"%{name} = gpuir.window %{src.name}[{', '.join(parts)}] : {src.type} -> {type_text}")
+        view = Buffer(name, BufferType(src.type.element, shape, src.type.space))
+        view.type_text, view.strides = type_text, kept
+        return view
+
+
+class Barrier:
+    def __init__(self, name: str, type: str):
+        self.name, self.type = name, type
+
+    def __getitem__(self, key) -> "_BarrierElement":
+        key = key if isinstance(key, tuple) else (key,)
+        return _BarrierElement(self, ", ".join(Control.of(k).text for k in key))
+
+
+class _BarrierElement:
+    def __init__(self, barrier: Barrier, indices: str):
+        self.barrier, self.indices = barrier, indices
+
+
+# --------------------------------------------------------- statements
+
+
+@contextlib.contextmanager
+def device_function(block: Optional[int] = None, blocks_per_sm: int = 1,
+                    cluster: int = 1, warps: Optional[Dict[str, tuple]] = None):
+    """The kernel: `block` threads per CTA, or named warp groups
+    `warps={"producer": (4, "dec", 40), "consumer": (4, "inc", 232)}`."""
+    parts = []
+    if cluster != 1:
+        parts.append(f"cluster({cluster})")
+    parts.append(f"blocks_per_sm({blocks_per_sm})")
+    if warps:
+        groups = []
+        for name, spec in warps.items():
+            count, *change = spec if isinstance(spec, tuple) else (spec,)
+            groups.append(f"{name} = {count}" + (f" {change[0]}({change[1]})" if change else ""))
+        parts.append("warps(" + ", ".join(groups) + ")")
+    elif block is not None:
+        parts.append(f"block({block})")
+    else:
+        raise ValueError("device_function needs block= or warps=")
+    with _b().region("gpuir.device_function " + " ".join(parts)):
+        yield
+
+
+@contextlib.contextmanager
+def warps(name: str):
+    """Statements run by the warps of one named group."""
+    with _b().region(f'gpuir.warps "{name}"'):
+        yield
+
+
+def _loop(lo, hi, mode: str, name: str):
+    b = _b()
+    bounds = f"{Control.of(lo).text} to {Control.of(hi).text} : {mode}"
+    # The variable belongs to the loop's region.
+    b.scopes.append(set())
+    var = b.fresh(name)
+    b.scopes.pop()
+    with b.region(f"gpuir.for %{var} = {bounds}"):
+        b.scopes[-1].add(var)
+        yield Control(f"%{var}")
+
+
+def cuda_tasks(lo, hi, name: str = "task"):
+    """A loop whose iterations are tasks, each run by one cluster."""
+    return _loop(lo, hi, "cuda_tasks", name)
+
+
+def cuda_threads(lo, hi, unit: _Unit = thread, name: str = "t"):
+    """A loop whose iterations run on the current threads, `unit` each."""
+    return _loop(lo, hi, f"cuda_threads<#gpuir.unit<{unit.text}>>", name)
+
+
+def seq(lo, hi, name: str = "i"):
+    """A sequential loop."""
+    return _loop(lo, hi, "seq", name)
+
+
+@contextlib.contextmanager
+def if_(condition: Condition):
+    with _b().region(f"gpuir.if {condition}"):
+        yield
+
+
+def alloc(type: BufferType, name: str = "buf") -> Buffer:
+    b = _b()
+    var = b.fresh(name)
+    b.emit(f"%{var} = gpuir.alloc : {type}")
+    return Buffer(var, type)
+
+
+def barrier(mechanism: str, *shape: int, name: str = "bar") -> Barrier:
+    """A barrier: "mbarrier", "mbarrier_prearrive", "cp_async_group",
+    "wgmma_group", "cluster_sync"; mbarriers may be arrays."""
+    b = _b()
+    var = b.fresh(name)
+    dims = (" [" + ", ".join(str(d) for d in shape) + "]") if shape else ""
+    type = f"!gpuir.barrier<{mechanism}{dims}>"
+    b.emit(f"%{var} = gpuir.alloc : {type}")
+    return Barrier(var, type)
+
+
+def fence(pre: str = "cuda_in_order", post: str = "cuda_in_order"):
+    _b().emit(f"gpuir.fence {pre} -> {post}")
+
+
+def _target(bar) -> tuple:
+    if isinstance(bar, _BarrierElement):
+        return f"%{bar.barrier.name}[{bar.indices}]", bar.barrier.type
+    return f"%{bar.name}", bar.type
+
+
+def arrive(bar, pre: str = "cuda_in_order"):
+    target, type = _target(bar)
+    _b().emit(f"gpuir.arrive {pre} >> {target} : {type}")
+
+
+def await_(bar, post: str = "cuda_in_order", outstanding: Optional[int] = None):
+    target, type = _target(bar)
+    extra = f", outstanding({outstanding})" if outstanding is not None else ""
+    _b().emit(f"gpuir.await {target}, {post}{extra} : {type}")
+
+
+def instr(name: str, *operands: Buffer):
+    """An instruction op of an instruction set, on buffers and windows:
+    instr("gpuir.sm80.cp_async", dst, src)."""
+    names = ", ".join(f"%{o.name}" for o in operands)
+    types = ", ".join(o.type_text for o in operands)
+    _b().emit(f"{name} {names} : {types}")
+
+
+# ---------------------------------------------------------- procedures
+
+
+class Procedure:
+    """A recorded GpuIR procedure: `.text` is its GpuIR, `.module()` parses
+    it (rake.Module)."""
+
+    def __init__(self, name: str, text: str):
+        self.name, self.text = name, text
+
+    def module(self, context=None):
+        from . import Module
+        return Module.parse(self.text, f"<proc {self.name}>", context)
+
+    def __str__(self):
+        return self.text
+
+
+def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
+    """Records a Python function as a GpuIR procedure. Its parameters are
+    annotated `index` (control values) or with a buffer type (gmem(...))."""
+
+    def record(fn) -> Procedure:
+        signature = inspect.signature(fn)
+        args, params = [], []
+        for p in signature.parameters.values():
+            t = p.annotation
+            if t is index:
+                args.append(Control(f"%{p.name}"))
+                params.append(f"%{p.name}: index")
+            elif isinstance(t, BufferType):
+                args.append(Buffer(p.name, t))
+                params.append(f"%{p.name}: {t}")
+            else:
+                raise TypeError(f"parameter {p.name} of {fn.__name__} needs the annotation "
+                                f"`index` or a buffer type such as gmem(f32, '?')")
+        attrs = ""
+        if check_sizes:
+            sets = ", ".join("{" + ", ".join(f"{k} = {v}" for k, v in s.items()) + "}"
+                             for s in check_sizes)
+            attrs = f"\n    attributes {{gpuir.check_sizes = [{sets}]}}"
+        builder = _Builder()
+        builder.scopes[0].update(signature.parameters)
+        previous, _Builder.current = _Builder.current, builder
+        try:
+            fn(*args)
+        finally:
+            _Builder.current = previous
+        location = f'loc("{inspect.getsourcefile(fn)}":{fn.__code__.co_firstlineno}:1)'
+        text = (f"gpuir.proc @{fn.__name__}({', '.join(params)}){attrs} {{\n"
+                + "\n".join(builder.lines) + f"\n}} {location}\n")
+        return Procedure(fn.__name__, text)
+
+    return record(fn) if fn is not None else record
