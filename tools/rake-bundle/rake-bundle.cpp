@@ -44,14 +44,17 @@
 using namespace llvm;
 using namespace mlir;
 
-static cl::opt<std::string> input(cl::Positional, cl::desc("<GpuIR .mlir | .ptx>"), cl::Required);
-static cl::opt<std::string> outDir("o", cl::desc("The bundle folder to write"), cl::Required);
+/// The options --help shows (LLVM's own are hidden).
+static cl::OptionCategory toolOptions("rake-bundle options");
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<GpuIR .mlir | .ptx>"), cl::Required, cl::cat(toolOptions));
+static cl::opt<std::string> outDir("o", cl::desc("The bundle folder to write"), cl::Required, cl::cat(toolOptions));
 static cl::opt<std::string> profileName("profile", cl::init("nvidia-ptx-sm90a"),
-                                        cl::desc("The profile (rake-verify --list-profiles)"));
-static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"));
+                                        cl::desc("The profile (rake-verify --list-profiles)"), cl::cat(toolOptions));
+static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"), cl::cat(toolOptions));
 static cl::opt<std::string> nvdisasm("nvdisasm", cl::init("auto"),
                                      cl::desc("auto: nvdisasm where it exists, else recorded; never; or a path"));
-static cl::opt<std::string> ptxas("ptxas", cl::desc("The ptxas to use (default: PATH, then /usr/local/cuda/bin)"));
+static cl::opt<std::string> ptxas("ptxas", cl::desc("The ptxas to use (default: PATH, then /usr/local/cuda/bin)"), cl::cat(toolOptions));
 static cl::opt<bool> repin("repin", cl::desc("Use a ptxas the profile does not pin; the bundle records its hash"));
 static cl::opt<int64_t> dynamicSharedBytes(
     "dynamic-shared-bytes", cl::init(-1),
@@ -123,6 +126,7 @@ static ::rake::bundle::LaunchShapes launchOf(ModuleOp module) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Rake GPU: GpuIR to a verified artifact bundle\n");
   const ::rake::profile::Profile *p = ::rake::profile::findProfile(profileName);
   if (!p) {

@@ -57,37 +57,40 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
+/// The options --help shows (LLVM's own are hidden).
+static cl::OptionCategory toolOptions("rake-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input file>"),
-                                      cl::init("-"));
+                                      cl::init("-"), cl::cat(toolOptions));
 static cl::opt<bool> seq("seq",
-                         cl::desc("Run the sequential meaning on the host"));
+                         cl::desc("Run the sequential meaning on the host"), cl::cat(toolOptions));
 static cl::opt<std::string> procName(
-    "proc", cl::desc("The procedure to run (default: the file's only one)"));
+    "proc", cl::desc("The procedure to run (default: the file's only one)"), cl::cat(toolOptions));
 static cl::opt<std::string> sizesOpt(
     "sizes",
     cl::desc("Values of the index parameters, e.g. n=1024 (default: the "
-             "first entry of the procedure's gpuir.check_sizes)"));
+             "first entry of the procedure's gpuir.check_sizes)"), cl::cat(toolOptions));
 static cl::opt<std::string> shapesOpt(
     "shape", cl::desc("Extents of buffers' dynamic dimensions, e.g. "
-                      "A=1024,C=128x64 (each ? of the type, in order)"));
+                      "A=1024,C=128x64 (each ? of the type, in order)"), cl::cat(toolOptions));
 static cl::list<std::string>
     inputs("input", cl::desc("name=file: fill a buffer from a raw binary file "
-                             "(little-endian elements, row-major)"));
+                             "(little-endian elements, row-major)"), cl::cat(toolOptions));
 static cl::opt<unsigned> seed("seed", cl::init(1),
-                              cl::desc("Seed of the generated inputs"));
+                              cl::desc("Seed of the generated inputs"), cl::cat(toolOptions));
 static cl::opt<std::string> outputDir(
-    "output-dir", cl::desc("Write each buffer after the run to DIR/name.bin"));
+    "output-dir", cl::desc("Write each buffer after the run to DIR/name.bin"), cl::cat(toolOptions));
 static cl::opt<std::string> saveInputs(
     "save-inputs",
     cl::desc("Write each buffer before the run to DIR/name.bin (the inputs "
-             "to give a GPU run of the same procedure)"));
+             "to give a GPU run of the same procedure)"), cl::cat(toolOptions));
 static cl::opt<std::string> launchArgs(
     "launch-args",
     cl::desc("Write the arguments of runtime/launch/rake-launch for a GPU "
-             "run of the procedure on the saved inputs to FILE"));
+             "run of the procedure on the saved inputs to FILE"), cl::cat(toolOptions));
 static cl::list<std::string>
     printBuffers("print", cl::desc("Print a buffer's elements after the run"),
-                 cl::CommaSeparated);
+                 cl::CommaSeparated, cl::cat(toolOptions));
 
 namespace {
 
@@ -510,6 +513,7 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   rake::registerRakePassesAndPipelines();
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(
       argc, argv,
       "rake-run: run a GpuIR procedure\n\n"

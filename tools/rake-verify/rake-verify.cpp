@@ -26,18 +26,21 @@
 using namespace llvm;
 using namespace rake;
 
-static cl::opt<std::string> input(cl::Positional, cl::desc("<bundle dir | cubin>"));
+/// The options --help shows (LLVM's own are hidden).
+static cl::OptionCategory toolOptions("rake-verify options");
+
+static cl::opt<std::string> input(cl::Positional, cl::desc("<bundle dir | cubin>"), cl::cat(toolOptions));
 static cl::opt<std::string> profileName("profile", cl::desc("Profile for a lone cubin"),
-                                        cl::init("nvidia-ptx-sm90a"));
-static cl::opt<std::string> ptxPath("ptx", cl::desc("The PTX the cubin was made from (evidence of the source's loops and floating point)"));
-static cl::opt<std::string> disasmPath("disasm", cl::desc("nvdisasm -json output of exactly this cubin"));
-static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"));
+                                        cl::init("nvidia-ptx-sm90a"), cl::cat(toolOptions));
+static cl::opt<std::string> ptxPath("ptx", cl::desc("The PTX the cubin was made from (evidence of the source's loops and floating point)"), cl::cat(toolOptions));
+static cl::opt<std::string> disasmPath("disasm", cl::desc("nvdisasm -json output of exactly this cubin"), cl::cat(toolOptions));
+static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"), cl::cat(toolOptions));
 static cl::opt<std::string> nvdisasm("nvdisasm", cl::desc("auto: run nvdisasm where it exists (default for a cubin; a bundle uses its recorded disassembly); never; or a path"),
                                      cl::init(""));
-static cl::opt<int> sourceLoops("source-loops", cl::desc("The number of loops in each kernel's source (overrides the PTX)"), cl::init(-1));
-static cl::opt<bool> allowRepinned("allow-repinned", cl::desc("Accept a bundle whose ptxas was re-pinned (--repin)"));
-static cl::opt<std::string> printProfile("print-profile", cl::desc("Print a profile as JSON"));
-static cl::opt<bool> listProfiles("list-profiles", cl::desc("List the profiles"));
+static cl::opt<int> sourceLoops("source-loops", cl::desc("The number of loops in each kernel's source (overrides the PTX)"), cl::init(-1), cl::cat(toolOptions));
+static cl::opt<bool> allowRepinned("allow-repinned", cl::desc("Accept a bundle whose ptxas was re-pinned (--repin)"), cl::cat(toolOptions));
+static cl::opt<std::string> printProfile("print-profile", cl::desc("Print a profile as JSON"), cl::cat(toolOptions));
+static cl::opt<bool> listProfiles("list-profiles", cl::desc("List the profiles"), cl::cat(toolOptions));
 
 static int usage(const std::string &msg) {
   errs() << "rake-verify: error: " << msg << "\n";
@@ -46,6 +49,7 @@ static int usage(const std::string &msg) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "Rake GPU cubin artifact verifier\n");
   if (listProfiles) {
     for (const profile::Profile &p : profile::allProfiles())
