@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import List, Optional
+import re
+import subprocess
+import tempfile
+from typing import Dict, List, Optional, Union
 
 from . import _rake
 
-__all__ = ["Diagnostic", "Error", "Context", "Module", "compiler_revision"]
+__all__ = ["Diagnostic", "Error", "Context", "Module", "compiler_revision",
+           "run_sequential"]
 
 
 def compiler_revision() -> str:
@@ -134,3 +138,96 @@ class Module:
         if ptx is None:
             raise Error(f"{self.name}: cannot compile to PTX", _diagnostics(raw))
         return ptx
+
+
+# struct formats of the element types (bf16 has none: its raw 16 bits).
+_FORMATS = {"f32": "f", "f64": "d", "f16": "e", "bf16": "H", "i8": "b",
+            "i16": "h", "i32": "i", "i64": "q", "index": "q"}
+
+
+def _tool(name: str) -> str:
+    """A Rake tool: $RAKE_BIN/name, or the build's bin/ beside python/."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for d in (os.environ.get("RAKE_BIN"), os.path.join(here, "..", "..", "bin")):
+        if d and os.path.exists(os.path.join(d, name)):
+            return os.path.join(d, name)
+    raise FileNotFoundError(f"{name} not found: build it, or set RAKE_BIN to its folder")
+
+
+_DIAG = re.compile(r"^(?P<loc>[^\s:]+:\d+:\d+): (?P<sev>error|warning|note|remark): (?P<msg>.*)$")
+
+
+def run_sequential(source, proc: Optional[str] = None,
+                   sizes: Optional[Dict[str, int]] = None,
+                   shapes: Optional[Dict[str, Union[int, tuple]]] = None,
+                   inputs: Optional[Dict[str, object]] = None,
+                   seed: int = 1) -> Dict[str, memoryview]:
+    """Runs a procedure's sequential meaning on the host (rake-run --seq):
+    parallel loops in order, synchronization a no-op, every access
+    bounds-checked. `source` is a Module, a rake.frontend procedure, GpuIR
+    text or a path; `sizes` gives the index parameters (default: the first
+    gpuir.check_sizes), `shapes` each buffer's dynamic extents, `inputs`
+    buffers' contents (anything with the buffer protocol: array.array,
+    numpy arrays, bytes; row-major, little-endian); the other buffers come
+    from a generator seeded with `seed`. Returns every buffer after the run
+    as a memoryview of its elements (shaped; bf16 as raw uint16)."""
+    path = None
+    if isinstance(source, Module):
+        text = str(source)
+    elif hasattr(source, "text"):
+        text = source.text  # a rake.frontend procedure: located at its Python lines
+    elif isinstance(source, (str, os.PathLike)) and os.path.exists(source):
+        path, text = os.fspath(source), None  # diagnostics name the file
+    else:
+        text = str(source)
+    with tempfile.TemporaryDirectory(prefix="rake-seq-") as tmp:
+        kernel = path or os.path.join(tmp, "kernel.mlir")
+        if text is not None:
+            with open(kernel, "w", encoding="utf-8") as f:
+                f.write(text)
+        cmd = [_tool("rake-run"), "--seq", kernel, f"--seed={seed}",
+               f"--output-dir={os.path.join(tmp, 'out')}"]
+        if proc:
+            cmd.append(f"--proc={proc}")
+        if sizes:
+            cmd.append("--sizes=" + ",".join(f"{k}={v}" for k, v in sizes.items()))
+        if shapes:
+            def extents(v):
+                return "x".join(str(d) for d in (v if isinstance(v, (tuple, list)) else (v,)))
+            cmd.append("--shape=" + ",".join(f"{k}={extents(v)}" for k, v in shapes.items()))
+        for name, data in (inputs or {}).items():
+            path = os.path.join(tmp, f"in-{name}.bin")
+            with open(path, "wb") as f:
+                f.write(memoryview(data).cast("B"))
+            cmd.append(f"--input={name}={path}")
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            diags = []
+            for line in run.stderr.splitlines():
+                m = _DIAG.match(line)
+                if m:
+                    diags.append(Diagnostic(m["sev"], m["loc"], m["msg"]))
+            # A failed runtime check (an access out of bounds) prints the
+            # access and its GpuIR location on stdout.
+            loc = re.search(r'Location: loc\("([^"]+)":(\d+):(\d+)\)', run.stdout)
+            what = re.search(r"\^ (.*)", run.stdout)
+            if loc:
+                diags.append(Diagnostic("error", f"{loc[1]}:{loc[2]}:{loc[3]}",
+                                        (what[1] if what else "failed runtime check")
+                                        + " in the sequential meaning"))
+            if not diags:
+                diags = [Diagnostic("error", "", run.stderr.strip() or run.stdout.strip())]
+            raise Error("the sequential meaning failed", diags)
+        result = {}
+        for line in run.stdout.splitlines():
+            m = re.match(r"^(\w+): ((?:\d+x)*)(\w+) checksum", line)
+            if not m:
+                continue
+            name, dims, elt = m[1], m[2], m[3]
+            shape = [int(d) for d in dims.split("x") if d] if dims else []
+            with open(os.path.join(tmp, "out", f"{name}.bin"), "rb") as f:
+                raw = memoryview(f.read())
+            fmt = _FORMATS.get(elt, "B")
+            view = raw.cast(fmt)
+            result[name] = view.cast("B").cast(fmt, shape) if len(shape) > 1 else view
+        return result
