@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace rake::verifier;
@@ -116,6 +117,7 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
   std::map<std::string, size_t> labels; // label -> statement index
   std::vector<std::pair<std::string, size_t>> branches;
   size_t statement = 0;
+  int operandBraces = 0; // open vector-operand braces of the statement
   auto finishBody = [&]() {
     if (entry)
       for (auto &[label, at] : branches) {
@@ -255,6 +257,16 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
       std::string cur;
       for (size_t i = 0; i <= line.size(); ++i) {
         char c = i < line.size() ? line[i] : ';';
+        // Braces inside a statement are a vector operand ({%f1, %f2}), not
+        // a block.
+        if (c == '{' && !trim(cur).empty())
+          ++operandBraces;
+        if (operandBraces > 0 && (c == '{' || c == '}')) {
+          if (c == '}')
+            --operandBraces;
+          cur.push_back(c);
+          continue;
+        }
         if (c == '{' || c == '}') {
           depth += c == '{' ? 1 : -1;
           cur.clear();
@@ -293,6 +305,27 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
         const std::string &opcode = w[op];
         if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size())
           branches.emplace_back(w[op + 1], statement);
+        // A matrix product's input format: the type after the accumulator's
+        // (mma.sync...f32.bf16.bf16.f32, wgmma.mma_async...f32.bf16.bf16).
+        if (entry && (opcode.rfind("mma.", 0) == 0 ||
+                      opcode.rfind("wgmma.mma_async", 0) == 0)) {
+          static const std::set<std::string> formats = {
+              "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4",
+              "b1", "e4m3", "e5m2", "e2m1", "e3m2", "e2m3", "s32", "f16x2"};
+          std::vector<std::string> types;
+          size_t at = 0;
+          while (at != std::string::npos) {
+            size_t next = opcode.find('.', at + 1);
+            std::string part = opcode.substr(at + 1, next == std::string::npos
+                                                         ? std::string::npos
+                                                         : next - at - 1);
+            if (formats.count(part))
+              types.push_back(part);
+            at = next;
+          }
+          if (types.size() >= 2)
+            entry->matrixFormats.insert(types[1]);
+        }
         auto addFp = [&](const std::string &rule, const std::string &why) {
           Finding f;
           f.kernel = function;

@@ -222,6 +222,8 @@ private:
   bool disassemblerPinned(const std::string &producer) const;
   std::string pinnedDisassemblers() const;
   void checkPtx();
+  void checkMatrixFormats(const cubin::Kernel &k, const PtxEntry &e,
+                          const std::vector<const Function *> &fns);
   void checkKernel(const cubin::Kernel &k, KernelReport &rep,
                    const Disassembly *d);
   void checkFunction(const cubin::Kernel &k, const Function &f, bool trusted,
@@ -584,6 +586,58 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
   for (const Function *f : fns)
     checkFunction(k, *f, trustedNames.count(f->name) > 0, f->name == k.name,
                   trustedNames, rep);
+  if (o.ptx)
+    if (const PtxEntry *e = o.ptx->findEntry(k.name))
+      checkMatrixFormats(k, *e, fns);
+}
+
+/// The input format of a tensor-core instruction: HMMA.16816.F32.BF16 ->
+/// "bf16"; with no format after the accumulator's, f16 (HMMA.16816.F32).
+static std::string machineFormat(const std::string &opcode) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(opcode).split(parts, '.');
+  // parts: base, shape, accumulator, [A format, ...]
+  if (parts.size() >= 4)
+    return llvm::StringRef(parts[3]).lower();
+  return "f16";
+}
+
+/// Matrix products run on the tensor cores, in their declared formats: every
+/// input format of the PTX's matrix products has a tensor-core instruction
+/// of that format in the machine code, and every tensor-core instruction's
+/// format is one the PTX declares (no silent widening or narrowing).
+void Checker::checkMatrixFormats(const cubin::Kernel &k, const PtxEntry &e,
+                                 const std::vector<const Function *> &fns) {
+  std::map<std::string, const Instr *> machine;
+  for (const Function *f : fns)
+    for (const Instr &in : f->code)
+      if (p.classOf(in.opcode) == "tensor-core")
+        machine.emplace(machineFormat(in.opcode), &in);
+  for (const std::string &declared : e.matrixFormats)
+    if (!machine.count(declared)) {
+      std::string found;
+      for (auto &[fmt, in] : machine)
+        found += (found.empty() ? "" : ", ") + in->opcode;
+      error(k.name, -1, "", "tensor-core",
+            "the PTX multiplies " + declared +
+                " matrices (mma/wgmma) but the machine code has no "
+                "tensor-core instruction of that format (" +
+                (found.empty() ? std::string("none at all") : "only " + found) +
+                "); a matrix product runs on the tensor cores in its "
+                "declared format");
+    }
+  for (auto &[fmt, in] : machine)
+    if (!e.matrixFormats.count(fmt)) {
+      std::string declared;
+      for (const std::string &d : e.matrixFormats)
+        declared += (declared.empty() ? "" : ", ") + d;
+      error(k.name, in->offset, in->text(), "tensor-core",
+            in->opcode + " multiplies " + fmt + " matrices, which the PTX "
+                "does not declare (" +
+                (declared.empty() ? std::string("it has no matrix product")
+                                  : "it declares " + declared) +
+                "); a declared format runs as itself");
+    }
 }
 
 void Checker::run(const std::string &sha) {

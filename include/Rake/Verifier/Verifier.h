@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct PtxEntry {
   /// The kernel may use dynamic shared memory: it, or the module around it,
   /// declares `.extern .shared` (whose size only the launch gives).
   bool externShared = false;
+  /// The input formats of its matrix products (mma.sync, wgmma.mma_async):
+  /// "f16", "bf16", "tf32", "e4m3", "s8", ...
+  std::set<std::string> matrixFormats;
 };
 struct PtxInfo {
   std::string version, target;
