@@ -187,6 +187,9 @@ struct Record {
   SmallVector<Vis, 2> vis;
   /// Whether a fence or arrive ever captured it.
   bool captured = false;
+  /// A TMA copy completes on the mbarrier of the first arrive on its
+  /// timeline after it, and on no later one: set once that arrive took it.
+  bool claimed = false;
   /// Superseded by a later access; skipped, and erased when next met.
   bool dead = false;
   /// The last fences and arrives that captured it, for reports.
@@ -966,7 +969,8 @@ private:
   static bool mergeInto(Record &into, Record &r) {
     if (into.var != r.var || !(into.actors == r.actors) ||
         into.qual != r.qual || into.mutate != r.mutate ||
-        into.outOfOrder != r.outOfOrder || into.captured != r.captured)
+        into.outOfOrder != r.outOfOrder || into.captured != r.captured ||
+        into.claimed != r.claimed)
       return false;
     int axis = continuingAxis(into.region, r.region);
     if (axis == -1 || !sameVis(into, r))
@@ -1087,13 +1091,20 @@ private:
   /// transitive synchronization also carries time order: an access already
   /// ordered before these threads on any timeline is ordered before what
   /// follows the synchronization (captured temporally only).
-  SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op) {
+  SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op,
+                                bool claim = false) {
     ThreadSet s = syncActors();
     events[s.kind == ThreadSet::Device ? s.task : -1].push_back(
         {++seq, op, s, pre});
     SmallVector<Captured> out;
     auto consider = [&](const RecordPtr &r) {
+        // An arrive after TMA copies takes only those no earlier such arrive
+        // took: each copy completes on one mbarrier.
+        if (claim && r->claimed)
+          return;
         bool full = (r->qual & pre) && r->actors.intersects(s);
+        if (claim && full)
+          r->claimed = true;
         bool temporal = false;
         if (transitive && !full)
           for (const Vis &v : r->vis) {
@@ -1264,8 +1275,11 @@ private:
         captured.push_back({r, true});
       }
     } else {
-      captured = capture(static_cast<uint32_t>(arrive.getPre()),
-                         arrive.getTransitive(), arrive);
+      uint32_t pre = static_cast<uint32_t>(arrive.getPre());
+      bool tmaOnMbarrier =
+          pre == static_cast<uint32_t>(QualTimeline::tma_to_smem_async) &&
+          !gpuir::isCommitGroup(var->mechanism);
+      captured = capture(pre, arrive.getTransitive(), arrive, tmaOnMbarrier);
     }
     llvm::hash_code key = phaseKey();
     for (int64_t e : elements(*var, box)) {
