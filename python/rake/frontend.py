@@ -40,7 +40,7 @@ __all__ = [
     "proc", "index", "gmem", "smem", "rmem", "smem_swizzled", "f32", "f16",
     "bf16", "f64", "i32", "i64", "thread", "warp", "warpgroup", "cta",
     "cta_in_cluster", "device_function", "warps", "cuda_tasks",
-    "cuda_threads", "seq", "if_", "alloc", "barrier", "fence", "arrive",
+    "cuda_threads", "seq", "if_", "else_", "alloc", "barrier", "fence", "arrive",
     "await_", "instr", "ceildiv", "const", "Value", "Control", "Procedure",
 ]
 
@@ -122,6 +122,7 @@ class _Builder:
         # SSA names visible at the insertion point, per open region: names
         # of sibling regions may repeat (as in hand-written GpuIR).
         self.scopes: List[set] = [set()]
+        self.last_if: Optional[int] = None  # the line closing the last if_
 
     def fresh(self, hint: str) -> str:
         taken = set().union(*self.scopes)
@@ -269,9 +270,9 @@ class Value:
     def __rmul__(self, o): return const(o, self.type) * self
 
 
-def const(value, type: ElementType = f32) -> Value:
+def const(value, type: ElementType = f32, name: str = "c") -> Value:
     b = _b()
-    name = b.fresh("c")
+    name = b.fresh(name)
     literal = repr(float(value)) if type.is_float else str(int(value))
     b.emit(f"%{name} = arith.constant {literal} : {type.name}")
     return Value(name, type)
@@ -289,6 +290,12 @@ class Buffer:
     @property
     def window(self) -> _Windows:
         return _Windows(self)
+
+    @property
+    def reduce(self) -> _Reduce:
+        """buffer.reduce[i, j] = v: gpuir.reduce (buffer[i, j] += v, one
+        atomic-free addition the check orders like a write)."""
+        return _Reduce(self)
 
     def _indices(self, key) -> str:
         key = key if isinstance(key, tuple) else (key,)
@@ -362,6 +369,17 @@ class _Windows:
         view = Buffer(name, BufferType(src.type.element, shape, src.type.space))
         view.type_text, view.strides = type_text, kept
         return view
+
+
+class _Reduce:
+    def __init__(self, buffer: "Buffer"):
+        self.buffer = buffer
+
+    def __setitem__(self, key, value):
+        b = self.buffer
+        if not isinstance(value, Value):
+            value = const(value, b.type.element)
+        _b().emit(f"gpuir.reduce %{value.name}, %{b.name}[{b._indices(key)}] : {b.type_text}")
 
 
 class Barrier:
@@ -440,8 +458,28 @@ def seq(lo, hi, name: str = "i"):
 
 @contextlib.contextmanager
 def if_(condition: Condition):
-    with _b().region(f"gpuir.if {condition}"):
+    b = _b()
+    with b.region(f"gpuir.if {condition}"):
         yield
+    b.last_if = len(b.lines) - 1
+
+
+@contextlib.contextmanager
+def else_():
+    """The else branch of the if_ just closed."""
+    b = _b()
+    if b.last_if != len(b.lines) - 1:
+        raise SyntaxError("else_() must follow an if_ block directly")
+    # Reopen the if's closing line as "} else {".
+    indent = b.lines[-1][: len(b.lines[-1]) - len(b.lines[-1].lstrip())]
+    b.lines[-1] = indent + "} else {"
+    b.depth += 1
+    b.scopes.append(set())
+    yield
+    b.scopes.pop()
+    b.depth -= 1
+    b.lines.append(indent + f"}} loc({_caller_location()})")
+    b.last_if = None
 
 
 def alloc(type: BufferType, name: str = "buf") -> Buffer:
@@ -483,11 +521,13 @@ def await_(bar, post: str = "cuda_in_order", outstanding: Optional[int] = None):
     _b().emit(f"gpuir.await {target}, {post}{extra} : {type}")
 
 
-def instr(name: str, *operands: Buffer):
-    """An instruction op of an instruction set, on buffers and windows:
-    instr("gpuir.sm80.cp_async", dst, src)."""
-    names = ", ".join(f"%{o.name}" for o in operands)
-    types = ", ".join(o.type_text for o in operands)
+def instr(name: str, *operands):
+    """An instruction op of an instruction set, on buffers and windows (and
+    integer attributes where the op takes them):
+    instr("gpuir.sm80.cp_async", dst, src), instr("gpuir.sm80.shfl_bfly", o, p, 16)."""
+    names = ", ".join(f"%{o.name}" if isinstance(o, Buffer) else str(int(o))
+                      for o in operands)
+    types = ", ".join(o.type_text for o in operands if isinstance(o, Buffer))
     _b().emit(f"{name} {names} : {types}")
 
 

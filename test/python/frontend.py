@@ -109,3 +109,59 @@ def warp_specialized(rows: index, X: gmem(f32, "?", 1024), Y: gmem(f32, "?", 102
 print("warp_specialized equals examples/warp_specialized.mlir:",
       same_as_example(warp_specialized, "warp_specialized"))
 warp_specialized.module().check()
+
+
+# Register fragments, reductions, warp shuffles (an instruction with an
+# integer attribute), a per-thread accumulator.
+@proc(check_sizes=[{"rows": 4}, {"rows": 1}])
+def block_sums(rows: index, X: gmem(f32, "?", 1024), S: gmem(f32, "?")):
+    with device_function(block=256, blocks_per_sm=4):
+        for r in cuda_tasks(0, rows, name="r"):
+            part = alloc(rmem(f32, 8, 32), name="part")
+            other = alloc(rmem(f32, 8, 32), name="other")
+            warp_sums = alloc(smem(f32, 8), name="warp_sums")
+            for w in cuda_threads(0, 8, unit=warp, name="w"):
+                for l in cuda_threads(0, 32, unit=thread, name="l"):
+                    part[w, l] = const(0.0, name="zero")
+                    for i in seq(0, 4):
+                        part.reduce[w, l] = X[r, i * 256 + w * 32 + l]
+                pw = part.window("pw")[w, 0:32]
+                ow = other.window("ow")[w, 0:32]
+                for distance in (16, 8, 4, 2, 1):
+                    instr("gpuir.sm80.shfl_bfly", ow, pw, distance)
+                    for l in cuda_threads(0, 32, unit=thread, name="l"):
+                        part.reduce[w, l] = other[w, l]
+                for l in cuda_threads(0, 1, unit=thread, name="l"):
+                    warp_sums[w] = part[w, l]
+            fence()
+            for t in cuda_threads(0, 1, unit=thread):
+                acc = alloc(rmem(f32, 1), name="acc")
+                acc[0] = const(0.0, name="zero")
+                for j in seq(0, 8, name="j"):
+                    acc.reduce[0] = warp_sums[j]
+                S[r] = acc[0]
+
+
+# CHECK-NEXT: block_sums equals examples/block_sums.mlir: True
+print("block_sums equals examples/block_sums.mlir:", same_as_example(block_sums, "block_sums"))
+out = rake.run_sequential(block_sums, sizes={"rows": 3}, shapes={"X": 3, "S": 3})
+X, S = out["X"].tolist(), out["S"].tolist()
+# CHECK-NEXT: block_sums: sums within 1e-4: True
+print("block_sums: sums within 1e-4:", all(abs(S[i] - sum(X[i])) < 1e-4 for i in range(3)))
+
+
+# An else branch.
+@proc(check_sizes=[{"n": 64}])
+def clamp(n: index, A: gmem(f32, "?")):
+    with device_function(block=32):
+        for task in cuda_tasks(0, ceildiv(n, 32)):
+            for t in cuda_threads(0, 32, unit=thread):
+                with if_(task * 32 + t < 40):
+                    A[task * 32 + t] = const(1.0)
+                with else_():
+                    A[task * 32 + t] = const(2.0)
+
+
+out = rake.run_sequential(clamp, sizes={"n": 64}, shapes={"A": 64})
+# CHECK-NEXT: clamp: [1.0, 1.0] [2.0, 2.0]
+print("clamp:", out["A"].tolist()[38:40], out["A"].tolist()[40:42])
