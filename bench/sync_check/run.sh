@@ -7,7 +7,10 @@
 #   bench/sync_check/run.sh [sizes...]      default: 512 1024 2048 4096 8192
 #
 # Each size runs under a time limit (LIMIT seconds, default 120) and prints
-# "over limit" past it.
+# "over limit" past it. KERNEL=tma times examples/gemm_sm90a_tma.mlir (the
+# Hopper GEMM with real instructions: 512 threads per task, per-thread
+# accumulators and epilogue) instead of the GEMM shape of
+# bench/sync_check/gemm.mlir (a producer thread and placeholder instructions).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 opt=${RAKE_OPT:-$root/build/bin/rake-opt}
@@ -15,8 +18,15 @@ limit=${LIMIT:-120}
 sizes=${*:-512 1024 2048 4096 8192}
 printf "%8s %12s %12s %14s %12s\n" size "M*N*K" "seconds" "s per 1e9 MNK" "max RSS MB"
 for s in $sizes; do
-  out=$( { /usr/bin/time -f "%e %M" timeout "$limit" "$opt" "$root/bench/sync_check/gemm.mlir" \
-      --rake-sync-check="sizes=M=$s,N=$s,K=$s" -o /dev/null; } 2>&1 | tail -n 1)
+  if [ "${KERNEL:-}" = tma ]; then
+    kernel=$root/examples/gemm_sm90a_tma.mlir
+    check="sizes=Mt=$((s / 256)),Nt=$((s / 128)),Kt=$((s / 64))"
+  else
+    kernel=$root/bench/sync_check/gemm.mlir
+    check="sizes=M=$s,N=$s,K=$s"
+  fi
+  out=$( { /usr/bin/time -f "%e %M" timeout "$limit" "$opt" "$kernel" \
+      --rake-sync-check="$check" -o /dev/null; } 2>&1 | tail -n 1)
   mnk=$((s * s * s))
   set -- $out
   if [ "$#" -ne 2 ] || ! [[ "$1" =~ ^[0-9.]+$ ]]; then

@@ -1050,6 +1050,102 @@ private:
         Var::Index &index = r->mutate ? r->var->writes : r->var->reads;
         index.summaries.insert(r);
       }
+    tileTask(live);
+  }
+
+  /// The records of one op of a finished task (same variable, timeline,
+  /// mode and visibility) that tile a box exactly, each element once, become
+  /// one record of that box (groups of kTileRecords or more): a
+  /// warpgroup's accumulators written to C as pairs of elements by 128
+  /// threads, 8192 records, become one tile.
+  /// Nothing is lost: the elements are the same, their visibility is the
+  /// same, and the threads that made them are the task's, no longer running.
+  static constexpr size_t kTileRecords = 256;
+  void tileTask(SmallVector<RecordPtr> &live) {
+    std::map<std::tuple<Var *, Operation *, uint32_t, bool, bool, uint8_t>,
+             SmallVector<RecordPtr>>
+        groups;
+    for (RecordPtr &r : live)
+      if (!r->dead)
+        groups[{r->var, r->op, r->qual, r->mutate, r->outOfOrder,
+                uint8_t(r->captured) | uint8_t(r->claimed) << 1}]
+            .push_back(r);
+    for (auto &[key, group] : groups) {
+      // Small groups stay apart: a later hazard against one of them names
+      // the exact thread and element; large ones (the cost this saves) are
+      // reported as their tile.
+      if (group.size() < kTileRecords)
+        continue;
+      Record &first = *group.front();
+      Box box = first.region;
+      int64_t elements = 0;
+      bool ok = true;
+      for (RecordPtr &r : group) {
+        if (!sameVis(first, *r) || r->region.lo.size() != box.lo.size() ||
+            r->actors.lo.size() != first.actors.lo.size()) {
+          ok = false;
+          break;
+        }
+        int64_t n = 1;
+        for (size_t d = 0; d < box.lo.size(); ++d) {
+          box.lo[d] = std::min(box.lo[d], r->region.lo[d]);
+          box.hi[d] = std::max(box.hi[d], r->region.hi[d]);
+          n *= r->region.hi[d] - r->region.lo[d];
+        }
+        elements += n;
+      }
+      int64_t volume = 1;
+      for (size_t d = 0; ok && d < box.lo.size(); ++d)
+        volume *= box.hi[d] - box.lo[d];
+      // Exact tiling: as many elements as the box, none twice.
+      if (!ok || elements != volume || volume > (int64_t(1) << 24))
+        continue;
+      std::vector<bool> seen(size_t(volume), false);
+      for (RecordPtr &r : group) {
+        SmallVector<int64_t> at(r->region.lo.begin(), r->region.lo.end());
+        while (ok) {
+          int64_t linear = 0;
+          for (size_t d = 0; d < box.lo.size(); ++d)
+            linear = linear * (box.hi[d] - box.lo[d]) + (at[d] - box.lo[d]);
+          if (seen[size_t(linear)]) {
+            ok = false;
+            break;
+          }
+          seen[size_t(linear)] = true;
+          size_t d = at.size();
+          while (d > 0) {
+            --d;
+            if (++at[d] < r->region.hi[d])
+              break;
+            at[d] = r->region.lo[d];
+            if (d == 0) {
+              d = size_t(-1);
+              break;
+            }
+          }
+          if (d == size_t(-1) || at.empty())
+            break;
+        }
+        if (!ok)
+          break;
+      }
+      if (!ok)
+        continue;
+      Var &var = *first.var;
+      Var::Index &index = first.mutate ? var.writes : var.reads;
+      for (RecordPtr &r : group)
+        var.unindex(r.get());
+      Record &into = first;
+      into.region = box;
+      for (RecordPtr &r : llvm::drop_begin(group)) {
+        for (size_t d = 0; d < into.actors.lo.size(); ++d) {
+          into.actors.lo[d] = std::min(into.actors.lo[d], r->actors.lo[d]);
+          into.actors.hi[d] = std::max(into.actors.hi[d], r->actors.hi[d]);
+        }
+        r->dead = true;
+      }
+      index.summaries.insert(group.front());
+    }
   }
 
   static void markCaptured(Record &r, Operation *by) {
