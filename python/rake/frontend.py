@@ -163,7 +163,12 @@ def _caller_location() -> str:
         frame = frame.f_back
     if frame is None:
         return '"<unknown>":0:0'
-    return f'"{frame.f_code.co_filename}":{frame.f_lineno}:1'
+    return f'{_quote(frame.f_code.co_filename)}:{frame.f_lineno}:1'
+
+
+def _quote(text: str) -> str:
+    """An MLIR string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 # ------------------------------------------------- control expressions
@@ -579,7 +584,7 @@ def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
             fn(*args)
         finally:
             _Builder.current = previous
-        location = f'loc("{inspect.getsourcefile(fn)}":{fn.__code__.co_firstlineno}:1)'
+        location = f'loc({_quote(inspect.getsourcefile(fn) or "<unknown>")}:{fn.__code__.co_firstlineno}:1)'
         text = (f"gpuir.proc @{fn.__name__}({', '.join(params)}){attrs} {{\n"
                 + "\n".join(builder.lines) + f"\n}} {location}\n")
         return Procedure(fn.__name__, text)
