@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Dialect/GpuIR/Instrs/Sm80.h"
+#include "Builders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,17 +22,12 @@
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
+using namespace mlir::rake::gpuir::instrs;
 
 #define GET_OP_CLASSES
 #include "Rake/Dialect/GpuIR/Instrs/Sm80.cpp.inc"
 
 namespace {
-
-CollUnitAttr unitOf(MLIRContext *ctx, CollUnitKind kind) {
-  return CollUnitAttr::get(ctx, kind, 1, 0);
-}
-
-MemRefType memrefOf(Value v) { return cast<MemRefType>(v.getType()); }
 
 /// Whether the innermost dimension has unit stride.
 bool hasUnitInnerStride(MemRefType t) {
@@ -57,26 +53,6 @@ InstrParam fragment(MLIRContext *ctx, unsigned index, StringRef name,
 //===----------------------------------------------------------------------===//
 // Builders shared by the behaviors
 //===----------------------------------------------------------------------===//
-
-Value cIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// for (i = 0; i < n; ++i) body(i)
-void forRange(OpBuilder &b, Location loc, int64_t n,
-              function_ref<void(Value)> body) {
-  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, n),
-                                 cIndex(b, loc, 1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  body(loop.getInductionVar());
-}
-
-/// An affine function of index values, e.g. apply(d0 floordiv 4, {lane}).
-Value apply(OpBuilder &b, Location loc, AffineExpr e, ValueRange dims) {
-  return affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(dims.size(), 0, e), dims);
-}
 
 /// The lane of a thread: threadIdx.x mod 32.
 Value laneOf(OpBuilder &b, Location loc, Value threadId) {
@@ -158,12 +134,7 @@ InstrTimeline CpAsyncOp::getInstrTimeline() {
   return InstrTimeline::Sm80_cp_async;
 }
 SmallVector<InstrParam> CpAsyncOp::getParams() {
-  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::Sm80_cp_async,
-                 {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
-  InstrParam src{1, "src", AccessMode::read, QualTimeline::Sm80_cp_async,
-                 {TypeID::get<GmemAttr>()}};
-  dst.outOfOrder = src.outOfOrder = true;
-  return {dst, src};
+  return asyncCopyParams(QualTimeline::Sm80_cp_async);
 }
 
 LogicalResult CpAsyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
@@ -189,20 +160,6 @@ LogicalResult CpAsyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
         b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(elt)), dst, i);
   });
   return success();
-}
-
-/// The address of a view's first element, as an integer (its buffer's
-/// aligned pointer plus its offset in bytes), and that offset.
-static std::pair<Value, Value> viewAddress(OpBuilder &b, Location loc,
-                                           Value view) {
-  auto type = cast<MemRefType>(view.getType());
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-      b, loc, meta.getBaseBuffer());
-  Value bytes = arith::MulIOp::create(
-      b, loc, meta.getOffset(),
-      cIndex(b, loc, type.getElementTypeBitWidth() / 8));
-  return {base, bytes};
 }
 
 LogicalResult CpAsyncOp::buildDevice(OpBuilder &b, ValueRange operands,

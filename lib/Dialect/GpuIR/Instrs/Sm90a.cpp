@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
+#include "Builders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -17,31 +18,12 @@
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
+using namespace mlir::rake::gpuir::instrs;
 
 #define GET_OP_CLASSES
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.cpp.inc"
 
 namespace {
-
-MemRefType memrefOf(Value v) { return cast<MemRefType>(v.getType()); }
-
-Value cIndex(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-Value apply(OpBuilder &b, Location loc, AffineExpr e, ValueRange dims) {
-  return affine::AffineApplyOp::create(
-      b, loc, AffineMap::get(dims.size(), 0, e), dims);
-}
-
-void forRange(OpBuilder &b, Location loc, int64_t n,
-              function_ref<void(Value)> body) {
-  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, n),
-                                 cIndex(b, loc, 1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  body(loop.getInductionVar());
-}
 
 bool isSwizzled(MemRefType t) {
   return isa_and_nonnull<SmemSwizzledAttr>(t.getMemorySpace());
@@ -207,11 +189,8 @@ static Value descriptor(OpBuilder &b, Location loc, Value view,
   int64_t ignored;
   (void)type.getStridesAndOffset(strides, ignored);
   int64_t eltBytes = type.getElementTypeBitWidth() / 8;
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, view);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, view);
-  Value addr = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(b, loc, meta.getOffset(), cIndex(b, loc, eltBytes)));
+  auto [base, bytes] = viewAddress(b, loc, view);
+  Value addr = arith::AddIOp::create(b, loc, base, bytes);
   Type i64 = b.getI64Type();
   Value addr64 = arith::IndexCastOp::create(b, loc, i64, addr);
   auto c64 = [&](int64_t v) {
@@ -380,18 +359,13 @@ LogicalResult TmaLoadOp::verify() {
 }
 
 CollUnitAttr TmaLoadOp::getCollUnit() {
-  return CollUnitAttr::get(getContext(), CollUnitKind::thread, 1, 0);
+  return unitOf(getContext(), CollUnitKind::thread);
 }
 InstrTimeline TmaLoadOp::getInstrTimeline() {
   return InstrTimeline::tma_to_smem_async;
 }
 SmallVector<InstrParam> TmaLoadOp::getParams() {
-  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::tma_to_smem_async,
-                 {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
-  InstrParam src{1, "src", AccessMode::read, QualTimeline::tma_to_smem_async,
-                 {TypeID::get<GmemAttr>()}};
-  dst.outOfOrder = src.outOfOrder = true;
-  return {dst, src};
+  return asyncCopyParams(QualTimeline::tma_to_smem_async);
 }
 
 LogicalResult TmaLoadOp::buildSequential(OpBuilder &b, ValueRange operands) {
@@ -422,14 +396,8 @@ LogicalResult TmaLoadOp::buildDevice(OpBuilder &b, ValueRange operands,
   if (isSwizzled(memrefOf(getDst())) &&
       failed(checkSwizzledStart(*this, getDst())))
     return failure();
-  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, dst);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-      b, loc, meta.getBaseBuffer());
-  Value addr = arith::AddIOp::create(
-      b, loc, base,
-      arith::MulIOp::create(
-          b, loc, meta.getOffset(),
-          cIndex(b, loc, memrefOf(dst).getElementTypeBitWidth() / 8)));
+  auto [base, bytes] = viewAddress(b, loc, dst);
+  Value addr = arith::AddIOp::create(b, loc, base, bytes);
   Value ptr = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
       arith::IndexCastOp::create(b, loc, b.getI64Type(), addr).getResult());
