@@ -548,23 +548,14 @@ private:
     Value element = mbarrierElement(
         it->second, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
         arrive.getBarrierIndices(0), loc);
-    Value mbar = LLVM::IntToPtrOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-        nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), it->second.group,
-                                     element)
-            .getResult());
+    Value mbar = mbarrierPointer(it->second, element, loc);
     auto window = tma.getSrc().getDefiningOp<WindowOp>();
-    AffineMap m = window.getMap();
     SmallVector<Value> starts;
-    unsigned r = 0;
-    for (bool isInterval : window.getIntervals()) {
+    for (AffineExpr start : window.getStarts())
       starts.push_back(arith::IndexCastOp::create(
           b, loc, b.getI32Type(),
-          applyExpr(loc, m.getResult(r++), m.getNumDims(),
+          applyExpr(loc, start, window.getMap().getNumDims(),
                     window.getIndices())));
-      if (isInterval)
-        ++r;
-    }
     Value map = kernel.getArgument(
         kernel.getNumArguments() - tensorMaps.maps.size() +
         tensorMaps.byOp.lookup(tma));
@@ -819,6 +810,15 @@ private:
     return linear;
   }
 
+  /// The shared-memory address of an element of an mbarrier array, as the
+  /// NVVM ops that complete on it take it.
+  Value mbarrierPointer(const MBarrier &bar, Value element, Location loc) {
+    return LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+        nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), bar.group, element)
+            .getResult());
+  }
+
   /// An arrive: on a cp.async commit group, cp.async.commit_group; on an
   /// mbarrier, each thread of the scope arrives once (mbarrier.arrive, or
   /// cp.async.mbarrier.arrive.noinc for the thread's earlier copies, which
@@ -859,11 +859,8 @@ private:
         bar, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
         arrive.getBarrierIndices(0), loc);
     if (arrive.getPre() == SyncTimeline::Sm80_cp_async) {
-      Value addr = nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(),
-                                                bar.group, element);
-      Value ptr = LLVM::IntToPtrOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), addr);
-      NVVM::CpAsyncMBarrierArriveOp::create(b, loc, ptr, /*noinc=*/true);
+      NVVM::CpAsyncMBarrierArriveOp::create(
+          b, loc, mbarrierPointer(bar, element, loc), /*noinc=*/true);
       return success();
     }
     if (arrive.getPre() == SyncTimeline::tma_to_smem_async) {

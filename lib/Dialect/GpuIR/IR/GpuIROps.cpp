@@ -1283,6 +1283,18 @@ LogicalResult WindowOp::verify() {
   return success();
 }
 
+SmallVector<AffineExpr> WindowOp::getStarts() {
+  AffineMap m = getMap();
+  SmallVector<AffineExpr> starts;
+  unsigned r = 0;
+  for (bool isInterval : getIntervals()) {
+    starts.push_back(m.getResult(r++));
+    if (isInterval)
+      ++r; // the interval's hi
+  }
+  return starts;
+}
+
 ParseResult TensorMapOp::parse(OpAsmParser &parser, OperationState &result) {
   return parseWindowLike(parser, result);
 }

@@ -243,14 +243,7 @@ static LogicalResult checkSwizzledStart(Operation *op, Value operand) {
                                 "of the buffer to place the swizzle atoms";
   // The last two dimensions' starts; earlier ones (stages) select whole
   // multiples of the buffer's 8-row atoms as rows are 128 bytes.
-  AffineMap m = window.getMap();
-  SmallVector<AffineExpr> starts;
-  unsigned r = 0;
-  for (bool isInterval : window.getIntervals()) {
-    starts.push_back(m.getResult(r++));
-    if (isInterval)
-      ++r;
-  }
+  SmallVector<AffineExpr> starts = window.getStarts();
   size_t n = starts.size();
   auto source = cast<MemRefType>(window.getSource().getType());
   bool rowsOk = source.getRank() == 1 || alwaysMultipleOf(starts[n - 2], 8);

@@ -333,6 +333,11 @@ def GpuIR_WindowOp : GpuIR_Op<"window", [Pure,
   let results = (outs AnyMemRef:$result);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Where the window starts in each dimension of the source (a point's
+    /// index, an interval's lo), as expressions of the map's dimensions.
+    ::llvm::SmallVector<::mlir::AffineExpr> getStarts();
+  }];
 }
 
 def GpuIR_TensorMapOp : GpuIR_Op<"tensor_map", [Pure]> {
