@@ -165,3 +165,64 @@ def clamp(n: index, A: gmem(f32, "?")):
 out = rake.run_sequential(clamp, sizes={"n": 64}, shapes={"A": 64})
 # CHECK-NEXT: clamp: [1.0, 1.0] [2.0, 2.0]
 print("clamp:", out["A"].tolist()[38:40], out["A"].tolist()[40:42])
+
+
+# Misuse is a Python error at the line that wrote it.
+def refused(build):
+    try:
+        build()
+        return "accepted"
+    except (TypeError, ValueError, IndexError, SyntaxError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def chained():
+    @proc
+    def p(n: index, A: gmem(f32, "?")):
+        with device_function(block=32):
+            for t in cuda_tasks(0, n):
+                with if_(0 < t < n):
+                    A[t] = 1.0
+
+
+def unannotated():
+    @proc
+    def p(n, A: gmem(f32, "?")):
+        pass
+
+
+def bad_window():
+    @proc
+    def p(n: index, A: gmem(f32, "?")):
+        with device_function(block=32):
+            for t in cuda_tasks(0, n):
+                A.window[t : n]
+
+
+def wrong_rank():
+    @proc
+    def p(n: index, A: gmem(f32, "?", 4)):
+        with device_function(block=32):
+            for t in cuda_tasks(0, n):
+                A[t] = 1.0
+
+
+def lone_else():
+    @proc
+    def p(n: index, A: gmem(f32, "?")):
+        with device_function(block=32):
+            for t in cuda_tasks(0, n):
+                with else_():
+                    A[t] = 1.0
+
+
+# CHECK-NEXT: TypeError: a GpuIR condition has no Python truth value: use it in if_(...) and combine comparisons with &
+print(refused(chained))
+# CHECK-NEXT: TypeError: parameter n of p needs the annotation `index` or a buffer type such as gmem(f32, '?')
+print(refused(unannotated))
+# CHECK-NEXT: ValueError: a window's interval is written start : start + n, with n an integer
+print(refused(bad_window))
+# CHECK-NEXT: IndexError: A has 2 dimensions, indexed with 1
+print(refused(wrong_rank))
+# CHECK-NEXT: SyntaxError: else_() must follow an if_ block directly
+print(refused(lone_else))

@@ -439,3 +439,35 @@ gpuir.proc @tma_rank3(%n: index, %A: memref<?x64x64xbf16, #gpuir.gmem>) {
     }
   }
 }
+
+// -----
+
+// Reads and reductions of swizzled memory are refused like writes.
+gpuir.proc @swizzled_read(%n: index, %A: memref<?xf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+      gpuir.for %i = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.read' op accesses swizzled shared memory element by element; only the instructions that know the swizzle (cp.async, wgmma) access it yet}}
+        %v = gpuir.read %s[%i, 0] : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+        gpuir.write %v, %A[%t * 32 + %i] : memref<?xf16, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @swizzled_reduce(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+      gpuir.for %i = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 1.0 : f16
+        // expected-error @+1 {{'gpuir.reduce' op accesses swizzled shared memory element by element; only the instructions that know the swizzle (cp.async, wgmma) access it yet}}
+        gpuir.reduce %z, %s[%i, 0] : memref<64x64xf16, #gpuir.smem_swizzled<128>>
+      }
+    }
+  }
+}
+

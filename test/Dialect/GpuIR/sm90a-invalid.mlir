@@ -226,3 +226,17 @@ gpuir.proc @p(%n: index, %A: memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>) 
     }
   }
 }
+
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64x64xindex, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xindex, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies scalars, found 'index'}}
+        gpuir.sm90a.tma_load %s, %A : memref<64x64xindex, #gpuir.smem>, memref<64x64xindex, #gpuir.gmem>
+      }
+    }
+  }
+}
