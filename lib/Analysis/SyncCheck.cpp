@@ -210,6 +210,23 @@ struct SyncEvent {
   uint32_t pre;
 };
 
+/// An await of phase p by a collective, which the next phase (p + 1) must
+/// not be able to complete before: the hardware wait sees only the parity
+/// of the current phase, so if p + 1 completed too the awaiters would take
+/// p + 2 for the phase they wait for (a hang, or a wait that returns a
+/// phase late).
+struct Follow {
+  /// Made by the await, visible to what the awaiters do after it.
+  RecordPtr token;
+  Operation *await;
+  ThreadSet awaiters;
+  /// Whether an arrival of the next phase is ordered after the await.
+  bool ordered = false;
+  /// Awaiting threads that arrive into the next phase themselves (each
+  /// after its own wait); all of them together order the phase after it.
+  int64_t selfArrived = 0;
+};
+
 struct Phase {
   llvm::hash_code key;
   /// Whether an await already matched it; later arrivals start a new phase.
@@ -217,6 +234,21 @@ struct Phase {
   SmallVector<Captured> captured;
   SmallVector<ThreadSet, 2> arrivers;
   Operation *op;
+  /// The thread arrivals so far (each thread of an arriving collective
+  /// arrives once).
+  int64_t threads = 0;
+  /// Stands for the phase's completion: visible to those ordered after it
+  /// (its awaiters, and whatever they synchronize with afterwards).
+  RecordPtr completion;
+  /// Stand for each arrival: threads ordered after all of them are ordered
+  /// after the completion too.
+  SmallVector<RecordPtr, 2> arrivals;
+  /// The awaits of the previous phase that this phase must follow.
+  SmallVector<Follow, 2> follows;
+  /// No more arrivals join it (the next phase began, an await matched it,
+  /// or the barrier was freed); its follows and count are judged.
+  bool closed = false;
+  bool countChecked = false;
 };
 
 /// One collective's view of a commit group: the groups it committed, and
@@ -229,6 +261,8 @@ struct CommitView {
 
 struct BarrierElem {
   std::vector<Phase> phases;
+  /// Follows of phases that no arrive has begun yet, by phase.
+  std::map<int64_t, SmallVector<Follow, 2>> pending;
   std::map<size_t, CommitView> commits;
   /// Awaits made so far, per awaiting collective.
   std::map<size_t, int64_t> awaited;
@@ -242,6 +276,15 @@ struct Var {
   bool global = false;
   bool isBarrier = false;
   BarrierMechanism mechanism = BarrierMechanism::mbarrier;
+  /// The extent of each dimension at these sizes (-1: not declared).
+  SmallVector<int64_t> extents;
+  /// The thread arrivals that complete a phase of an mbarrier, as code
+  /// generation initializes it (-1: unknown).
+  int64_t arrivals = -1;
+  /// The pseudo variable of phase and await tokens: ordering facts between
+  /// synchronization events, carried by the same capture and publication
+  /// as accesses, on every timeline.
+  bool isToken = false;
   /// The live records, reads and writes apart (a read checks only writes):
   /// single elements by their index, so that a check of an element finds
   /// them directly, and boxes by the start of their first two dimensions
@@ -444,7 +487,8 @@ private:
     if (intervals.empty())
       for (size_t i = 0; i < var.shape.size(); ++i) {
         b.lo.push_back(0);
-        b.hi.push_back(var.shape[i] < 0 ? int64_t(1) << 40 : var.shape[i]);
+        b.hi.push_back(var.shape[i] < 0 ? gpuir::kUnboundedExtent
+                                        : var.shape[i]);
       }
     cachedWindow = {map, &var, std::move(dims), std::move(lastDims),
                     ArrayRef<bool>(intervals), b};
@@ -561,6 +605,18 @@ private:
         var->isBarrier = true;
         var->mechanism = bt.getMechanism();
       }
+      var->extents = var->shape;
+      if (std::optional<AffineMap> map = alloc.getExtents()) {
+        SmallVector<int64_t> dims;
+        for (Value v : alloc.getExtentOperands())
+          dims.push_back(env.lookup(v));
+        SmallVector<int64_t> declared = evalMap(*map, dims);
+        for (auto [d, extent] : llvm::enumerate(var->extents))
+          if (extent < 0)
+            extent = declared[d];
+      }
+      if (std::optional<int64_t> arrivals = alloc.getArrivals())
+        var->arrivals = *arrivals;
       vars[alloc.getResult()] = var.get();
       storage.push_back(std::move(var));
       return;
@@ -650,6 +706,7 @@ private:
         summarizeTask(current.task);
         // No collective of a finished task synchronizes again.
         taskRecords.erase(current.task);
+        taskTokens.erase(current.task);
         events.erase(current.task);
       }
       current = saved;
@@ -908,6 +965,8 @@ private:
       return;
     Box region = evalWindow(*var, indices, map, intervals);
     uint32_t qual = static_cast<uint32_t>(q);
+    if (!inBounds(op, *var, region, mutate))
+      return;
     RecordPtr hazard;
     forEachOverlap(*var, region, /*includeReads=*/mutate,
                    [&](const RecordPtr &r) {
@@ -947,6 +1006,29 @@ private:
                                 "captures it)"});
       report(op, message, notes);
     }
+  }
+
+  /// Whether every element of `region` lies inside the variable's extents
+  /// (those it knows); else reports the access. An index outside its
+  /// buffer lands in whatever code generation placed next to it: a race
+  /// with that buffer's accesses that no record here would show.
+  bool inBounds(Operation *op, const Var &var, const Box &region,
+                bool mutate) {
+    for (size_t d = 0; d < region.lo.size() && d < var.extents.size(); ++d) {
+      int64_t extent = var.extents[d];
+      if (extent < 0 || region.hi[d] <= region.lo[d] ||
+          (region.lo[d] >= 0 && region.hi[d] <= extent))
+        continue;
+      int64_t outside = region.lo[d] < 0 ? region.lo[d] : region.hi[d] - 1;
+      report(op, "out-of-bounds access: " + describe(current) + " " +
+                     (mutate ? "write " : "read ") + describe(var, region) +
+                     ", but index " + std::to_string(outside) +
+                     " of dimension " + std::to_string(d) +
+                     " is outside its extent " + std::to_string(extent),
+             {{var.alloc, var.name + " is allocated here"}});
+      return false;
+    }
+    return true;
   }
 
   /// Merges `r` into `into` when both are the same threads' accesses of one
@@ -1194,6 +1276,16 @@ private:
         {++seq, op, s, pre});
     SmallVector<Captured> out;
     auto consider = [&](const RecordPtr &r) {
+        // A token travels with every synchronization of threads ordered
+        // after it, whatever its timelines: one thread of a fence's
+        // collective suffices (the fence waits for all of them), and so
+        // does one arrival of a phase (it completes after all of them).
+        if (r->var->isToken) {
+          if (!r->dead && (tokenSeen(*r, s, /*byAll=*/false) ||
+                           tokenTakenBy(*r, s)))
+            out.push_back({r, true});
+          return;
+        }
         // An arrive after TMA copies takes only those no earlier such arrive
         // took: each copy completes on one mbarrier.
         if (claim && r->claimed)
@@ -1254,6 +1346,13 @@ private:
         list[kept++] = list[i];
       }
       list.resize(kept);
+      auto &tokenList = taskTokens[s.task];
+      llvm::erase_if(tokenList, [](const std::weak_ptr<Record> &w) {
+        RecordPtr r = w.lock();
+        return !r || r->dead;
+      });
+      for (const std::weak_ptr<Record> &w : tokenList)
+        consider(w.lock());
       return out;
     }
     for (auto &var : storage)
@@ -1294,6 +1393,12 @@ private:
       Record &r = *c.record;
       if (r.dead)
         continue;
+      if (r.var->isToken) {
+        // A thread's own commit groups order nothing for others.
+        if (!ownOnly && !implied(r, toAll, ~0u, Level::fully_ordered))
+          addVis(r, {toAll, ~0u, Level::fully_ordered, via});
+        continue;
+      }
       std::optional<ThreadSet> own =
           ownOnly ? r.actors.intersect(toAll) : std::optional<ThreadSet>(toAll);
       if (!own)
@@ -1340,6 +1445,200 @@ private:
     }
   }
 
+  /// Whether threads `t` are ordered after the whole event a token stands
+  /// for (every thread's part of it): some of them (enough for a
+  /// collective's synchronization, which waits for all its threads, or for
+  /// an arrival, whose phase completes after all its arrivals), or all.
+  static bool tokenSeen(const Record &token, const ThreadSet &t, bool byAll) {
+    for (const Vis &v : token.vis)
+      if (v.level >= Level::temporally_ordered &&
+          (byAll ? v.threads.contains(t) : v.threads.intersects(t)))
+        return true;
+    // All of `t`, through several entries (the warpgroups of a consumer
+    // group, each of which awaited on its own).
+    if (!byAll || t.kind != ThreadSet::Device)
+      return false;
+    int64_t n = threadCount(t);
+    if (n == 0 || n > (int64_t(1) << 16))
+      return false;
+    std::vector<bool> seen(size_t(n), false);
+    int64_t covered = 0;
+    for (const Vis &v : token.vis) {
+      if (v.level < Level::temporally_ordered)
+        continue;
+      std::optional<ThreadSet> part = v.threads.intersect(t);
+      if (!part || part->kind != ThreadSet::Device)
+        continue;
+      forEachThread(*part, [&](ArrayRef<int64_t> c) {
+        int64_t linear = 0;
+        for (size_t i = 0; i < c.size(); ++i)
+          linear = linear * (t.hi[i] - t.lo[i]) + (c[i] - t.lo[i]);
+        if (!seen[size_t(linear)]) {
+          seen[size_t(linear)] = true;
+          ++covered;
+        }
+      });
+    }
+    return covered == n;
+  }
+
+  /// Calls `fn` with the coordinates of each thread of a device box.
+  template <typename Fn>
+  static void forEachThread(const ThreadSet &t, Fn fn) {
+    SmallVector<int64_t, 8> c(t.lo.begin(), t.lo.end());
+    for (size_t i = 0; i < c.size(); ++i)
+      if (t.hi[i] <= t.lo[i])
+        return;
+    while (true) {
+      fn(c);
+      size_t d = c.size();
+      while (d > 0) {
+        --d;
+        if (++c[d] < t.hi[d])
+          break;
+        c[d] = t.lo[d];
+        if (d == 0)
+          return;
+      }
+      if (c.empty())
+        return;
+    }
+  }
+
+  /// Whether a synchronization by `s` orders the whole event of a token
+  /// before what follows it: every thread of the event takes part, each
+  /// after its own part of the event.
+  static bool tokenTakenBy(const Record &token, const ThreadSet &s) {
+    return threadCount(token.actors) > 0 && s.contains(token.actors);
+  }
+
+  /// A token for an event of the current threads now (none: a phase's
+  /// completion, which no thread has observed yet). A single thread is
+  /// ordered after its own event; a collective's threads only after their
+  /// own parts of it, until a synchronization joins them.
+  RecordPtr makeToken(bool byCurrent, Operation *op) {
+    auto r = std::make_shared<Record>();
+    r->var = &tokens;
+    r->actors = current;
+    if (!byCurrent)
+      r->actors.hi = r->actors.lo;
+    r->qual = 0;
+    r->mutate = false;
+    r->outOfOrder = false;
+    r->op = op;
+    r->seq = ++seq;
+    if (byCurrent && threadCount(current) == 1)
+      r->vis.push_back({current, ~0u, Level::fully_ordered, nullptr});
+    if (current.kind == ThreadSet::Device)
+      taskTokens[current.task].push_back(r);
+    return r;
+  }
+
+  static int64_t threadCount(const ThreadSet &t) {
+    if (t.kind != ThreadSet::Device)
+      return 1;
+    int64_t n = 1;
+    for (size_t i = 0; i < t.lo.size(); ++i)
+      n *= std::max<int64_t>(0, t.hi[i] - t.lo[i]);
+    return n;
+  }
+
+  /// Whether the hardware counts a barrier's arrivals into phases (an
+  /// mbarrier), which the checks of phase order below are about.
+  static bool phased(const Var &var) {
+    return var.mechanism == BarrierMechanism::mbarrier ||
+           var.mechanism == BarrierMechanism::mbarrier_prearrive;
+  }
+
+  std::string elementName(const Var &var, int64_t e) {
+    if (var.shape.empty())
+      return var.name;
+    return var.name + "[" + std::to_string(e) + "]";
+  }
+
+  /// The current threads arrive into phase `q` of an element: they must do
+  /// so after phase q - 1 completed, or the hardware counts the arrival
+  /// toward q - 1 (completing it early, with the arrivals of q still to
+  /// come). Its awaiters, and what they synchronize with, are ordered after
+  /// it; so is a single thread that alone made every arrival of q - 1.
+  void checkArrivalOrder(ArriveOp arrive, const Var &var, int64_t e,
+                         BarrierElem &elem, size_t q) {
+    if (q == 0)
+      return;
+    Phase &prev = elem.phases[q - 1];
+    if (tokenSeen(*prev.completion, current, /*byAll=*/true) ||
+        llvm::all_of(prev.arrivals, [&](const RecordPtr &a) {
+          return tokenSeen(*a, current, /*byAll=*/true);
+        }))
+      return;
+    report(arrive, "arrive into an unfinished phase: " + describe(current) +
+                       " arrive on " + elementName(var, e) + " for phase " +
+                       std::to_string(q) + ", but nothing orders the arrive "
+                       "after phase " + std::to_string(q - 1) +
+                       " completes, so the hardware may count it toward "
+                       "phase " + std::to_string(q - 1) +
+                       "; await phase " + std::to_string(q - 1) +
+                       " (or synchronize with its awaiters) before arriving",
+           {{prev.op, "an arrive of phase " + std::to_string(q - 1)}});
+  }
+
+  /// Judges a phase that takes no more arrivals: every await of the phase
+  /// before it must be followed by one of its arrivals.
+  void closePhase(const Var &var, int64_t e, BarrierElem &elem, size_t q) {
+    Phase &p = elem.phases[q];
+    if (p.closed)
+      return;
+    p.closed = true;
+    for (Follow &f : p.follows)
+      if (!f.ordered) {
+        reportRunAhead(var, e, f, p, q);
+        break;
+      }
+    // What only the judgements of this phase needed.
+    for (Follow &f : p.follows)
+      f.token->dead = true;
+    if (q > 0) {
+      Phase &prev = elem.phases[q - 1];
+      prev.completion->dead = true;
+      for (RecordPtr &a : prev.arrivals)
+        a->dead = true;
+    }
+  }
+
+  void reportRunAhead(const Var &var, int64_t e, const Follow &f,
+                      const Phase &next, size_t q) {
+    report(f.await,
+           "mbarrier phase run-ahead: phase " + std::to_string(q) + " of " +
+               elementName(var, e) + " can complete before " +
+               describe(f.awaiters) + " await phase " +
+               std::to_string(int64_t(q) - 1) +
+               ": the wait sees only the parity of the current phase, so it "
+               "would miss phase " + std::to_string(int64_t(q) - 1) +
+               " and wait for a later one; order an arrive of phase " +
+               std::to_string(q) + " after this await",
+           {{next.op, "an arrive of phase " + std::to_string(q) +
+                          ", not ordered after the await"}});
+  }
+
+  /// A phase must get exactly the arrivals code generation initializes
+  /// the mbarrier with: fewer never complete it (its awaiters hang), more
+  /// complete it early and spill into the next phase.
+  void checkCount(Operation *at, const Var &var, int64_t e, Phase &p,
+                  size_t q) {
+    if (var.arrivals < 0 || p.countChecked || p.threads == var.arrivals)
+      return;
+    p.countChecked = true;
+    report(at, "arrive count mismatch: phase " + std::to_string(q) +
+                   " of " + elementName(var, e) + " gets " +
+                   std::to_string(p.threads) +
+                   " thread arrivals, but code generation initializes the "
+                   "mbarrier to complete a phase at " +
+                   std::to_string(var.arrivals) +
+                   " (the threads of its arrive statement); a phase with "
+                   "fewer never completes, one with more completes early",
+           {{p.op, "the arrive"}});
+  }
+
   /// Arrivals on one barrier in one iteration of the enclosing sequential
   /// loops (by several collectives, or several instructions completing on
   /// it) make one phase.
@@ -1370,6 +1669,14 @@ private:
         markCaptured(*r, arrive);
         captured.push_back({r, true});
       }
+      // The instruction issues after what its threads were ordered after,
+      // and completes later still.
+      if (current.kind == ThreadSet::Device)
+        for (const std::weak_ptr<Record> &w : taskTokens[current.task])
+          if (RecordPtr r = w.lock();
+              r && !r->dead && (tokenSeen(*r, current, false) ||
+                                tokenTakenBy(*r, current)))
+            captured.push_back({r, true});
     } else {
       uint32_t pre = static_cast<uint32_t>(arrive.getPre());
       bool tmaOnMbarrier =
@@ -1378,6 +1685,7 @@ private:
       captured = capture(pre, arrive.getTransitive(), arrive, tmaOnMbarrier);
     }
     llvm::hash_code key = phaseKey();
+    RecordPtr arrival = phased(*var) ? makeToken(true, arrive) : nullptr;
     for (int64_t e : elements(*var, box)) {
       BarrierElem &elem = var->elems[e];
       bool commit = gpuir::isCommitGroup(var->mechanism);
@@ -1386,10 +1694,45 @@ private:
         Phase &p = elem.phases.back();
         p.captured.append(captured.begin(), captured.end());
         p.arrivers.push_back(current);
+        if (phased(*var))
+          arriveInto(arrive, *var, e, elem, elem.phases.size() - 1, arrival);
         continue;
       }
+      if (phased(*var) && !elem.phases.empty()) {
+        closePhase(*var, e, elem, elem.phases.size() - 1);
+        if (!elem.awaited.empty())
+          checkCount(elem.phases.back().op, *var, e, elem.phases.back(),
+                     elem.phases.size() - 1);
+      }
       elem.phases.push_back({key, false, captured, {current}, arrive});
+      if (phased(*var)) {
+        Phase &p = elem.phases.back();
+        p.completion = makeToken(false, arrive);
+        p.captured.push_back({p.completion, true});
+        auto pending = elem.pending.find(elem.phases.size() - 1);
+        if (pending != elem.pending.end()) {
+          p.follows = std::move(pending->second);
+          elem.pending.erase(pending);
+        }
+        arriveInto(arrive, *var, e, elem, elem.phases.size() - 1, arrival);
+      }
     }
+  }
+
+  /// The current threads' arrival into phase `q` of an mbarrier element.
+  void arriveInto(ArriveOp arrive, const Var &var, int64_t e,
+                  BarrierElem &elem, size_t q, const RecordPtr &arrival) {
+    Phase &p = elem.phases[q];
+    p.threads += threadCount(current);
+    p.arrivals.push_back(arrival);
+    p.captured.push_back({arrival, true});
+    for (Follow &f : p.follows) {
+      if (std::optional<ThreadSet> own = f.awaiters.intersect(current))
+        f.selfArrived += threadCount(*own);
+      f.ordered |= tokenSeen(*f.token, current, /*byAll=*/false) ||
+                   f.selfArrived >= threadCount(f.awaiters);
+    }
+    checkArrivalOrder(arrive, var, e, elem, q);
   }
 
   /// Identifies the awaiting collective.
@@ -1437,6 +1780,18 @@ private:
     if (var->mechanism == BarrierMechanism::mbarrier_prearrive)
       lag += 1;
     int64_t target = j - lag;
+    int64_t e = elements(*var, box).front();
+    if (phased(*var)) {
+      // The next phase must not complete before this wait.
+      Follow f{makeToken(true, await), await, current};
+      size_t next = target + 1;
+      if (next < elem.phases.size() && elem.phases[next].closed)
+        reportRunAhead(*var, e, f, elem.phases[next], next);
+      else if (next < elem.phases.size())
+        elem.phases[next].follows.push_back(std::move(f));
+      else
+        elem.pending[next].push_back(std::move(f));
+    }
     if (target < 0)
       return; // A slot that starts free: nothing to wait for.
     if (target >= static_cast<int64_t>(elem.phases.size())) {
@@ -1458,6 +1813,13 @@ private:
              {{p.op, "the arrive"}});
       return;
     }
+    if (phased(*var)) {
+      unsigned before = errors;
+      checkCount(await, *var, e, p, target);
+      closePhase(*var, e, elem, target);
+      if (errors != before)
+        return;
+    }
     publish(p.captured, to, full, temporal, await);
   }
 
@@ -1465,9 +1827,15 @@ private:
     Var *var = lookup(freeOp, freeOp.getVariable());
     if (!var)
       return;
-    if (var->isBarrier && !gpuir::isCommitGroup(var->mechanism) &&
-        var->mechanism != BarrierMechanism::cluster_sync)
+    if (var->isBarrier && phased(*var)) {
+      for (auto &[e, elem] : var->elems)
+        for (size_t q = 0; q < elem.phases.size(); ++q) {
+          closePhase(*var, e, elem, q);
+          if (!elem.awaited.empty())
+            checkCount(elem.phases[q].op, *var, e, elem.phases[q], q);
+        }
       checkPhasesBalanced(freeOp, *var);
+    }
     // A freed shared-memory region may be reused by any thread of the
     // cluster: every access must be ordered before all of them.
     ThreadSet freers = syncActors();
@@ -1507,6 +1875,19 @@ private:
     var->reads = Var::Index();
     var->writes = Var::Index();
     var->readsBy.clear();
+    for (auto &[e, elem] : var->elems) {
+      for (Phase &p : elem.phases) {
+        if (p.completion)
+          p.completion->dead = true;
+        for (RecordPtr &a : p.arrivals)
+          a->dead = true;
+        for (Follow &f : p.follows)
+          f.token->dead = true;
+      }
+      for (auto &[q, follows] : elem.pending)
+        for (Follow &f : follows)
+          f.token->dead = true;
+    }
     var->elems.clear();
   }
 
@@ -1583,7 +1964,7 @@ private:
         os << ", ";
       if (b.hi[i] == b.lo[i] + 1)
         os << b.lo[i];
-      else if (b.hi[i] >= (int64_t(1) << 40))
+      else if (b.hi[i] >= gpuir::kUnboundedExtent)
         os << b.lo[i] << ":";
       else
         os << b.lo[i] << ":" << b.hi[i];
@@ -1601,6 +1982,13 @@ private:
   }
 
   const SyncCheckOptions &options;
+  /// The variable of the synchronization tokens.
+  Var tokens = [] {
+    Var v;
+    v.name = "phase";
+    v.isToken = true;
+    return v;
+  }();
   DenseMap<Value, int64_t> env;
   DenseMap<Value, Var *> vars;
   std::vector<std::unique_ptr<Var>> storage;
@@ -1628,6 +2016,8 @@ private:
   DenseMap<Operation *, bool> collapsibleCache;
   /// Each task's records, for the synchronization of its collectives.
   DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskRecords;
+  /// The synchronization tokens of each running task.
+  DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskTokens;
   /// The readsBy entries that each running task's threads made.
   DenseMap<int64_t, SmallVector<std::pair<Var *, llvm::hash_code>, 4>>
       readsByOfTask;

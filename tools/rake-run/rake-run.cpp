@@ -36,6 +36,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -91,6 +92,38 @@ static cl::opt<std::string> launchArgs(
 static cl::list<std::string>
     printBuffers("print", cl::desc("Print a buffer's elements after the run"),
                  cl::CommaSeparated, cl::cat(toolOptions));
+
+#if defined(__x86_64__)
+/// float to bfloat16, rounding to nearest even (NaNs stay quiet NaNs). The
+/// x86 backend copies bfloat16 values through float and calls this libgcc
+/// helper where the processor has no bfloat16 instructions; libgcc before
+/// GCC 13 lacks it, so the JIT gets this one. _Float16 returns the 16 bits
+/// in xmm0, as the helper's ABI does.
+static _Float16 truncFloatToBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  uint16_t r = (u & 0x7fffffffu) > 0x7f800000u
+                   ? uint16_t((u >> 16) | 0x40u)
+                   : uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  _Float16 h;
+  std::memcpy(&h, &r, sizeof h);
+  return h;
+}
+#endif
+
+/// Symbols the JIT-compiled sequential meaning may call that the process
+/// need not have.
+static void registerRuntimeHelpers(ExecutionEngine &engine) {
+#if defined(__x86_64__)
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    map[interner("__truncsfbf2")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&truncFloatToBf16),
+        llvm::JITSymbolFlags::Exported};
+    return map;
+  });
+#endif
+}
 
 namespace {
 
@@ -453,6 +486,7 @@ int run() {
   auto engine = ExecutionEngine::create(*module, options);
   if (!engine)
     return fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
+  registerRuntimeHelpers(**engine);
 
   // The lowered function takes each memref as (allocated, aligned, offset,
   // sizes..., strides...) and each index as an i64.

@@ -1,6 +1,7 @@
 //===- GpuIRToAMIR.cpp - GpuIR to the abstract machine --------------------===//
 
 #include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
+#include "Rake/Analysis/Barriers.h"
 #include "Rake/Conversion/Passes.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -180,6 +181,13 @@ static bool onlyInOrderUses(Value v) {
         return false;
   }
   return true;
+}
+
+/// Whether an arrive statement names the barrier (else code generation
+/// refuses it, and the check reports the awaits that nothing completes).
+static bool hasArriveStatement(AllocOp alloc) {
+  return llvm::any_of(alloc.getResult().getUsers(),
+                      [](Operation *user) { return isa<ArriveOp>(user); });
 }
 
 LogicalResult Converter::convertAccess(Operation *op, Value memref,
@@ -550,17 +558,41 @@ LogicalResult Converter::convertOp(Operation *op) {
       varType = amir::BarrierType::get(ctx, barrier.getMechanism());
       shared = barrier.isMbarrier();
     }
-    for (int64_t &d : shape)
-      if (ShapedType::isDynamic(d))
+    // A dynamic dimension's extent is the alloc's size operand for it.
+    SmallVector<Value> sizes;
+    SmallVector<AffineExpr> extents;
+    unsigned nextSize = 0;
+    for (int64_t &d : shape) {
+      if (ShapedType::isDynamic(d)) {
         d = -1;
-    w.var = amir::AllocOp::create(b, loc, varType,
-                                  alloc.getNameAttr() ? alloc.getNameAttr()
-                                                      : b.getStringAttr("buffer"),
-                                  b.getDenseI64ArrayAttr(shape),
-                                  shared ? b.getUnitAttr() : UnitAttr());
+        sizes.push_back(mapIndex(alloc.getDynamicSizes()[nextSize]));
+        extents.push_back(b.getAffineDimExpr(nextSize++));
+      } else {
+        extents.push_back(b.getAffineConstantExpr(d));
+      }
+    }
+    auto amirAlloc = amir::AllocOp::create(
+        b, loc, varType,
+        alloc.getNameAttr() ? alloc.getNameAttr() : b.getStringAttr("buffer"),
+        b.getDenseI64ArrayAttr(shape), shared ? b.getUnitAttr() : UnitAttr());
+    if (!sizes.empty()) {
+      amirAlloc.getExtentOperandsMutable().assign(sizes);
+      amirAlloc.setExtentsAttr(AffineMapAttr::get(
+          AffineMap::get(sizes.size(), 0, extents, ctx)));
+    }
+    // The arrivals code generation initializes an mbarrier with: every
+    // phase the check interprets must complete with exactly as many.
+    if (auto barrier = dyn_cast<BarrierType>(type);
+        barrier && barrier.isMbarrier() && hasArriveStatement(alloc)) {
+      FailureOr<int64_t> arrivals = mbarrierArrivals(alloc, coll);
+      if (failed(arrivals))
+        return failure();
+      amirAlloc.setArrivalsAttr(b.getI64IntegerAttr(*arrivals));
+    }
+    w.var = amirAlloc;
     for (int64_t d : shape) {
       w.lo.push_back(b.getAffineConstantExpr(0));
-      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? int64_t(1) << 40 : d));
+      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? kUnboundedExtent : d));
     }
     windows[alloc.getResult()] = w;
     return success();
@@ -746,11 +778,13 @@ FailureOr<amir::ProcOp> Converter::convert(ProcOp proc) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(body);
   Block &entry = proc.getBody().front();
-  for (BlockArgument arg : entry.getArguments()) {
+  SmallVector<Value> controls;
+  for (BlockArgument arg : entry.getArguments())
     if (isa<IndexType>(arg.getType())) {
       indexMap.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
-      continue;
+      controls.push_back(indexMap.lookup(arg));
     }
+  for (BlockArgument arg : entry.getArguments()) {
     auto memref = dyn_cast<MemRefType>(arg.getType());
     if (!memref)
       continue; // Tensor maps are CPU-side descriptions.
@@ -773,9 +807,17 @@ FailureOr<amir::ProcOp> Converter::convert(ProcOp proc) {
                       .str()
                 : "parameter #" + std::to_string(arg.getArgNumber())),
         b.getDenseI64ArrayAttr(shape), UnitAttr());
+    // The extents the procedure declares for its dynamic dimensions, over
+    // its control parameters: the check proves every access within them.
+    if (auto extents = proc.getArgAttrOfType<AffineMapAttr>(
+            arg.getArgNumber(), kExtentsAttrName)) {
+      auto alloc = cast<amir::AllocOp>(w.var.getDefiningOp());
+      alloc.getExtentOperandsMutable().assign(controls);
+      alloc.setExtentsAttr(extents);
+    }
     for (int64_t d : shape) {
       w.lo.push_back(b.getAffineConstantExpr(0));
-      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? int64_t(1) << 40 : d));
+      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? kUnboundedExtent : d));
     }
     windows[arg] = w;
   }

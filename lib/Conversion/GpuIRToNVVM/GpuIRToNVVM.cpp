@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Rake/Analysis/Barriers.h"
 #include "Rake/Analysis/CollectiveAnalysis.h"
 #include "Rake/Analysis/DistributedMemory.h"
 #include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
@@ -701,41 +702,11 @@ private:
                << "allocates " << elems
                << " mbarriers; code generation keeps their phases in one "
                   "32-bit register and handles at most 32";
-      // The one statement that arrives on it, and how many threads arrive
-      // on each element in a phase.
-      SmallVector<ArriveOp> arrives;
-      // In program order, so that a mismatch is reported at the later one.
-      device.walk([&](ArriveOp arrive) {
-        if (llvm::is_contained(arrive.getBarriers(), alloc.getResult()))
-          arrives.push_back(arrive);
-      });
-      for (Operation *user : alloc.getResult().getUsers()) {
-        if (auto instr = dyn_cast<InstrOpInterface>(user))
-          return user->emitOpError()
-                 << "completes on an mbarrier; instructions that arrive on "
-                    "mbarriers are not lowered yet";
-      }
-      // Several arrive statements (say, in a loop and after it) must come
-      // from as many threads each: the barrier is initialized with one count.
-      if (arrives.empty())
-        return alloc.emitOpError()
-               << "has no arrive statement; code generation initializes an "
-                  "mbarrier with the number of threads that arrive on it";
-      FailureOr<int64_t> count = arrivingThreads(arrives.front());
+      // How many threads arrive on each element in a phase: the count the
+      // synchronization check holds every phase to.
+      FailureOr<int64_t> count = mbarrierArrivals(alloc, coll);
       if (failed(count))
         return failure();
-      for (ArriveOp other : llvm::drop_begin(arrives)) {
-        FailureOr<int64_t> n = arrivingThreads(other);
-        if (failed(n))
-          return failure();
-        if (*n != *count)
-          return other.emitOpError()
-                 << "arrives from " << *n << " threads on an mbarrier array "
-                 << "that another arrive statement arrives on from " << *count
-                 << "; code generation initializes each mbarrier with one "
-                    "count, so every arrive statement on it must come from "
-                    "as many threads";
-      }
       auto groupType = nvgpu::MBarrierGroupType::get(
           ctx,
           gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
@@ -768,32 +739,6 @@ private:
     // Every thread sees the initialized barriers before it uses them.
     NVVM::BarrierOp::create(b, loc);
     return success();
-  }
-
-  /// The threads that arrive on one element of the barrier per phase at an
-  /// arrive statement: its collective, times the iterations of the enclosing
-  /// cuda_threads loops whose variables do not pick the element.
-  FailureOr<int64_t> arrivingThreads(ArriveOp arrive) {
-    const CollTiling *scope = coll.getScopeTiling(arrive);
-    if (!scope)
-      return arrive.emitOpError() << "has no collective tiling";
-    int64_t threads = scope->getNumThreads();
-    ValueRange indices = arrive.getBarrierIndices(0);
-    for (Operation *p = arrive->getParentOp(); p && !isa<DeviceFunctionOp>(p);
-         p = p->getParentOp()) {
-      auto loop = dyn_cast<ForOp>(p);
-      if (!loop || loop.getMode() != LoopMode::cuda_threads)
-        continue;
-      if (llvm::is_contained(indices, loop.getInductionVar()))
-        continue;
-      auto lo = dyn_cast<AffineConstantExpr>(loop.getLowerMap().getResult(0));
-      auto hi = dyn_cast<AffineConstantExpr>(loop.getUpperMap().getResult(0));
-      if (!lo || !hi)
-        return arrive.emitOpError()
-               << "arrives inside a cuda_threads loop of unknown trip count";
-      threads *= std::max<int64_t>(0, hi.getValue() - lo.getValue());
-    }
-    return threads;
   }
 
   /// The element of an mbarrier array a barrier expression names, as an

@@ -302,6 +302,22 @@ LogicalResult GuardOp::verify() {
 // Accesses, checks, synchronization
 //===----------------------------------------------------------------------===//
 
+LogicalResult AllocOp::verify() {
+  std::optional<AffineMap> extents = getExtents();
+  if (!extents)
+    return success();
+  if (extents->getNumResults() != getShape().size())
+    return emitOpError() << "has " << extents->getNumResults()
+                         << " extents for a variable of rank "
+                         << getShape().size();
+  if (extents->getNumDims() != getExtentOperands().size() ||
+      extents->getNumSymbols() != 0)
+    return emitOpError() << "has an extents map over "
+                         << extents->getNumDims() << " values, but "
+                         << getExtentOperands().size() << " operands";
+  return success();
+}
+
 LogicalResult RecordReadOp::verify() {
   return verifyWindow(*this, getIndices(), getMap(), getIntervals());
 }

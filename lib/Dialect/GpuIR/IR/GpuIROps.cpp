@@ -305,6 +305,44 @@ void ProcOp::print(OpAsmPrinter &p) {
                   getSymNameAttrName(), getSymVisibilityAttrName()});
 }
 
+/// A buffer parameter's declared extents: one per dimension, over the
+/// control parameters, equal to the static ones.
+LogicalResult ProcOp::verifyExtents(unsigned i, MemRefType type) {
+  Attribute attr = getArgAttr(i, kExtentsAttrName);
+  if (!attr)
+    return success();
+  auto map = dyn_cast<AffineMapAttr>(attr);
+  unsigned controls = llvm::count_if(getArgumentTypes(), [](Type t) {
+    return isa<IndexType>(t);
+  });
+  if (!map || map.getValue().getNumSymbols() != 0 ||
+      map.getValue().getNumDims() != controls)
+    return emitOpError() << "parameter #" << i << " has " << kExtentsAttrName
+                         << " = " << attr
+                         << "; expected an affine map over the procedure's "
+                         << controls
+                         << " control parameters, in order, for example "
+                            "affine_map<(M, N) -> (M, N * 64)>";
+  if (map.getValue().getNumResults() != type.getRank())
+    return emitOpError() << "parameter #" << i << " has "
+                         << map.getValue().getNumResults() << " extents for "
+                         << type.getRank() << " dimensions";
+  for (auto [d, e] : llvm::enumerate(map.getValue().getResults())) {
+    if (type.isDynamicDim(d))
+      continue;
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != type.getDimSize(d)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      e.print(os);
+      return emitOpError() << "parameter #" << i << " declares extent " << text
+                           << " for dimension " << d
+                           << ", whose static size is " << type.getDimSize(d);
+    }
+  }
+  return success();
+}
+
 LogicalResult ProcOp::verify() {
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
@@ -314,9 +352,10 @@ LogicalResult ProcOp::verify() {
   for (auto [i, t] : llvm::enumerate(type.getInputs())) {
     if (isa<IndexType>(t))
       continue;
-    if (isa<MemRefType>(t)) {
+    if (auto memref = dyn_cast<MemRefType>(t)) {
       if (failed(verifyMemorySpace(*this, t,
-                                   "parameter #" + std::to_string(i))))
+                                   "parameter #" + std::to_string(i))) ||
+          failed(verifyExtents(i, memref)))
         return failure();
       continue;
     }

@@ -91,16 +91,36 @@ def AMIR_AllocOp : AMIR_Op<"alloc"> {
   let summary = "begin the lifetime of a data or barrier variable";
   let description = [{
     `name` is the GpuIR variable's name for reports; `shared` marks shared
-    memory, whose free must wait for every thread of the cluster.
+    memory, whose free must wait for every thread of the cluster. A dynamic
+    dimension (-1 in `shape`) has the extent that `extents` gives (one
+    result per dimension, over the control values it names); without it the
+    check cannot bound that dimension's indices. `arrivals` is the number of
+    thread arrivals that completes one phase of each element of an mbarrier,
+    as code generation initializes it.
 
     ```mlir
     %tile = amir.alloc "tile" [256] shared : !amir.data
-    %bar = amir.alloc "full" [4] : !amir.barrier<mbarrier>
+    %A = amir.alloc "A" [-1, 64] extents(%M)[affine_map<(d0) -> (d0 * 128, 64)>] : !amir.data
+    %bar = amir.alloc "full" [4] arrivals 1 : !amir.barrier<mbarrier>
     ```
   }];
-  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$shape, UnitAttr:$shared);
+  let arguments = (ins StrAttr:$name, DenseI64ArrayAttr:$shape, UnitAttr:$shared,
+                       Variadic<Index>:$extentOperands,
+                       OptionalAttr<AffineMapAttr>:$extents,
+                       OptionalAttr<I64Attr>:$arrivals);
   let results = (outs AMIR_AnyVariable:$result);
-  let assemblyFormat = "$name $shape (`shared` $shared^)? attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    $name $shape (`shared` $shared^)?
+    (`extents` `(` $extentOperands `)` `[` $extents^ `]`)?
+    (`arrivals` $arrivals^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Type":$type, "::mlir::StringAttr":$name,
+                                 "::mlir::DenseI64ArrayAttr":$shape,
+                                 "::mlir::UnitAttr":$shared), [{
+    build($_builder, $_state, type, name, shape, shared, ::mlir::ValueRange(),
+          nullptr, nullptr);
+  }]>];
 }
 
 def AMIR_FreeOp : AMIR_Op<"free"> {

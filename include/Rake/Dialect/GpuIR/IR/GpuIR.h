@@ -101,6 +101,15 @@ DeviceScope getDeviceScope(Operation *op);
 
 LogicalResult verifyInstrOp(Operation *op);
 
+/// The argument attribute of a procedure's buffer parameter that gives its
+/// extents: an affine map over the procedure's control parameters, in
+/// order, with one result per dimension.
+constexpr llvm::StringLiteral kExtentsAttrName = "gpuir.extents";
+
+/// The extent that stands for "unknown" in a window over a dynamic
+/// dimension whose extent is not declared: larger than any real buffer.
+constexpr int64_t kUnboundedExtent = int64_t(1) << 40;
+
 } // namespace mlir::rake::gpuir
 
 #include "Rake/Dialect/GpuIR/IR/AttrInterfaces.h.inc"

@@ -29,7 +29,11 @@ def GpuIR_ProcOp : GpuIR_Op<"proc", [
   let description = [{
     A procedure runs on the CPU. Its parameters are control values (`index`)
     and data buffers (`memref` in a GpuIR memory type; a 0-d memref is a
-    scalar). Kernels are launched from it by `gpuir.device_function`.
+    scalar). Kernels are launched from it by `gpuir.device_function`. A
+    buffer's dynamic extents are declared with `gpuir.extents`, an affine
+    map over the control parameters (in order), so that the
+    synchronization check proves every access in bounds:
+    `%x: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n)>}`.
 
     ```mlir
     gpuir.proc @scale(%n: index, %x: memref<?xf32, #gpuir.gmem>) {
@@ -57,6 +61,7 @@ def GpuIR_ProcOp : GpuIR_Op<"proc", [
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
       return getFunctionType().getResults();
     }
+    ::mlir::LogicalResult verifyExtents(unsigned i, ::mlir::MemRefType type);
   }];
 }
 
