@@ -1025,7 +1025,7 @@ private:
                      ", but index " + std::to_string(outside) +
                      " of dimension " + std::to_string(d) +
                      " is outside its extent " + std::to_string(extent),
-             {{var.alloc, var.name + " is allocated here"}});
+             {{var.alloc, var.name + " is declared here"}});
       return false;
     }
     return true;

@@ -17,3 +17,9 @@
 // RUN: grep -v "gpuir.fence cuda_in_order -> cuda_in_order" %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir > %t.fence.mlir
 // RUN: not rake-opt %t.fence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=FENCE
 // FENCE: error: RAW hazard: threads 0..31 of task 0 read As[0, 0:16, 0:16] on cuda_in_order_ram, written by thread {{[0-9]+}} of task 0 on Sm80_cp_async without synchronization that orders it before
+
+// Prefetching A into stage (k + 1) mod 3 of a two-stage ring: the cp.async
+// writes past As, into the shared memory placed after it.
+// RUN: sed '0,/%As\[(%k + 1) mod 2/s//%As[(%k + 1) mod 3/' %examples/gemm_sm80.mlir > %t.oob.mlir
+// RUN: not rake-opt %t.oob.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=OOB
+// OOB: error: out-of-bounds access: thread 0 of task 0 write As[2, 0, 0:8], but index 2 of dimension 0 is outside its extent 2

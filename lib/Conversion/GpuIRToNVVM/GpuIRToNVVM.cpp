@@ -264,6 +264,8 @@ public:
     }
     if (failed(prepareBarriers(device)))
       return failure();
+    namedBarrierBase.clear();
+    nextNamedBarrier = 1;
     if (failed(lowerPaths(device)))
       return failure();
     gpu::ReturnOp::create(b, proc.getLoc());
@@ -1164,21 +1166,42 @@ private:
     }
     // A group of whole warps: a named barrier per group (ids 1..15; 0 is
     // the CTA's), when the groups are aligned blocks of n consecutive
-    // threads, so that a thread's group is tid / n.
+    // threads, so that a thread's group is tid / n. Each group size has
+    // its own range of ids: groups of different sizes can be live at once
+    // (a warpgroup's halves while another warpgroup meets whole), and two
+    // groups on one id with different counts fault.
     if (n % 32 != 0 || !scope || !isAlignedBlock(*scope, n))
       return fence.emitOpError()
              << "synchronizes " << n
              << " threads that are not whole warps forming one aligned block "
                 "of consecutive threads; such fences are not lowered yet";
     int64_t groups = blockDim / n;
-    if (groups > 15)
+    auto [slot, isNew] = namedBarrierBase.try_emplace(n, nextNamedBarrier);
+    if (isNew)
+      nextNamedBarrier += groups;
+    if (nextNamedBarrier - 1 > 15 && namedBarrierBase.size() == 1)
       return fence.emitOpError()
              << "synchronizes groups of " << n << " threads: " << groups
              << " named barriers, but a CTA has 15 besides barrier 0";
+    if (nextNamedBarrier - 1 > 15) {
+      std::string sizes;
+      llvm::raw_string_ostream os(sizes);
+      llvm::interleave(
+          namedBarrierBase, os,
+          [&](const auto &entry) {
+            os << blockDim / entry.first << " of " << entry.first;
+          },
+          ", ");
+      return fence.emitOpError()
+             << "synchronizes groups of " << n << " threads: with the other "
+             << "group sizes of this device function it needs "
+             << nextNamedBarrier - 1 << " named barriers (" << sizes
+             << " threads), but a CTA has 15 besides barrier 0";
+    }
     Value size = arith::ConstantIndexOp::create(b, loc, n);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value base = arith::ConstantIndexOp::create(b, loc, slot->second);
     Value id = arith::AddIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, ctaThreadId, size), one);
+        b, loc, arith::DivUIOp::create(b, loc, ctaThreadId, size), base);
     Value id32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), id);
     Value n32 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
     NVVM::BarrierOp::create(b, loc, TypeRange{}, id32, n32, {}, Value());
@@ -1260,6 +1283,10 @@ private:
   /// The warp group whose code path is being built (empty without warp
   /// specialization).
   StringRef currentGroup;
+  /// The first named-barrier id of each group size of the device function,
+  /// and the next free id.
+  std::map<int64_t, int64_t> namedBarrierBase;
+  int64_t nextNamedBarrier = 1;
   /// The mbarrier arrays, by their gpuir.alloc.
   DenseMap<Value, MBarrier> mbarriers;
   /// The tensor maps of the kernel's TMA copies; their addresses are the

@@ -471,3 +471,20 @@ gpuir.proc @swizzled_reduce(%n: index) {
   }
 }
 
+
+// -----
+
+// Groups of 64 and of 128 threads in a CTA of 1024: 16 + 8 ids.
+gpuir.proc @too_many_group_sizes(%n: index) {
+  gpuir.device_function block(1024) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %g = 0 to 8 : cuda_threads<#gpuir.unit<warpgroup>> {
+        gpuir.fence cuda_in_order -> cuda_in_order
+      }
+      gpuir.for %g = 0 to 16 : cuda_threads<#gpuir.unit<2 x warp>> {
+        // expected-error @+1 {{'gpuir.fence' op synchronizes groups of 64 threads: with the other group sizes of this device function it needs 24 named barriers (16 of 64, 8 of 128 threads), but a CTA has 15 besides barrier 0}}
+        gpuir.fence cuda_in_order -> cuda_in_order
+      }
+    }
+  }
+}
