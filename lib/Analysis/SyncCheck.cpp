@@ -433,6 +433,8 @@ public:
     return errors;
   }
 
+  int64_t tasksRun() const { return nextTask; }
+
 private:
   void runBlock(Block &block) {
     for (Operation &op : block) {
@@ -2027,7 +2029,11 @@ private:
 
 unsigned mlir::rake::checkSynchronization(ProcOp proc,
                                           ArrayRef<int64_t> controls,
-                                          const SyncCheckOptions &options) {
+                                          const SyncCheckOptions &options,
+                                          SyncCheckStats *stats) {
   Interpreter interp(options);
-  return interp.run(proc, controls);
+  unsigned errors = interp.run(proc, controls);
+  if (stats)
+    stats->tasks = interp.tasksRun();
+  return errors;
 }

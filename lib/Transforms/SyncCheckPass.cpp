@@ -95,6 +95,13 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
                      << "'; give it with --rake-sync-check=\"sizes=" << name
                      << "=...\" or the procedure's gpuir.check_sizes",
                  failure();
+        if (it->second < 0)
+          return proc->emitError()
+                     << "the synchronization check got " << name << " = "
+                     << it->second
+                     << "; control parameters are sizes and indices, which "
+                        "are not negative",
+                 failure();
         values.push_back(it->second);
       }
       result.push_back(std::move(values));
@@ -123,8 +130,28 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     SyncCheckOptions options;
     options.maxErrors = maxErrors;
     unsigned hazards = 0;
-    for (ArrayRef<int64_t> set : *values)
-      hazards += checkSynchronization(proc, set, options);
+    bool launches = false;
+    proc.walk([&](amir::GuardOp guard) {
+      launches |= guard.getThreads() &&
+                  isa<amir::DomainAttr>(*guard.getThreads());
+    });
+    for (ArrayRef<int64_t> set : *values) {
+      SyncCheckStats stats;
+      unsigned found = checkSynchronization(proc, set, options, &stats);
+      hazards += found;
+      // A size at which no task runs proves nothing about the kernel.
+      if (launches && stats.tasks == 0 && found == 0) {
+        std::string shown;
+        llvm::raw_string_ostream os(shown);
+        SmallVector<StringRef> names = controlNames(proc);
+        for (auto [i, v] : llvm::enumerate(set))
+          os << (i ? ", " : "") << names[i] << " = " << v;
+        source->emitWarning()
+            << "the synchronization check at " << shown
+            << " runs no device task, so it proves nothing about the "
+               "kernel; check at sizes that launch at least one task";
+      }
+    }
     return failure(hazards != 0);
   }
 

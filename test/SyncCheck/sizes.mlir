@@ -38,3 +38,28 @@ gpuir.proc @not_integer(%n: index) attributes {gpuir.check_sizes = [{n = "big"}]
 // expected-error @+1 {{the synchronization check needs a value for the control parameter 'n'; give it with --rake-sync-check="sizes=n=..." or the procedure's gpuir.check_sizes}}
 gpuir.proc @missing(%n: index) attributes {gpuir.check_sizes = [{m = 4}]} {
 }
+
+// -----
+
+// expected-error @+1 {{the synchronization check got n = -2; control parameters are sizes and indices, which are not negative}}
+gpuir.proc @negative(%n: index, %A: memref<?xf32, #gpuir.gmem>) attributes {gpuir.check_sizes = [{n = -2}]} {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+    }
+  }
+}
+
+// -----
+
+// At n = 0 no task runs: the check passes, and says that it proved nothing.
+// expected-warning @+1 {{the synchronization check at n = 0 runs no device task, so it proves nothing about the kernel; check at sizes that launch at least one task}}
+gpuir.proc @no_task(%n: index, %A: memref<?xf32, #gpuir.gmem>) attributes {gpuir.check_sizes = [{n = 0}, {n = 1}]} {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %A[%task * 32 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}

@@ -22,12 +22,19 @@ struct SyncCheckOptions {
   unsigned maxErrors = 1;
 };
 
+/// What one interpretation covered.
+struct SyncCheckStats {
+  /// The device tasks interpreted.
+  int64_t tasks = 0;
+};
+
 /// Interprets `proc` for the given control values (one per parameter) and
 /// reports each hazard as an error at the later access, with notes at the
 /// earlier access and at the synchronization that was too weak. Returns the
 /// number of hazards found.
 unsigned checkSynchronization(amir::ProcOp proc, ArrayRef<int64_t> controls,
-                              const SyncCheckOptions &options);
+                              const SyncCheckOptions &options,
+                              SyncCheckStats *stats = nullptr);
 
 } // namespace mlir::rake
 

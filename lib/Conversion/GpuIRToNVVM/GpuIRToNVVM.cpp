@@ -229,6 +229,13 @@ public:
     // All shared buffers are views of the dynamic shared memory; the launch
     // passes rake.shared_bytes as its size.
     sharedLayout = layOutSharedMemory(device);
+    if (sharedLayout.bytes > kMaxSharedBytesPerCta)
+      return device.emitOpError()
+             << "needs " << sharedLayout.bytes
+             << " bytes of shared memory per CTA for the buffers that are "
+                "live at once; a CTA has at most "
+             << kMaxSharedBytesPerCta
+             << " (227 KiB on sm_90a): use fewer stages or smaller tiles";
     kernel->setAttr("rake.shared_bytes",
                     b.getI64IntegerAttr(sharedLayout.bytes));
     // The dynamic shared memory's alignment, for the extern declaration

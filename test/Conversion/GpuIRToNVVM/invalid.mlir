@@ -488,3 +488,25 @@ gpuir.proc @too_many_group_sizes(%n: index) {
     }
   }
 }
+
+// -----
+
+// Each stage fits, but the four live at once do not.
+gpuir.proc @shared_over_limit(%n: index) {
+  // expected-error @+1 {{'gpuir.device_function' op needs 262144 bytes of shared memory per CTA for the buffers that are live at once; a CTA has at most 232448 (227 KiB on sm_90a): use fewer stages or smaller tiles}}
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %a = gpuir.alloc : memref<16384xf32, #gpuir.smem>
+      %b = gpuir.alloc : memref<16384xf32, #gpuir.smem>
+      %c = gpuir.alloc : memref<16384xf32, #gpuir.smem>
+      %d = gpuir.alloc : memref<16384xf32, #gpuir.smem>
+      gpuir.for %i = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %a[%i] : memref<16384xf32, #gpuir.smem>
+        gpuir.write %z, %b[%i] : memref<16384xf32, #gpuir.smem>
+        gpuir.write %z, %c[%i] : memref<16384xf32, #gpuir.smem>
+        gpuir.write %z, %d[%i] : memref<16384xf32, #gpuir.smem>
+      }
+    }
+  }
+}

@@ -980,3 +980,77 @@ gpuir.proc @await_clause(%n: index) {
     }
   }
 }
+
+// -----
+
+// Grid constants are kernel parameters: the device only reads them.
+gpuir.proc @write_grid_constant(%n: index, %g: memref<f32, #gpuir.grid_constant>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %one = arith.constant 1.0 : f32
+      // expected-error @+1 {{'gpuir.write' op writes its buffer in grid_constant memory inside a device function; grid constants are kernel parameters that the device only reads: write the value at CPU scope before the launch, or keep it in #gpuir.gmem}}
+      gpuir.write %one, %g[] : memref<f32, #gpuir.grid_constant>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @reduce_grid_constant(%n: index, %g: memref<4xf32, #gpuir.grid_constant>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %one = arith.constant 1.0 : f32
+      // expected-error @+1 {{'gpuir.reduce' op writes its buffer in grid_constant memory inside a device function}}
+      gpuir.reduce %one, %g[0] : memref<4xf32, #gpuir.grid_constant>
+    }
+  }
+}
+
+// -----
+
+// Writing a grid constant at CPU scope, before the launch, is how it gets
+// its value.
+gpuir.proc @set_grid_constant(%n: index, %g: memref<f32, #gpuir.grid_constant>) {
+  %one = arith.constant 1.0 : f32
+  gpuir.write %one, %g[] : memref<f32, #gpuir.grid_constant>
+}
+
+// -----
+
+gpuir.proc @huge_shared(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'gpuir.alloc' op allocates 17179869184 bytes of shared memory; a CTA has at most 232448 (227 KiB on sm_90a): tile the buffer or keep it in #gpuir.gmem}}
+      %s = gpuir.alloc : memref<4294967296xf32, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @overflowing_shared(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'gpuir.alloc' op allocates more than 2^63 bytes of shared memory}}
+      %s = gpuir.alloc : memref<4294967296x4294967296xf32, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #1 has gpuir.extents = 3 : i64; expected an affine map over the procedure's 1 control parameters, in order, for example affine_map<(M, N) -> (M, N * 64)>}}
+gpuir.proc @extents_not_a_map(%n: index, %x: memref<?xf32, #gpuir.gmem> {gpuir.extents = 3}) {
+}
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #2 has 1 extents for 2 dimensions}}
+gpuir.proc @extents_rank(%m: index, %n: index, %x: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(m, n) -> (m)>}) {
+}
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #1 declares extent d0 for dimension 1, whose static size is 64}}
+gpuir.proc @extents_static(%n: index, %x: memref<?x64xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, n)>}) {
+}

@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -185,6 +186,23 @@ static LogicalResult verifyAccessScope(Operation *op, Type type) {
                              << " memory at CPU scope; only device code "
                                 "(inside gpuir.device_function) can access it";
   return success();
+}
+
+/// Grid constants are kernel parameters (__grid_constant__): the launch
+/// passes their value and the device only reads them. A device write would
+/// go to the parameter space that every thread reads, unordered by the
+/// check, which exempts grid constants because they never change.
+static LogicalResult verifyWritable(Operation *op, Type type, StringRef what) {
+  MemoryTypeAttrInterface mem = getMemoryType(type);
+  if (!isa_and_nonnull<GridConstantAttr>(mem) ||
+      getDeviceScope(op) != DeviceScope::CUDA)
+    return success();
+  return op->emitOpError()
+         << "writes " << what
+         << " in grid_constant memory inside a device function; grid "
+            "constants are kernel parameters that the device only reads: "
+            "write the value at CPU scope before the launch, or keep it in "
+            "#gpuir.gmem";
 }
 
 //===----------------------------------------------------------------------===//
@@ -1056,6 +1074,29 @@ LogicalResult AllocOp::verify() {
     return emitOpError() << "allocates " << mem.getMemoryName()
                          << " memory inside a device function; allocate it "
                             "on the CPU and pass it in";
+  if (mem.isSharedMemory()) {
+    // The static size in bytes, or overflow.
+    Type elt = memref.getElementType();
+    int64_t bits = 8;
+    if (auto vec = dyn_cast<VectorType>(elt);
+        vec && vec.getElementType().isIntOrFloat())
+      bits = vec.getNumElements() * vec.getElementType().getIntOrFloatBitWidth();
+    else if (elt.isIntOrFloat())
+      bits = elt.getIntOrFloatBitWidth();
+    int64_t bytes = std::max<int64_t>(1, bits / 8);
+    bool overflow = false;
+    for (int64_t d : memref.getShape())
+      overflow |= llvm::MulOverflow(bytes, d, bytes);
+    if (overflow || bytes > kMaxSharedBytesPerCta)
+      return emitOpError()
+             << "allocates "
+             << (overflow ? std::string("more than 2^63")
+                          : std::to_string(bytes))
+             << " bytes of shared memory; a CTA has at most "
+             << kMaxSharedBytesPerCta
+             << " (227 KiB on sm_90a): tile the buffer or keep it in "
+                "#gpuir.gmem";
+  }
   return success();
 }
 
@@ -1157,6 +1198,8 @@ void WriteOp::print(OpAsmPrinter &p) {
   printAccess(p, *this, getValue(), getMemref(), getIndices(), getMap());
 }
 LogicalResult WriteOp::verify() {
+  if (failed(verifyWritable(*this, getMemref().getType(), "its buffer")))
+    return failure();
   return verifyAccess(*this, getValue(), getMemref(), getIndices(), getMap());
 }
 
@@ -1170,6 +1213,8 @@ LogicalResult ReduceOp::verify() {
   if (!getValue().getType().isIntOrFloat())
     return emitOpError() << "reduces values of type " << getValue().getType()
                          << "; only integer and float values are added";
+  if (failed(verifyWritable(*this, getMemref().getType(), "its buffer")))
+    return failure();
   return verifyAccess(*this, getValue(), getMemref(), getIndices(), getMap());
 }
 
@@ -1732,6 +1777,10 @@ LogicalResult mlir::rake::gpuir::verifyInstrOp(Operation *op) {
       return op->emitOpError() << "parameter '" << param.name
                                << "' cannot take a buffer in "
                                << mem.getMemoryName() << " memory";
+    if (param.access != AccessMode::read &&
+        failed(verifyWritable(op, memref,
+                              "parameter '" + param.name.str() + "'")))
+      return failure();
   }
   std::optional<BarrierMechanism> mech = instr.getBarrierMechanism();
   Value barrier = instr.getTrailingBarrier();

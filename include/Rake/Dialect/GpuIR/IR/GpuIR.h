@@ -106,6 +106,11 @@ LogicalResult verifyInstrOp(Operation *op);
 /// order, with one result per dimension.
 constexpr llvm::StringLiteral kExtentsAttrName = "gpuir.extents";
 
+/// The shared memory one CTA may use on the largest target Rake compiles
+/// for (sm_90a: 227 KiB, with the opt-in for more than 48 KiB of dynamic
+/// shared memory). A profile may allow less; rake-verify checks that.
+constexpr int64_t kMaxSharedBytesPerCta = 232448;
+
 /// The extent that stands for "unknown" in a window over a dynamic
 /// dimension whose extent is not declared: larger than any real buffer.
 constexpr int64_t kUnboundedExtent = int64_t(1) << 40;
