@@ -1,7 +1,7 @@
 //===- GpuIRToAMIR.cpp - GpuIR to the abstract machine --------------------===//
 
 #include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
-#include "Rake/Analysis/Barriers.h"
+#include "Rake/Analysis/CodegenFacts.h"
 #include "Rake/Conversion/Passes.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -482,6 +482,9 @@ LogicalResult Converter::convertSync(Operation *op) {
     return success();
   }
   auto await = cast<AwaitOp>(op);
+  // What the check accepts is what code generation lowers.
+  if (failed(verifyMbarrierLag(await)))
+    return failure();
   const SyncTimelineInfo &post = getSyncTimelineInfo(await.getPost());
   FailureOr<Window> w = windowOf(op, await.getBarrier());
   if (failed(w))
@@ -753,6 +756,8 @@ LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
 
 FailureOr<amir::ProcOp> Converter::convert(ProcOp proc) {
   MLIRContext *ctx = b.getContext();
+  if (failed(verifyOneDeviceFunction(proc)))
+    return failure();
   SmallVector<Type> controlTypes;
   SmallVector<DictionaryAttr> argAttrs;
   for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes()))

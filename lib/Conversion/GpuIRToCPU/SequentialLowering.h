@@ -60,8 +60,9 @@ public:
 
 protected:
   /// Lowers a block's ops, then frees the buffers it allocated and did not
-  /// free, as the compiler's free insertion does.
-  LogicalResult lowerBlock(Block &block) {
+  /// free, as the compiler's free insertion does. (Virtual: the structured
+  /// ops lowered here, an if's branches, hold device blocks too.)
+  virtual LogicalResult lowerBlock(Block &block) {
     SmallVector<Value> allocated;
     for (Operation &op : block) {
       if (failed(lowerOp(&op)))

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rake/Analysis/Barriers.h"
+#include "Rake/Analysis/CodegenFacts.h"
 #include "Rake/Analysis/CollectiveAnalysis.h"
 #include "Rake/Analysis/DistributedMemory.h"
 #include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
@@ -168,6 +168,8 @@ public:
 
   LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule) {
     Block &body = proc.getBody().front();
+    if (failed(verifyOneDeviceFunction(proc)))
+      return failure();
     DeviceFunctionOp device;
     for (Operation &op : body) {
       if (auto d = dyn_cast<DeviceFunctionOp>(&op); d && !device) {
@@ -921,11 +923,8 @@ private:
              << "awaits a " << stringifyBarrierMechanism(type.getMechanism())
              << " barrier; only mbarriers and cp.async commit groups are "
                 "lowered yet";
-    if (await.getLag().value_or(0) != 0)
-      return await.emitOpError()
-             << "awaits with lag(" << *await.getLag()
-             << "); only lag 0 (and mbarrier_prearrive's first phase) is "
-                "lowered yet";
+    if (failed(verifyMbarrierLag(await)))
+      return failure();
     if (!isInOrderTimeline(await.getPost()) &&
         await.getPost() != SyncTimeline::tma_to_smem_async &&
         await.getPost() != SyncTimeline::wgmma_async)
@@ -953,7 +952,7 @@ private:
   }
 
   /// Frees at block ends are implicit on the device.
-  LogicalResult lowerBlock(Block &block) {
+  LogicalResult lowerBlock(Block &block) override {
     for (Operation &op : block)
       if (failed(lowerOp(&op)))
         return failure();
@@ -1050,6 +1049,19 @@ private:
       for (const TileOp &t : dim.ops)
         if (t.owner == loop.getOperation())
           ops.push_back({static_cast<unsigned>(d), t});
+    if (ops.empty()) {
+      // The unit is the whole enclosing box (a warpgroup loop in a CTA of
+      // one warpgroup): one iteration, by all of the box's threads.
+      auto [lb, ub] = loopBounds(loop);
+      auto guardIf = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub),
+          /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(guardIf.thenBlock()->getTerminator());
+      map.map(loop.getInductionVar(), lb);
+      return lowerBlock(*loop.getBodyBlock());
+    }
     if (ops.size() != 1)
       return loop.emitOpError()
              << "tiles " << ops.size()

@@ -510,3 +510,17 @@ gpuir.proc @shared_over_limit(%n: index) {
     }
   }
 }
+
+// -----
+
+gpuir.proc @two_kernels(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+    }
+  }
+  // expected-error @+1 {{'gpuir.device_function' op is a second device function in the procedure; code generation lowers one device function per procedure to a kernel: write each kernel as a procedure of its own}}
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+    }
+  }
+}

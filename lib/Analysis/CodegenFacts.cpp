@@ -1,6 +1,6 @@
-//===- Barriers.cpp - facts about barriers shared by check and build ------===//
+//===- CodegenFacts.cpp - what code generation does, for the check -------===//
 
-#include "Rake/Analysis/Barriers.h"
+#include "Rake/Analysis/CodegenFacts.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -69,4 +69,27 @@ FailureOr<int64_t> mlir::rake::mbarrierArrivals(AllocOp alloc,
                 "as many threads";
   }
   return *count;
+}
+
+LogicalResult mlir::rake::verifyMbarrierLag(AwaitOp await) {
+  auto type = dyn_cast<BarrierType>(await.getBarrier().getType());
+  if (!type || !type.isMbarrier() || await.getLag().value_or(0) == 0)
+    return success();
+  return await.emitOpError()
+         << "awaits with lag(" << *await.getLag()
+         << "); only lag 0 (and mbarrier_prearrive's first phase) is "
+            "lowered yet";
+}
+
+LogicalResult mlir::rake::verifyOneDeviceFunction(ProcOp proc) {
+  bool seen = false;
+  for (auto device : proc.getBody().front().getOps<DeviceFunctionOp>()) {
+    if (seen)
+      return device.emitOpError()
+             << "is a second device function in the procedure; code "
+                "generation lowers one device function per procedure to a "
+                "kernel: write each kernel as a procedure of its own";
+    seen = true;
+  }
+  return success();
 }

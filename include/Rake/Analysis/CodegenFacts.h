@@ -1,0 +1,46 @@
+//===- CodegenFacts.h - what code generation does, for the check -*- C++ -*-===//
+//
+// What code generation makes of a program, computed once for both sides, so
+// that what the synchronization check accepts is what is compiled: the
+// arrival count an mbarrier is initialized with (the check holds every
+// phase it interprets to it), and the constructs code generation refuses,
+// which the check refuses with the same message.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_ANALYSIS_CODEGENFACTS_H
+#define RAKE_ANALYSIS_CODEGENFACTS_H
+
+#include "Rake/Analysis/CollectiveAnalysis.h"
+
+namespace mlir::rake {
+
+/// The number of thread arrivals that completes one phase of each element
+/// of the mbarrier array `alloc` makes: mbarrier.init's count. It is the
+/// thread count of its arrive statements (each must give the same); guards
+/// around an arrive do not change it, so a phase that fewer threads reach
+/// never completes. Fails, with an error at the statement, where code
+/// generation cannot initialize the barrier.
+FailureOr<int64_t> mbarrierArrivals(gpuir::AllocOp alloc,
+                                    const CollectiveAnalysis &coll);
+
+/// The threads that arrive on one element of a barrier per execution of an
+/// arrive statement: its collective, times the iterations of the enclosing
+/// cuda_threads loops whose variables do not pick the element.
+FailureOr<int64_t> arrivingThreads(gpuir::ArriveOp arrive,
+                                   const CollectiveAnalysis &coll);
+
+/// Code generation waits on an mbarrier with the parity of the phase, which
+/// it tracks per element; it has no count of a thread's awaits, so an await
+/// with lag(n) on an mbarrier is refused, by the check as by the build.
+LogicalResult verifyMbarrierLag(gpuir::AwaitOp await);
+
+/// Code generation lowers a procedure's one device function to one kernel:
+/// a second device function is refused. (CPU code beside it is refused by
+/// code generation alone: the check interprets it, as the sequential
+/// meaning runs it.)
+LogicalResult verifyOneDeviceFunction(gpuir::ProcOp proc);
+
+} // namespace mlir::rake
+
+#endif // RAKE_ANALYSIS_CODEGENFACTS_H
