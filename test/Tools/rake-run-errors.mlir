@@ -30,6 +30,21 @@
 // RUN: not rake-run --seq %t.noproc.mlir 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: rake-run: the file holds no gpuir.proc
 
+// Extents rake-run cannot allocate: a clear error, not a crash.
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=4611686018427387904 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: rake-run: 'X' needs more than 2^64 bytes, and the buffers together more than this machine's {{[0-9]+}} bytes of memory: run at smaller sizes
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=9223372036854775807 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=100000000000000 2>&1 | FileCheck %s --check-prefix=LARGE
+// LARGE: rake-run: 'X' needs 400000000000000 bytes, and the buffers together more than this machine's {{[0-9]+}} bytes of memory: run at smaller sizes
+// RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=-5 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: rake-run: 'X' would have extent -5; extents are not negative
+
+// Declared extents (gpuir.extents) give the shape, and --shape must agree.
+// RUN: rake-run --seq %s --proc=declared --sizes=n=3 --print=X | FileCheck %s --check-prefix=DECLARED
+// DECLARED: X: 3x64xf32 checksum
+// RUN: not rake-run --seq %s --proc=declared --sizes=n=3 --shape=X=4 2>&1 | FileCheck %s --check-prefix=DISAGREE
+// DISAGREE: rake-run: --shape gives X=4, but the procedure declares its dynamic extents as 3 at these sizes (gpuir.extents)
+
 // An access out of bounds stops the run at its source location instead of
 // reading or writing past the buffer.
 // RUN: not rake-run --seq %s --proc=tiles --sizes=n=20 --shape=X=16 2>&1 | FileCheck %s --check-prefix=OOB
@@ -52,5 +67,12 @@ gpuir.proc @instr(%x: memref<4xf32, #gpuir.gmem>) {
         rtest.in_order_op %x unit <thread> : memref<4xf32, #gpuir.gmem>
       }
     }
+  }
+}
+
+gpuir.proc @declared(%n: index, %X: memref<?x64xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n, 64)>}) {
+  gpuir.for %i = 0 to %n : seq {
+    %z = arith.constant 2.0 : f32
+    gpuir.write %z, %X[%i, 0] : memref<?x64xf32, #gpuir.host>
   }
 }

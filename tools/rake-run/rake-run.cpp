@@ -299,6 +299,22 @@ int run() {
     return "arg" + std::to_string(i);
   };
 
+  // The control values in order, for the extents a procedure declares.
+  SmallVector<int64_t> controls;
+  bool allControls = true;
+  for (BlockArgument arg : body.getArguments())
+    if (arg.getType().isIndex()) {
+      auto it = sizes.find(nameOf(arg.getArgNumber()));
+      if (it == sizes.end() || it->second.size() != 1)
+        allControls = false;
+      else
+        controls.push_back(it->second[0]);
+    }
+  // What the buffers take together, against the machine's memory.
+  uint64_t totalBytes = 0;
+  uint64_t memoryBytes = uint64_t(sysconf(_SC_PHYS_PAGES)) *
+                         uint64_t(sysconf(_SC_PAGESIZE));
+
   std::vector<Buffer> buffers;
   SmallVector<int64_t> indexValues;
   struct Param {
@@ -334,8 +350,42 @@ int run() {
     b.elementType = et;
     b.elementBytes = et.getIntOrFloatBitWidth() / 8;
     SmallVector<int64_t> given;
-    if (auto it = shapes.find(argName); it != shapes.end())
+    bool explicitShape = false;
+    if (auto it = shapes.find(argName); it != shapes.end()) {
       given = it->second;
+      explicitShape = true;
+    }
+    // Extents the procedure declares (gpuir.extents), at these sizes: the
+    // shape when --shape gives none, else what --shape must agree with.
+    SmallVector<int64_t> declared;
+    if (auto map = proc.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(),
+                                                        rake::gpuir::kExtentsAttrName);
+        map && allControls) {
+      for (AffineExpr e : map.getValue().getResults()) {
+        SmallVector<AffineExpr> dims;
+        for (int64_t v : controls)
+          dims.push_back(getAffineConstantExpr(v, &context));
+        auto c = dyn_cast<AffineConstantExpr>(e.replaceDims(dims));
+        if (!c)
+          return fail("cannot evaluate the extents of '" + argName + "'");
+        declared.push_back(c.getValue());
+      }
+      SmallVector<int64_t> dynamic;
+      for (auto [d, extent] : llvm::enumerate(declared))
+        if (type.isDynamicDim(d))
+          dynamic.push_back(extent);
+      if (!explicitShape)
+        given = dynamic;
+      else if (given != dynamic) {
+        std::string declaredText, givenText;
+        llvm::raw_string_ostream d1(declaredText), d2(givenText);
+        llvm::interleave(dynamic, d1, "x");
+        llvm::interleave(given, d2, "x");
+        return fail("--shape gives " + argName + "=" + givenText +
+                    ", but the procedure declares its dynamic extents as " +
+                    declaredText + " at these sizes (gpuir.extents)");
+      }
+    }
     unsigned next = 0;
     for (int64_t d : type.getShape()) {
       if (!ShapedType::isDynamic(d)) {
@@ -353,6 +403,23 @@ int run() {
                   " extents for '" + argName + "', which has " +
                   std::to_string(type.getNumDynamicDims()) +
                   " dynamic dimensions");
+    uint64_t bytes = b.elementBytes;
+    for (int64_t d : b.shape) {
+      if (d < 0)
+        return fail("'" + argName + "' would have extent " +
+                    std::to_string(d) + "; extents are not negative");
+      if (__builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+        bytes = UINT64_MAX;
+    }
+    if (bytes > memoryBytes || totalBytes + bytes > memoryBytes)
+      return fail("'" + argName + "' needs " +
+                  (bytes == UINT64_MAX ? std::string("more than 2^64")
+                                       : std::to_string(bytes)) +
+                  " bytes, and the buffers together more than this "
+                  "machine's " +
+                  std::to_string(memoryBytes) +
+                  " bytes of memory: run at smaller sizes");
+    totalBytes += bytes;
     b.data.assign(b.numElements() * b.elementBytes, 0);
     b.strides.assign(b.shape.size(), 1);
     for (int i = static_cast<int>(b.shape.size()) - 2; i >= 0; --i)

@@ -232,8 +232,32 @@ protected:
       func::CallOp::create(b, loc, call.getCallee(), TypeRange(), args);
       return success();
     }
-    if (auto instr = dyn_cast<InstrOpInterface>(op))
-      return instr.buildSequential(b, instrOperands(op));
+    if (auto instr = dyn_cast<InstrOpInterface>(op)) {
+      // A behavior's scratch buffers (a shuffle's copy of the lanes'
+      // values) move to the function's entry: instructions run in loops
+      // over tasks and threads, whose stack would otherwise grow by one
+      // buffer per iteration.
+      Block *block = b.getInsertionBlock();
+      Block::iterator at = b.getInsertionPoint();
+      Operation *last = at == block->begin() ? nullptr : &*std::prev(at);
+      if (failed(instr.buildSequential(b, instrOperands(op))))
+        return failure();
+      auto func = block->getParentOp()->getParentOfType<func::FuncOp>();
+      if (auto self = dyn_cast<func::FuncOp>(block->getParentOp()))
+        func = self;
+      if (!func)
+        return success();
+      Block &entry = func.getBody().front();
+      Block::iterator first = last ? std::next(last->getIterator())
+                                   : block->begin();
+      for (Operation &made :
+           llvm::make_early_inc_range(llvm::make_range(first, b.getInsertionPoint())))
+        if (auto alloca = dyn_cast<memref::AllocaOp>(made);
+            alloca && alloca.getDynamicSizes().empty() &&
+            alloca.getSymbolOperands().empty() && block != &entry)
+          alloca->moveBefore(&entry, entry.begin());
+      return success();
+    }
     if (isa<TensorMapOp>(op))
       return op->emitOpError() << "the sequential meaning of tensor maps is "
                                   "not lowered yet";
