@@ -371,6 +371,17 @@ bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
   return false;
 }
 
+/// Writes of memory through the async proxy (TMA), and through the generic
+/// proxy (st, cp.async), as the PTX memory model's proxies.
+bool isAsyncProxyWrite(uint32_t q) {
+  return q & static_cast<uint32_t>(QualTimeline::tma_to_smem_async |
+                                   QualTimeline::tma_to_gmem_async);
+}
+bool isGenericProxyWrite(uint32_t q) {
+  return q & static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
+                                   QualTimeline::Sm80_cp_async);
+}
+
 /// Whether accesses on the timeline are asynchronous instructions'.
 bool isAsync(uint32_t q) {
   return !(q & static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
@@ -970,11 +981,22 @@ private:
     if (!inBounds(op, *var, region, mutate))
       return;
     RecordPtr hazard;
+    bool proxyHazard = false;
     forEachOverlap(*var, region, /*includeReads=*/mutate,
                    [&](const RecordPtr &r) {
-      if (!hazard && (mutate || r->mutate) &&
-          !visibleTo(*r, current, qual, required))
+      if (hazard || !(mutate || r->mutate))
+        return false;
+      // A write through the async proxy (TMA) of bytes that the generic
+      // proxy wrote: the PTX memory model orders accesses of different
+      // proxies only through a proxy fence, so time order is not enough.
+      bool crossProxy = mutate && r->mutate && isAsyncProxyWrite(qual) &&
+                        isGenericProxyWrite(r->qual);
+      if (!visibleTo(*r, current, qual,
+                     crossProxy ? Level::fully_ordered : required)) {
         hazard = r;
+        proxyHazard = crossProxy &&
+                      visibleTo(*r, current, qual, required);
+      }
       return false;
     });
     if (RecordPtr r = hazard) {
@@ -990,7 +1012,15 @@ private:
       notes.push_back({r->op, std::string("the earlier ") +
                                   (r->mutate ? "write" : "read") + " of " +
                                   describe(*var, r->region)});
-      if (const SyncEvent *missed = missedSync(*r))
+      if (proxyHazard)
+        notes.push_back(
+            {lastSyncFor(*r, current) ? lastSyncFor(*r, current) : r->op,
+             "this synchronization orders the generic-proxy write before "
+             "the async-proxy write only in time; accesses of different "
+             "proxies are ordered by a proxy fence: write it as gpuir.fence "
+             "cuda_in_order -> cuda_generic_and_async_proxy "
+             "(fence.proxy.async)"});
+      else if (const SyncEvent *missed = missedSync(*r))
         notes.push_back(
             {missed->op, "this synchronization by " +
                              describe(missed->actors) +

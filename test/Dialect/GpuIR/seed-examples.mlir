@@ -107,7 +107,7 @@ gpuir.proc @multicast_race(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>) attr
       gpuir.for %cta = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
         %Bc = gpuir.window %B[%cta, 0 : 64, 0 : 64] : memref<2x64x64xf16, #gpuir.smem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
         // expected-error @+1 {{RAW hazard: threads 128..255 of task 0 read B[1, 0:64, 0:64] on cuda_in_order_ram, written by thread 0 of task 0 on tma_to_smem_async without synchronization that orders it before}}
-        rtest.in_order_op %Bc unit <cta_in_cluster> : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
+        rtest.in_order_op %Bc unit <cta_in_cluster> read_only : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
         gpuir.fence cuda_in_order -> cuda_in_order
         gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
           %Ac = gpuir.window %A[%task, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
