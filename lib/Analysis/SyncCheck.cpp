@@ -608,6 +608,9 @@ private:
       return;
     }
     if (auto alloc = dyn_cast<AllocOp>(op)) {
+      if (alloc.getShared() && current.kind == ThreadSet::Device)
+        checkPendingFrees(current.task, alloc,
+                          "a later allocation that may take its memory");
       auto var = std::make_unique<Var>();
       var->name = alloc.getName().str();
       var->shape.assign(alloc.getShape().begin(), alloc.getShape().end());
@@ -716,6 +719,9 @@ private:
       if (!threadLoop)
         iterationKeys.pop_back();
       if (newTask) {
+        checkPendingFrees(current.task, loop,
+                          "the CTA's next task reuses its memory after the "
+                          "barrier that ends this one");
         summarizeTask(current.task);
         // No collective of a finished task synchronizes again.
         taskRecords.erase(current.task);
@@ -1875,31 +1881,35 @@ private:
       freers.lo.assign(freers.lo.size(), 0);
       freers.hi.assign(freers.domain->begin(), freers.domain->end());
     }
-    uint32_t quals = static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
-                                           QualTimeline::cuda_in_order_rmem |
-                                           QualTimeline::cpu_in_order);
-    // The earliest access not ordered before the threads that may reuse the
-    // memory, if any.
-    RecordPtr unordered;
+    // The accesses not yet ordered before the threads that may reuse the
+    // memory.
+    SmallVector<RecordPtr> unordered;
     var->forEachRecord([&](RecordPtr &r) {
-      ThreadSet who = var->shared ? freers : r->actors;
-      for (const Vis &v : r->vis)
-        if ((v.quals & quals) && v.level >= Level::temporally_ordered &&
-            v.threads.contains(who))
-          return;
-      if (!unordered || r->seq < unordered->seq)
-        unordered = r;
+      if (!orderedBefore(*r, var->shared ? freers : r->actors))
+        unordered.push_back(r);
     });
-    if (RecordPtr r = unordered) {
-      bool neverWaited = !r->captured && isAsync(r->qual);
-      std::string kind = neverWaited ? "free without arrive" : "free without sync";
-      report(freeOp, kind + ": " + var->name + " is freed while " +
-                 (r->mutate ? "a write" : "a read") + " of " +
-                 describe(*var, r->region) + " by " + describe(r->actors) +
-                 " on " + qualName(r->qual) + " may still be " +
-                 (neverWaited ? "in flight (nothing waits for it)"
-                              : "unordered with the threads that free it"),
-             {{r->op, "the access"}});
+    // A shared buffer of a block inside the task (a staging tile in a
+    // one-iteration loop or an if, or in a warps region) is reused only by
+    // a later allocation of the task or by the CTA's next task, after the
+    // barrier that ends this one: its accesses must be ordered by then,
+    // not already at the block's end (code generation lays out such
+    // buffers like a stack, so any later allocation may take its bytes).
+    auto parentLoop = dyn_cast<LoopOp>(freeOp->getParentOp());
+    bool nested = var->shared && freers.kind == ThreadSet::Device &&
+                  !(parentLoop && parentLoop.getTasks());
+    if (nested && !unordered.empty()) {
+      for (RecordPtr &r : unordered)
+        var->unindex(r.get());
+      pendingFrees[freers.task].push_back(
+          {var, freeOp, freers, std::move(unordered)});
+      unordered.clear();
+    } else if (!unordered.empty()) {
+      reportFree(freeOp, *var, **llvm::min_element(
+                                   unordered, [](const RecordPtr &a,
+                                                 const RecordPtr &b) {
+                                     return a->seq < b->seq;
+                                   }),
+                 "unordered with the threads that free it", nullptr, "");
     }
     var->freed = true;
     var->freeOp = freeOp;
@@ -1923,6 +1933,73 @@ private:
     var->elems.clear();
   }
 
+  static bool orderedBefore(const Record &r, const ThreadSet &who) {
+    uint32_t quals = static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
+                                           QualTimeline::cuda_in_order_rmem |
+                                           QualTimeline::cpu_in_order);
+    for (const Vis &v : r.vis)
+      if ((v.quals & quals) && v.level >= Level::temporally_ordered &&
+          v.threads.contains(who))
+        return true;
+    return false;
+  }
+
+  /// Where a report about a free goes: the free the program wrote, or the
+  /// allocation whose scope ended (with a note at the scope's end).
+  Operation *freeSite(Operation *freeOp, const Var &var,
+                      SmallVectorImpl<std::pair<Operation *, std::string>>
+                          &notes) {
+    auto amirFree = dyn_cast<FreeOp>(freeOp);
+    if (!amirFree || !amirFree.getImplicit() || !var.alloc)
+      return freeOp;
+    notes.push_back({freeOp, "freed here, at the end of its scope"});
+    return var.alloc;
+  }
+
+  void reportFree(Operation *freeOp, const Var &var, const Record &r,
+                  StringRef unorderedWith, Operation *reuse,
+                  StringRef reuseNote) {
+    bool neverWaited = !r.captured && isAsync(r.qual);
+    std::string kind =
+        neverWaited ? "free without arrive" : "free without sync";
+    SmallVector<std::pair<Operation *, std::string>> notes = {
+        {r.op, "the access"}};
+    if (reuse)
+      notes.push_back({reuse, reuseNote.str()});
+    Operation *site = freeSite(freeOp, var, notes);
+    report(site, kind + ": " + var.name + " is freed while " +
+                       (r.mutate ? "a write" : "a read") + " of " +
+                       describe(var, r.region) + " by " +
+                       describe(r.actors) + " on " + qualName(r.qual) +
+                       " may still be " +
+                       (neverWaited ? std::string("in flight (nothing waits "
+                                                  "for it)")
+                                    : unorderedWith.str()),
+           notes);
+  }
+
+  /// The freed nested shared buffers of a task whose accesses were not yet
+  /// ordered when their block ended: judged where their memory may be
+  /// reused, by `reuse`.
+  void checkPendingFrees(int64_t task, Operation *reuse, StringRef note) {
+    auto it = pendingFrees.find(task);
+    if (it == pendingFrees.end())
+      return;
+    SmallVector<PendingFree> pending = std::move(it->second);
+    pendingFrees.erase(it);
+    for (PendingFree &p : pending) {
+      for (RecordPtr &r : p.records)
+        if (!r->dead && !orderedBefore(*r, p.freers)) {
+          reportFree(p.freeOp, *p.var, *r,
+                     "unordered with the threads that reuse its memory",
+                     reuse, note);
+          break;
+        }
+      for (RecordPtr &r : p.records)
+        r->dead = true;
+    }
+  }
+
   /// An mbarrier's phases carry over to the next task of the CTA (code
   /// generation makes it once per kernel, and a thread's parity of each
   /// element lives on): every collective that awaits an element must have
@@ -1934,10 +2011,11 @@ private:
       for (const auto &[awaiter, count] : elem.awaited) {
         if (count == static_cast<int64_t>(elem.phases.size()))
           continue;
-        std::vector<std::pair<Operation *, std::string>> notes;
+        SmallVector<std::pair<Operation *, std::string>> notes;
         if (!elem.phases.empty())
           notes.push_back({elem.phases.back().op, "the last arrive on it"});
-        report(freeOp,
+        Operation *site = freeSite(freeOp, var, notes);
+        report(site,
                "unbalanced mbarrier: element " + std::to_string(e) + " of " +
                    var.name + " completes " +
                    std::to_string(elem.phases.size()) +
@@ -2048,6 +2126,15 @@ private:
   DenseMap<Operation *, bool> collapsibleCache;
   /// Each task's records, for the synchronization of its collectives.
   DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskRecords;
+  /// Freed nested shared buffers of each running task whose accesses are
+  /// judged at the next reuse of their memory.
+  struct PendingFree {
+    Var *var;
+    Operation *freeOp;
+    ThreadSet freers;
+    SmallVector<RecordPtr> records;
+  };
+  DenseMap<int64_t, SmallVector<PendingFree>> pendingFrees;
   /// The synchronization tokens of each running task.
   DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskTokens;
   /// The readsBy entries that each running task's threads made.

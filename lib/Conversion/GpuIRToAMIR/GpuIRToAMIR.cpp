@@ -604,7 +604,7 @@ LogicalResult Converter::convertOp(Operation *op) {
     FailureOr<Window> w = windowOf(op, freeOp.getBuffer());
     if (failed(w))
       return failure();
-    amir::FreeOp::create(b, loc, w->var);
+    amir::FreeOp::create(b, loc, w->var, UnitAttr());
     freed.insert(w->var);
     return success();
   }
@@ -749,7 +749,7 @@ LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
   for (Value v : llvm::reverse(allocated)) {
     Value var = windows.lookup(v).var;
     if (var && !freed.contains(var))
-      amir::FreeOp::create(b, loc, var);
+      amir::FreeOp::create(b, loc, var, b.getUnitAttr());
   }
   return success();
 }

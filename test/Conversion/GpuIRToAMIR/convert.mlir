@@ -21,7 +21,7 @@
 // The end of a task: the cluster barrier code generation places there, then
 // the free of the task's shared memory.
 // CHECK: amir.fence pre(cuda_in_order_rmem | cuda_in_order_ram) full(none) temporal({{.*}}) transitive
-// CHECK-NEXT: amir.free %[[TILE]] : !amir.data
+// CHECK-NEXT: amir.free %[[TILE]] implicit : !amir.data
 // The kernel's completion in stream order.
 // CHECK: amir.fence pre(cuda_in_order_rmem | {{.*}}) full(cpu_cuda_stream) temporal(cpu_cuda_stream) transitive
 gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {

@@ -125,8 +125,12 @@ def AMIR_AllocOp : AMIR_Op<"alloc"> {
 
 def AMIR_FreeOp : AMIR_Op<"free"> {
   let summary = "end the lifetime of a variable";
-  let arguments = (ins AMIR_AnyVariable:$variable);
-  let assemblyFormat = "$variable attr-dict `:` type($variable)";
+  let description = [{
+    `implicit` marks the free that ends an allocation's scope (the GpuIR
+    program wrote none): reports about it point at the allocation.
+  }];
+  let arguments = (ins AMIR_AnyVariable:$variable, UnitAttr:$implicit);
+  let assemblyFormat = "$variable (`implicit` $implicit^)? attr-dict `:` type($variable)";
 }
 
 class AMIR_AccessOp<string mnemonic, string summaryText>
