@@ -9,7 +9,7 @@
 //   build/bin/rake-opt examples/block_sums.mlir --rake-check
 //   build/bin/rake-run --seq examples/block_sums.mlir --shape=X=4,S=4 --print=S
 //   build/bin/rake-translate --gpuir-to-ptx examples/block_sums.mlir
-gpuir.proc @block_sums(%rows: index, %X: memref<?x1024xf32, #gpuir.gmem>, %S: memref<?xf32, #gpuir.gmem>)
+gpuir.proc @block_sums(%rows: index, %X: memref<?x1024xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 1024)>}, %S: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows)>})
     attributes {gpuir.check_sizes = [{rows = 4}, {rows = 1}]} {
   gpuir.device_function blocks_per_sm(4) block(256) {
     gpuir.for %r = 0 to %rows : cuda_tasks {

@@ -9,7 +9,7 @@
 //   build/bin/rake-opt examples/cluster_exchange.mlir --rake-check
 //   build/bin/rake-run --seq examples/cluster_exchange.mlir --sizes=n=3 --shape=X=3,Y=3,Z=3
 //   build/bin/rake-translate --gpuir-to-ptx examples/cluster_exchange.mlir
-gpuir.proc @cluster_exchange(%n: index, %X: memref<?x2x128xf32, #gpuir.gmem>, %Y: memref<?x2x128xf32, #gpuir.gmem>, %Z: memref<?x2x128xf32, #gpuir.gmem>)
+gpuir.proc @cluster_exchange(%n: index, %X: memref<?x2x128xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 2, 128)>}, %Y: memref<?x2x128xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 2, 128)>}, %Z: memref<?x2x128xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 2, 128)>})
     attributes {gpuir.check_sizes = [{n = 3}]} {
   gpuir.device_function cluster(2) blocks_per_sm(2) block(128) {
     gpuir.for %task = 0 to %n : cuda_tasks {

@@ -19,9 +19,9 @@
 //   build/bin/rake-run --seq examples/gemm_sm80.mlir --sizes=Mt=1,Nt=1,Kt=2 --shape=A=128x64,B=64x128,C=128x128
 //   build/bin/rake-translate --gpuir-to-ptx examples/gemm_sm80.mlir
 gpuir.proc @gemm_sm80(%Mt: index, %Nt: index, %Kt: index,
-                      %A: memref<?x?xbf16, #gpuir.gmem>,
-                      %B: memref<?x?xbf16, #gpuir.gmem>,
-                      %C: memref<?x?xf32, #gpuir.gmem>)
+                      %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 128, Kt * 32)>},
+                      %B: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Kt * 32, Nt * 128)>},
+                      %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 128, Nt * 128)>})
     attributes {gpuir.check_sizes = [{Mt = 2, Nt = 2, Kt = 3}, {Mt = 1, Nt = 1, Kt = 1}]} {
   gpuir.device_function blocks_per_sm(2) block(128) {
     gpuir.for %m = 0 to %Mt : cuda_tasks {

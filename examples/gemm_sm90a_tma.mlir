@@ -19,9 +19,9 @@
 //   build/bin/rake-run --seq examples/gemm_sm90a_tma.mlir --sizes=Mt=1,Nt=1,Kt=2 --shape=A=256x128,Bt=128x128,C=256x128
 //   build/bin/rake-translate --gpuir-to-ptx examples/gemm_sm90a_tma.mlir
 gpuir.proc @gemm_sm90a_tma(%Mt: index, %Nt: index, %Kt: index,
-                       %A: memref<?x?xbf16, #gpuir.gmem>,
-                       %Bt: memref<?x?xbf16, #gpuir.gmem>,
-                       %C: memref<?x?xf32, #gpuir.gmem>)
+                       %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 256, Kt * 64)>},
+                       %Bt: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Nt * 128, Kt * 64)>},
+                       %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 256, Nt * 128)>})
     attributes {gpuir.check_sizes = [{Mt = 2, Nt = 1, Kt = 7}, {Mt = 1, Nt = 1, Kt = 1}]} {
   gpuir.device_function blocks_per_sm(1) block(512) {
     gpuir.for %m = 0 to %Mt : cuda_tasks {

@@ -6,13 +6,14 @@
 //
 // The synchronization check interprets it for n = 1024 and n = 300, the
 // sizes in gpuir.check_sizes. The kernel has no bounds guard: A and B must
-// hold whole tiles (512 floats each for n = 300). Its sequential meaning runs
+// hold whole tiles (512 floats each for n = 300), as their gpuir.extents
+// declare, and the check proves every access inside them. Its sequential meaning runs
 // on the host with
 //
 //   build/bin/rake-run --seq examples/reverse_tiles.mlir --sizes=n=1024 --shape=A=1024,B=1024
 //
 // and stops with the location of the access if a buffer is too short.
-gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>)
+gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n ceildiv 256 * 256)>}, %B: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n ceildiv 256 * 256)>})
     attributes {gpuir.check_sizes = [{n = 1024}, {n = 300}]} {
   gpuir.device_function block(256) {
     gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {

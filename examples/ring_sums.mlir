@@ -11,7 +11,7 @@
 //   build/bin/rake-opt examples/ring_sums.mlir --rake-check
 //   build/bin/rake-run --seq examples/ring_sums.mlir --sizes=rows=2,K=5 --shape=X=2x5,Y=2
 //   build/bin/rake-translate --gpuir-to-ptx examples/ring_sums.mlir
-gpuir.proc @ring_sums(%rows: index, %K: index, %X: memref<?x?x1024xf32, #gpuir.gmem>, %Y: memref<?x1024xf32, #gpuir.gmem>)
+gpuir.proc @ring_sums(%rows: index, %K: index, %X: memref<?x?x1024xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows, K) -> (rows, K, 1024)>}, %Y: memref<?x1024xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows, K) -> (rows, 1024)>})
     attributes {gpuir.check_sizes = [{rows = 2, K = 5}, {rows = 1, K = 1}]} {
   gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 4 inc(232)) {
     gpuir.for %r = 0 to %rows : cuda_tasks {

@@ -7,7 +7,7 @@
 //   build/bin/rake-opt examples/transpose.mlir --rake-check
 //   build/bin/rake-run --seq examples/transpose.mlir --sizes=R=70,C=100 --shape=X=70x100,Y=100x70
 //   build/bin/rake-translate --gpuir-to-ptx examples/transpose.mlir
-gpuir.proc @transpose(%R: index, %C: index, %X: memref<?x?xf32, #gpuir.gmem>, %Y: memref<?x?xf32, #gpuir.gmem>)
+gpuir.proc @transpose(%R: index, %C: index, %X: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(R, C) -> (R, C)>}, %Y: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(R, C) -> (C, R)>})
     attributes {gpuir.check_sizes = [{R = 64, C = 96}, {R = 70, C = 40}]} {
   gpuir.device_function blocks_per_sm(4) block(256) {
     gpuir.for %i = 0 to %R ceildiv 32 : cuda_tasks {

@@ -10,7 +10,7 @@
 //   build/bin/rake-opt examples/warp_specialized.mlir --rake-check
 //   build/bin/rake-run --seq examples/warp_specialized.mlir --shape=X=4,Y=4
 //   build/bin/rake-translate --gpuir-to-ptx examples/warp_specialized.mlir
-gpuir.proc @warp_specialized(%rows: index, %X: memref<?x1024xf32, #gpuir.gmem>, %Y: memref<?x1024xf32, #gpuir.gmem>)
+gpuir.proc @warp_specialized(%rows: index, %X: memref<?x1024xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 1024)>}, %Y: memref<?x1024xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 1024)>})
     attributes {gpuir.check_sizes = [{rows = 3}]} {
   gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 4 inc(232)) {
     gpuir.for %r = 0 to %rows : cuda_tasks {

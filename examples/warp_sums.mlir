@@ -6,7 +6,7 @@
 //   build/bin/rake-opt examples/warp_sums.mlir --rake-check
 //   build/bin/rake-run --seq examples/warp_sums.mlir --shape=X=64,S=64 --print=S
 //   build/bin/rake-translate --gpuir-to-ptx examples/warp_sums.mlir
-gpuir.proc @warp_sums(%rows: index, %X: memref<?x128xi32, #gpuir.gmem>, %S: memref<?x4xi32, #gpuir.gmem>)
+gpuir.proc @warp_sums(%rows: index, %X: memref<?x128xi32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 128)>}, %S: memref<?x4xi32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 4)>})
     attributes {gpuir.check_sizes = [{rows = 64}, {rows = 5}]} {
   gpuir.device_function blocks_per_sm(4) block(128) {
     gpuir.for %r = 0 to %rows : cuda_tasks {

@@ -5,7 +5,7 @@
 //
 //   build/bin/rake-opt examples/warpgroup_reverse.mlir --rake-check
 //   build/bin/rake-translate --gpuir-to-ptx examples/warpgroup_reverse.mlir
-gpuir.proc @warpgroup_reverse(%n: index, %X: memref<?xf32, #gpuir.gmem>)
+gpuir.proc @warpgroup_reverse(%n: index, %X: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 256)>})
     attributes {gpuir.check_sizes = [{n = 8}, {n = 3}]} {
   gpuir.device_function blocks_per_sm(4) block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {

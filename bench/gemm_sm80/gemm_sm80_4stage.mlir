@@ -8,9 +8,9 @@
 //
 //   build/bin/rake-opt bench/gemm_sm80/gemm_sm80_4stage.mlir --rake-check
 gpuir.proc @gemm_sm80_4stage(%Mt: index, %Nt: index, %Kt: index,
-                      %A: memref<?x?xbf16, #gpuir.gmem>,
-                      %B: memref<?x?xbf16, #gpuir.gmem>,
-                      %C: memref<?x?xf32, #gpuir.gmem>)
+                      %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 128, Kt * 32)>},
+                      %B: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Kt * 32, Nt * 128)>},
+                      %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 128, Nt * 128)>})
     attributes {gpuir.check_sizes = [{Mt = 2, Nt = 1, Kt = 6}, {Mt = 1, Nt = 1, Kt = 2}]} {
   gpuir.device_function blocks_per_sm(2) block(128) {
     gpuir.for %m = 0 to %Mt : cuda_tasks {

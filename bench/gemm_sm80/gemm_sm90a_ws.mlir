@@ -6,9 +6,9 @@
 // stage (full mbarriers) and multiplying it with wgmma; release: wait0.
 // No CTA barrier inside the K loop.
 gpuir.proc @gemm_sm90a_ws(%Mt: index, %Nt: index, %Kt: index,
-                       %A: memref<?x?xbf16, #gpuir.gmem>,
-                       %Bt: memref<?x?xbf16, #gpuir.gmem>,
-                       %C: memref<?x?xf32, #gpuir.gmem>)
+                       %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 256, Kt * 64)>},
+                       %Bt: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Nt * 128, Kt * 64)>},
+                       %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 256, Nt * 128)>})
     attributes {gpuir.check_sizes = [{Mt = 2, Nt = 1, Kt = 7}, {Mt = 1, Nt = 1, Kt = 1}]} {
   gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 16 inc(104)) {
     gpuir.for %m = 0 to %Mt : cuda_tasks {

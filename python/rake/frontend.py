@@ -73,19 +73,25 @@ index = _Index()
 
 class BufferType:
     """A memref in a GpuIR memory space: element type, shape (ints, or "?"
-    for sizes known at run time), memory attribute."""
+    for sizes known at run time), memory attribute; for a parameter, its
+    extents (gpuir.extents) as a function of the procedure's control
+    parameters, in order, returning one expression per dimension."""
 
     def __init__(self, element: ElementType, shape: Sequence[Union[int, str]],
-                 space: str):
+                 space: str, extents=None):
         self.element, self.shape, self.space = element, tuple(shape), space
+        self.extents = extents
 
     def __str__(self):
         dims = "x".join("?" if d == "?" else str(d) for d in self.shape)
         return f"memref<{dims}x{self.element.name}, {self.space}>"
 
 
-def gmem(element: ElementType, *shape) -> BufferType:
-    return BufferType(element, shape, "#gpuir.gmem")
+def gmem(element: ElementType, *shape, extents=None) -> BufferType:
+    """A global buffer; `extents=lambda n: [n]` declares the extents of its
+    dimensions over the control parameters, so that the synchronization
+    check proves every access inside them."""
+    return BufferType(element, shape, "#gpuir.gmem", extents)
 
 
 def smem(element: ElementType, *shape) -> BufferType:
@@ -554,6 +560,20 @@ class Procedure:
         return self.text
 
 
+def _extents_attr(t: BufferType, controls: List[str]) -> str:
+    """` {gpuir.extents = affine_map<(controls) -> (...)>}` for a buffer
+    type with extents, else ""."""
+    if t.extents is None:
+        return ""
+    results = list(t.extents(*[Control(name) for name in controls]))
+    if len(results) != len(t.shape):
+        raise TypeError(f"extents gives {len(results)} expressions for a buffer "
+                        f"of rank {len(t.shape)}")
+    texts = [Control.of(e).text for e in results]
+    return (" {gpuir.extents = affine_map<(" + ", ".join(controls) + ") -> ("
+            + ", ".join(texts) + ")>}")
+
+
 def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
     """Records a Python function as a GpuIR procedure. Its parameters are
     annotated `index` (control values) or with a buffer type (gmem(...))."""
@@ -561,6 +581,8 @@ def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
     def record(fn) -> Procedure:
         signature = inspect.signature(fn)
         args, params = [], []
+        controls = [p.name for p in signature.parameters.values()
+                    if p.annotation is index]
         for p in signature.parameters.values():
             t = p.annotation
             if t is index:
@@ -568,7 +590,7 @@ def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
                 params.append(f"%{p.name}: index")
             elif isinstance(t, BufferType):
                 args.append(Buffer(p.name, t))
-                params.append(f"%{p.name}: {t}")
+                params.append(f"%{p.name}: {t}{_extents_attr(t, controls)}")
             else:
                 raise TypeError(f"parameter {p.name} of {fn.__name__} needs the annotation "
                                 f"`index` or a buffer type such as gmem(f32, '?')")

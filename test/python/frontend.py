@@ -15,7 +15,9 @@ src = sys.argv[1]
 
 
 @proc(check_sizes=[{"n": 4096}, {"n": 1000}])
-def vector_add(n: index, A: gmem(f32, "?"), B: gmem(f32, "?"), C: gmem(f32, "?")):
+def vector_add(n: index, A: gmem(f32, "?", extents=lambda n: [n]),
+               B: gmem(f32, "?", extents=lambda n: [n]),
+               C: gmem(f32, "?", extents=lambda n: [n])):
     with device_function(block=256, blocks_per_sm=8):
         for task in cuda_tasks(0, ceildiv(n, 256)):
             for t in cuda_threads(0, 256, unit=thread):
@@ -27,7 +29,9 @@ def vector_add(n: index, A: gmem(f32, "?"), B: gmem(f32, "?"), C: gmem(f32, "?")
 
 def reverse(with_fence):
     @proc(check_sizes=[{"n": 1024}, {"n": 300}])
-    def reverse_tiles(n: index, A: gmem(f32, "?"), B: gmem(f32, "?")):
+    def reverse_tiles(n: index,
+                      A: gmem(f32, "?", extents=lambda n: [ceildiv(n, 256) * 256]),
+                      B: gmem(f32, "?", extents=lambda n: [ceildiv(n, 256) * 256])):
         with device_function(block=256):
             for task in cuda_tasks(0, ceildiv(n, 256)):
                 tile = alloc(smem(f32, 256), name="tile")
@@ -82,7 +86,8 @@ except TypeError as e:
 
 # Warp specialization, windows, an instruction, a commit group.
 @proc(check_sizes=[{"rows": 3}])
-def warp_specialized(rows: index, X: gmem(f32, "?", 1024), Y: gmem(f32, "?", 1024)):
+def warp_specialized(rows: index, X: gmem(f32, "?", 1024, extents=lambda rows: [rows, 1024]),
+                     Y: gmem(f32, "?", 1024, extents=lambda rows: [rows, 1024])):
     with device_function(blocks_per_sm=1,
                          warps={"producer": (4, "dec", 40), "consumer": (4, "inc", 232)}):
         for r in cuda_tasks(0, rows, name="r"):
@@ -114,7 +119,8 @@ warp_specialized.module().check()
 # Register fragments, reductions, warp shuffles (an instruction with an
 # integer attribute), a per-thread accumulator.
 @proc(check_sizes=[{"rows": 4}, {"rows": 1}])
-def block_sums(rows: index, X: gmem(f32, "?", 1024), S: gmem(f32, "?")):
+def block_sums(rows: index, X: gmem(f32, "?", 1024, extents=lambda rows: [rows, 1024]),
+               S: gmem(f32, "?", extents=lambda rows: [rows])):
     with device_function(block=256, blocks_per_sm=4):
         for r in cuda_tasks(0, rows, name="r"):
             part = alloc(rmem(f32, 8, 32), name="part")
