@@ -377,6 +377,11 @@ bool isAsyncProxyWrite(uint32_t q) {
   return q & static_cast<uint32_t>(QualTimeline::tma_to_smem_async |
                                    QualTimeline::tma_to_gmem_async);
 }
+bool isAsyncProxyAccess(uint32_t q) {
+  return q & static_cast<uint32_t>(QualTimeline::tma_to_smem_async |
+                                   QualTimeline::tma_to_gmem_async |
+                                   QualTimeline::wgmma_async_smem);
+}
 bool isGenericProxyWrite(uint32_t q) {
   return q & static_cast<uint32_t>(QualTimeline::cuda_in_order_ram |
                                    QualTimeline::Sm80_cp_async);
@@ -1026,6 +1031,17 @@ private:
              "proxies are ordered by a proxy fence: write it as gpuir.fence "
              "cuda_in_order -> cuda_generic_and_async_proxy "
              "(fence.proxy.async)"});
+      else if (Operation *sync = lastSyncFor(*r, current);
+               sync && !mutate && isAsyncProxyAccess(qual) &&
+               isGenericProxyWrite(r->qual))
+        notes.push_back(
+            {sync, "this synchronization orders the earlier write for " +
+                       describe(current) + ", but its second timeline "
+                       "leaves out " + qualName(qual) +
+                       ": a write of the generic proxy is read through the "
+                       "async proxy only after a fence to it (gpuir.fence "
+                       "cuda_in_order -> cuda_generic_and_async_proxy, "
+                       "which is fence.proxy.async)"});
       else if (const SyncEvent *missed = missedSync(*r))
         notes.push_back(
             {missed->op, "this synchronization by " +
@@ -1042,6 +1058,14 @@ private:
         notes.push_back({r->op, "the asynchronous access is never waited for "
                                 "(no fence, arrive or await on its timeline "
                                 "captures it)"});
+      else if (const Vis *other = lastVisVia(*r))
+        notes.push_back(
+            {other->via, "this synchronization is too weak: it orders the "
+                         "earlier access for " + describe(other->threads) +
+                         " only, not for " + describe(current) +
+                         "; synchronize a collective that holds both (a "
+                         "fence of their common unit, or a barrier they "
+                         "both arrive on and await)"});
       report(op, message, notes);
     }
   }
@@ -1298,6 +1322,15 @@ private:
     for (const Vis &v : r.vis)
       if (v.via && v.threads.intersects(t))
         found = v.via;
+    return found;
+  }
+
+  /// The last synchronization that made a record visible to anyone.
+  static const Vis *lastVisVia(const Record &r) {
+    const Vis *found = nullptr;
+    for (const Vis &v : r.vis)
+      if (v.via)
+        found = &v;
     return found;
   }
 

@@ -41,6 +41,7 @@ gpuir.proc @wait_without_fence(%n: index, %A: memref<?x128xf32, #gpuir.gmem>, %B
         gpuir.sm80.cp_async %d, %g : memref<1xf32, strided<[1], offset: ?>, #gpuir.smem>, memref<1xf32, strided<[1], offset: ?>, #gpuir.gmem>
       }
       gpuir.arrive Sm80_cp_async >> %cg : !gpuir.barrier<cp_async_group>
+      // expected-note @+1 {{this synchronization is too weak: it orders the earlier access for thread 1 of task 0 only, not for thread 0 of task 0; synchronize a collective that holds both (a fence of their common unit, or a barrier they both arrive on and await)}}
       gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<cp_async_group>
       gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
         // expected-error @+1 {{RAW hazard: thread 0 of task 0 read s[0, 1] on cuda_in_order_ram, written by thread 1 of task 0 on Sm80_cp_async without synchronization that orders it before}}

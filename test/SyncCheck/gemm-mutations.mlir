@@ -389,7 +389,8 @@ gpuir.proc @wrong_stage(%M: index, %N: index, %K: index, %A: memref<?x64x64xf16,
   }
 }
 // expected-error @-29 {{WAR hazard: thread 0 of task 0 write As[1, 0:64, 0:64] on tma_to_smem_async, read by threads 128..255 of task 0 on wgmma_async_smem without synchronization that orders it before}}
-// expected-note @-19 {{the earlier read of As[1, 0:64, 0:64]}}
+// expected-note @-17 {{this synchronization is too weak: it orders the earlier access for threads 128..255 of task 0 only, not for thread 0 of task 0; synchronize a collective that holds both (a fence of their common unit, or a barrier they both arrive on and await)}}
+// expected-note @-20 {{the earlier read of As[1, 0:64, 0:64]}}
 
 // -----
 

@@ -96,6 +96,7 @@ gpuir.proc @waw(%A: memref<64xf32, #gpuir.gmem>) {
           // expected-error @+1 {{WAW hazard: thread 32 of task 0 write tile[0] on cuda_in_order_ram, written by thread 0 of task 0 on cuda_in_order_ram without synchronization that orders it before}}
           gpuir.write %v, %tile[%l] : memref<32xf32, #gpuir.smem>
         }
+        // expected-note @+1 {{this synchronization is too weak: it orders the earlier access for threads 0..31 of task 0 only, not for thread 32 of task 0; synchronize a collective that holds both (a fence of their common unit, or a barrier they both arrive on and await)}}
         gpuir.fence cuda_in_order -> cuda_in_order
       }
     }

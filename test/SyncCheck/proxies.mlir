@@ -81,3 +81,76 @@ gpuir.proc @generic_fence_tma(%n: index,
     }
   }
 }
+
+// -----
+
+// wgmma reads its shared operands through the async proxy: tiles that
+// threads stored need the fence to the async proxy too. The note points at
+// the CTA fence whose second timeline left the async proxy out.
+gpuir.proc @generic_then_wgmma(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>, %C: memref<?x64xf32, #gpuir.gmem>)
+    attributes {gpuir.check_sizes = [{n = 1}]} {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
+      %Bs = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
+      %D = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %cg = gpuir.alloc : !gpuir.barrier<wgmma_group>
+      rtest.in_order_op %D unit <warpgroup> over <thread> : memref<128x64xf32, #gpuir.rmem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %j = 0 to 32 : seq {
+          %v = gpuir.read %A[%task, %t floordiv 2, (%t mod 2) * 32 + %j] : memref<?x64x64xf16, #gpuir.gmem>
+          // expected-note @+1 {{the earlier write of As[0, 0:32]}}
+          gpuir.write %v, %As[%t floordiv 2, (%t mod 2) * 32 + %j] : memref<64x64xf16, #gpuir.smem>
+          gpuir.write %v, %Bs[%t floordiv 2, (%t mod 2) * 32 + %j] : memref<64x64xf16, #gpuir.smem>
+        }
+      }
+      // expected-note @+1 {{this synchronization orders the earlier write for threads 0..127 of task 0, but its second timeline leaves out wgmma_async_smem: a write of the generic proxy is read through the async proxy only after a fence to it (gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy, which is fence.proxy.async)}}
+      gpuir.fence cuda_in_order -> cuda_in_order
+      gpuir.fence wgmma_fence_1 -> wgmma_fence_2
+      // expected-error @+1 {{RAW hazard: threads 0..127 of task 0 read As[0:64, 0:64] on wgmma_async_smem, written by thread 0 of task 0 on cuda_in_order_ram without synchronization that orders it before}}
+      rtest.example_wgmma %D, %As, %Bs : memref<128x64xf32, #gpuir.rmem>, memref<64x64xf16, #gpuir.smem>, memref<64x64xf16, #gpuir.smem>
+      gpuir.arrive wgmma_async >> %cg : !gpuir.barrier<wgmma_group>
+      gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %j = 0 to 64 : seq {
+          %v = gpuir.read %D[%t, %j] : memref<128x64xf32, #gpuir.rmem>
+          gpuir.write %v, %C[%task * 128 + %t, %j] : memref<?x64xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// The twin.
+gpuir.proc @generic_fence_wgmma(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>, %C: memref<?x64xf32, #gpuir.gmem>)
+    attributes {gpuir.check_sizes = [{n = 1}]} {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
+      %Bs = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
+      %D = gpuir.alloc : memref<128x64xf32, #gpuir.rmem>
+      %cg = gpuir.alloc : !gpuir.barrier<wgmma_group>
+      rtest.in_order_op %D unit <warpgroup> over <thread> : memref<128x64xf32, #gpuir.rmem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %j = 0 to 32 : seq {
+          %v = gpuir.read %A[%task, %t floordiv 2, (%t mod 2) * 32 + %j] : memref<?x64x64xf16, #gpuir.gmem>
+          gpuir.write %v, %As[%t floordiv 2, (%t mod 2) * 32 + %j] : memref<64x64xf16, #gpuir.smem>
+          gpuir.write %v, %Bs[%t floordiv 2, (%t mod 2) * 32 + %j] : memref<64x64xf16, #gpuir.smem>
+        }
+      }
+      gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy
+      gpuir.fence wgmma_fence_1 -> wgmma_fence_2
+      rtest.example_wgmma %D, %As, %Bs : memref<128x64xf32, #gpuir.rmem>, memref<64x64xf16, #gpuir.smem>, memref<64x64xf16, #gpuir.smem>
+      gpuir.arrive wgmma_async >> %cg : !gpuir.barrier<wgmma_group>
+      gpuir.await %cg, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %j = 0 to 64 : seq {
+          %v = gpuir.read %D[%t, %j] : memref<128x64xf32, #gpuir.rmem>
+          gpuir.write %v, %C[%task * 128 + %t, %j] : memref<?x64xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
