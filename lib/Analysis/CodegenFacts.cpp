@@ -2,6 +2,9 @@
 
 #include "Rake/Analysis/CodegenFacts.h"
 
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
@@ -92,4 +95,195 @@ LogicalResult mlir::rake::verifyOneDeviceFunction(ProcOp proc) {
     seen = true;
   }
   return success();
+}
+
+namespace {
+
+/// The affine constraints under which an op runs: its control values (loop
+/// variables, procedure parameters) as dimensions, bounded by their loops
+/// and by the conditions of the ifs whose then-branch holds the op.
+class Domain {
+public:
+  explicit Domain(Operation *op) {
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+      if (auto loop = dyn_cast<ForOp>(p))
+        addValue(loop.getInductionVar());
+      if (auto ifOp = dyn_cast<IfOp>(p);
+          ifOp && ifOp.getThenRegion().isAncestor(op->getParentRegion()))
+        ifs.push_back(ifOp);
+      for (IfOp ifOp : ifs)
+        for (Value v : ifOp.getOperands())
+          addValue(v);
+    }
+  }
+
+  void addValue(Value v) {
+    if (llvm::is_contained(values, v))
+      return;
+    values.push_back(v);
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      if (auto loop = dyn_cast<ForOp>(arg.getOwner()->getParentOp())) {
+        for (Value o : loop.getLowerOperands())
+          addValue(o);
+        for (Value o : loop.getUpperOperands())
+          addValue(o);
+      }
+  }
+
+  /// `e` over `operands`, as an expression of the domain's values.
+  AffineExpr lift(AffineExpr e, ValueRange operands) {
+    SmallVector<AffineExpr> dims;
+    for (Value v : operands) {
+      addValue(v);
+      dims.push_back(getAffineDimExpr(
+          llvm::find(values, v) - values.begin(), e.getContext()));
+    }
+    return e.replaceDims(dims);
+  }
+
+  /// Whether `index` (over `operands`) can lie outside [0, extent) in the
+  /// domain; an interval's `hi` (exclusive) may equal the extent.
+  bool canLeave(AffineExpr index, ValueRange operands, int64_t extent,
+                bool exclusiveEnd) {
+    AffineExpr e = lift(index, operands);
+    int64_t limit = exclusiveEnd ? extent + 1 : extent;
+    for (bool below : {true, false}) {
+      FlatLinearConstraints cst = constraints();
+      unsigned z = cst.appendDimVar();
+      AffineMap map = AffineMap::get(cst.getNumDimVars(), 0, e);
+      if (failed(cst.addBound(presburger::BoundType::EQ, z, map)))
+        return false; // Not affine: left to the check's sizes.
+      if (below)
+        cst.addBound(presburger::BoundType::UB, z, -1);
+      else
+        cst.addBound(presburger::BoundType::LB, z, limit);
+      // Exact integer emptiness (isEmpty() only eliminates variables, which
+      // cannot see that floor divisions of nonnegative values are
+      // nonnegative).
+      if (!cst.isIntegerEmpty())
+        return true;
+    }
+    return false;
+  }
+
+private:
+  /// The loops' bounds and the ifs' conditions, over the values (and one
+  /// slack variable per comparison, after them).
+  FlatLinearConstraints constraints() {
+    unsigned n = values.size();
+    FlatLinearConstraints cst(n, 0);
+    auto over = [&](AffineExpr e) {
+      return AffineMap::get(cst.getNumDimVars(), 0, e);
+    };
+    for (unsigned i = 0; i < n; ++i) {
+      Value v = values[i];
+      auto arg = dyn_cast<BlockArgument>(v);
+      auto loop = arg ? dyn_cast<ForOp>(arg.getOwner()->getParentOp())
+                      : ForOp();
+      if (!loop) {
+        cst.addBound(presburger::BoundType::LB, i, 0); // a size or index
+        continue;
+      }
+      AffineExpr lb = lift(loop.getLowerMap().getResult(0),
+                           loop.getLowerOperands());
+      AffineExpr ub = lift(loop.getUpperMap().getResult(0),
+                           loop.getUpperOperands());
+      (void)cst.addBound(presburger::BoundType::LB, i, over(lb),
+                         /*isClosedBound=*/true);
+      (void)cst.addBound(presburger::BoundType::UB, i, over(ub),
+                         /*isClosedBound=*/false);
+    }
+    for (IfOp ifOp : ifs) {
+      AffineMap m = ifOp.getMap();
+      for (auto [k, p] : llvm::enumerate(ifOp.getPredicates())) {
+        AffineExpr l = lift(m.getResult(2 * k), ifOp.getOperands());
+        AffineExpr r = lift(m.getResult(2 * k + 1), ifOp.getOperands());
+        // slack = l - r, compared with 0.
+        unsigned slack = cst.appendDimVar();
+        if (failed(cst.addBound(presburger::BoundType::EQ, slack,
+                                over(l - r))))
+          continue;
+        switch (static_cast<CmpPredicate>(p)) {
+        case CmpPredicate::eq:
+          cst.addBound(presburger::BoundType::EQ, slack, 0);
+          break;
+        case CmpPredicate::lt:
+          cst.addBound(presburger::BoundType::UB, slack, -1);
+          break;
+        case CmpPredicate::le:
+          cst.addBound(presburger::BoundType::UB, slack, 0);
+          break;
+        case CmpPredicate::gt:
+          cst.addBound(presburger::BoundType::LB, slack, 1);
+          break;
+        case CmpPredicate::ge:
+          cst.addBound(presburger::BoundType::LB, slack, 0);
+          break;
+        }
+      }
+    }
+    return cst;
+  }
+
+  SmallVector<Value> values;
+  SmallVector<IfOp> ifs;
+};
+
+
+} // namespace
+
+LogicalResult mlir::rake::verifyStaticBounds(ProcOp proc) {
+  auto refuse = [](Operation *op, AffineExpr index, unsigned dim,
+                   int64_t extent) {
+    (void)index;
+    return op->emitOpError()
+           << "the index of dimension " << dim
+           << " can leave the extent " << extent
+           << " of its buffer for some sizes (the synchronization check "
+              "proves accesses in bounds only at the sizes it runs); keep "
+              "the index inside the buffer for every value, with a guard "
+              "or a larger buffer";
+  };
+  WalkResult result = proc.walk([&](Operation *op) -> WalkResult {
+    if (auto window = dyn_cast<WindowOp>(op)) {
+      auto type = cast<MemRefType>(window.getSource().getType());
+      AffineMap m = window.getMap();
+      unsigned r = 0;
+      for (auto [d, isInterval] : llvm::enumerate(window.getIntervals())) {
+        AffineExpr lo = m.getResult(r++);
+        AffineExpr hi = isInterval ? m.getResult(r++) : AffineExpr();
+        if (type.isDynamicDim(d))
+          continue;
+        int64_t extent = type.getDimSize(d);
+        Domain dom(op);
+        if (dom.canLeave(lo, window.getIndices(), extent, false))
+          return refuse(op, lo, d, extent), WalkResult::interrupt();
+        if (hi && Domain(op).canLeave(hi, window.getIndices(), extent, true))
+          return refuse(op, hi, d, extent), WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    Value memref;
+    AffineMap m;
+    ValueRange indices;
+    if (auto read = dyn_cast<ReadOp>(op))
+      memref = read.getMemref(), m = read.getMap(), indices = read.getIndices();
+    else if (auto write = dyn_cast<WriteOp>(op))
+      memref = write.getMemref(), m = write.getMap(),
+      indices = write.getIndices();
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      memref = reduce.getMemref(), m = reduce.getMap(),
+      indices = reduce.getIndices();
+    else
+      return WalkResult::advance();
+    auto type = cast<MemRefType>(memref.getType());
+    for (auto [d, e] : llvm::enumerate(m.getResults())) {
+      if (type.isDynamicDim(d))
+        continue;
+      if (Domain(op).canLeave(e, indices, type.getDimSize(d), false))
+        return refuse(op, e, d, type.getDimSize(d)), WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

@@ -41,6 +41,16 @@ LogicalResult verifyMbarrierLag(gpuir::AwaitOp await);
 /// meaning runs it.)
 LogicalResult verifyOneDeviceFunction(gpuir::ProcOp proc);
 
+/// Code generation refuses what the synchronization check cannot have
+/// proven for every size: an index into a buffer of static extent (shared
+/// memory, registers, a static window) that can leave it for some values of
+/// the control parameters, given the loop bounds and the enclosing ifs
+/// (decided by Presburger arithmetic on the affine constraints). The check
+/// proves accesses in bounds only at the sizes it runs; without this, an
+/// index such as (k + 1) mod 3 into a two-stage ring would compile for
+/// sizes the check never saw.
+LogicalResult verifyStaticBounds(gpuir::ProcOp proc);
+
 } // namespace mlir::rake
 
 #endif // RAKE_ANALYSIS_CODEGENFACTS_H

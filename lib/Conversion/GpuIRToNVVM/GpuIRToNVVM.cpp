@@ -168,7 +168,8 @@ public:
 
   LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule) {
     Block &body = proc.getBody().front();
-    if (failed(verifyOneDeviceFunction(proc)))
+    if (failed(verifyOneDeviceFunction(proc)) ||
+        failed(verifyStaticBounds(proc)))
       return failure();
     DeviceFunctionOp device;
     for (Operation &op : body) {

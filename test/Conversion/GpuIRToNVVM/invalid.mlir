@@ -524,3 +524,55 @@ gpuir.proc @two_kernels(%n: index) {
     }
   }
 }
+
+// -----
+
+// A ring index taken mod 3 in a ring of two stages: at the sizes the check
+// ran it may stay inside (K = 2), but code generation compiles for every K.
+gpuir.proc @ring_mod_3(%K: index, %X: memref<?x128xf32, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to 1 : cuda_tasks {
+      %ring = gpuir.alloc : memref<2x128xf32, #gpuir.smem>
+      gpuir.for %k = 0 to %K : seq {
+        gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+          %x = gpuir.read %X[%k, %t] : memref<?x128xf32, #gpuir.gmem>
+          // expected-error @+1 {{'gpuir.write' op the index of dimension 0 can leave the extent 2 of its buffer for some sizes (the synchronization check proves accesses in bounds only at the sizes it runs); keep the index inside the buffer for every value, with a guard or a larger buffer}}
+          gpuir.write %x, %ring[(%k + 1) mod 3, %t] : memref<2x128xf32, #gpuir.smem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// A window reaching one element past its buffer.
+gpuir.proc @window_past_end(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<4x128xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 4 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{'gpuir.window' op the index of dimension 1 can leave the extent 128 of its buffer for some sizes}}
+        %w = gpuir.window %s[%t, 1 : 129] : memref<4x128xf32, #gpuir.smem> -> memref<128xf32, strided<[1], offset: ?>, #gpuir.smem>
+      }
+    }
+  }
+}
+
+// -----
+
+// A guard that keeps the index inside: accepted (the guard's condition
+// bounds the index).
+gpuir.proc @guarded(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.if %t < 64 {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %s[%t] : memref<64xf32, #gpuir.smem>
+        }
+      }
+    }
+  }
+}
