@@ -1023,6 +1023,20 @@ private:
       unsigned k = sharding ? sharding->pitches.size() : 0;
       auto local = MemRefType::get(type.getShape().drop_front(k),
                                    type.getElementType());
+      // A buffer beyond a thread's 255 registers cannot live in them: it
+      // would spill to local memory. (Buffers that are not live at once
+      // share registers, so only each buffer is held to the limit here;
+      // rake-verify refuses any spill of the cubin.)
+      int64_t bits = type.getElementType().isIntOrFloat()
+                         ? type.getElementType().getIntOrFloatBitWidth()
+                         : 64;
+      int64_t words = (local.getNumElements() * bits + 31) / 32;
+      if (words > kMaxRegistersPerThread)
+        return alloc.emitOpError()
+               << "needs " << words
+               << " 32-bit registers per thread; a thread has at most "
+               << kMaxRegistersPerThread
+               << ": use smaller fragments or shared memory";
       // At the kernel's entry, where LLVM promotes allocas to registers.
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&kernel.getBody().front());
@@ -1307,6 +1321,8 @@ private:
   /// and the next free id.
   std::map<int64_t, int64_t> namedBarrierBase;
   int64_t nextNamedBarrier = 1;
+  /// The registers a thread has (PTX: at most 255 per thread).
+  static constexpr int64_t kMaxRegistersPerThread = 255;
   /// The mbarrier arrays, by their gpuir.alloc.
   DenseMap<Value, MBarrier> mbarriers;
   /// The tensor maps of the kernel's TMA copies; their addresses are the

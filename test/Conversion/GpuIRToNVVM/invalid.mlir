@@ -576,3 +576,21 @@ gpuir.proc @guarded(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
     }
   }
 }
+
+// -----
+
+// 256 floats per thread: more than a thread's 255 registers.
+gpuir.proc @too_many_registers(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{'gpuir.alloc' op needs 256 32-bit registers per thread; a thread has at most 255: use smaller fragments or shared memory}}
+      %r = gpuir.alloc : memref<32x256xf32, #gpuir.rmem>
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %i = 0 to 256 : seq {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %r[%t, %i] : memref<32x256xf32, #gpuir.rmem>
+        }
+      }
+    }
+  }
+}
