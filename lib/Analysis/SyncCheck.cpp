@@ -1620,6 +1620,13 @@ private:
     return var.mechanism == BarrierMechanism::mbarrier ||
            var.mechanism == BarrierMechanism::mbarrier_prearrive;
   }
+  /// Whether a thread's arrivals on the barrier must alternate with the
+  /// phases' completions: mbarriers, and the cluster barrier (a thread that
+  /// arrives again before waiting may be counted in the phase it already
+  /// arrived on).
+  static bool ordersPhases(const Var &var) {
+    return phased(var) || var.mechanism == BarrierMechanism::cluster_sync;
+  }
 
   std::string elementName(const Var &var, int64_t e) {
     if (var.shape.empty())
@@ -1756,7 +1763,7 @@ private:
       captured = capture(pre, arrive.getTransitive(), arrive, tmaOnMbarrier);
     }
     llvm::hash_code key = phaseKey();
-    RecordPtr arrival = phased(*var) ? makeToken(true, arrive) : nullptr;
+    RecordPtr arrival = ordersPhases(*var) ? makeToken(true, arrive) : nullptr;
     for (int64_t e : elements(*var, box)) {
       BarrierElem &elem = var->elems[e];
       bool commit = gpuir::isCommitGroup(var->mechanism);
@@ -1765,18 +1772,18 @@ private:
         Phase &p = elem.phases.back();
         p.captured.append(captured.begin(), captured.end());
         p.arrivers.push_back(current);
-        if (phased(*var))
+        if (ordersPhases(*var))
           arriveInto(arrive, *var, e, elem, elem.phases.size() - 1, arrival);
         continue;
       }
-      if (phased(*var) && !elem.phases.empty()) {
+      if (ordersPhases(*var) && !elem.phases.empty()) {
         closePhase(*var, e, elem, elem.phases.size() - 1);
-        if (!elem.awaited.empty())
+        if (phased(*var) && !elem.awaited.empty())
           checkCount(elem.phases.back().op, *var, e, elem.phases.back(),
                      elem.phases.size() - 1);
       }
       elem.phases.push_back({key, false, captured, {current}, arrive});
-      if (phased(*var)) {
+      if (ordersPhases(*var)) {
         Phase &p = elem.phases.back();
         p.completion = makeToken(false, arrive);
         p.captured.push_back({p.completion, true});
@@ -1852,7 +1859,7 @@ private:
       lag += 1;
     int64_t target = j - lag;
     int64_t e = elements(*var, box).front();
-    if (phased(*var)) {
+    if (ordersPhases(*var)) {
       // The next phase must not complete before this wait.
       Follow f{makeToken(true, await), await, current};
       size_t next = target + 1;
@@ -1884,9 +1891,10 @@ private:
              {{p.op, "the arrive"}});
       return;
     }
-    if (phased(*var)) {
+    if (ordersPhases(*var)) {
       unsigned before = errors;
-      checkCount(await, *var, e, p, target);
+      if (phased(*var))
+        checkCount(await, *var, e, p, target);
       closePhase(*var, e, elem, target);
       if (errors != before)
         return;
@@ -1898,15 +1906,15 @@ private:
     Var *var = lookup(freeOp, freeOp.getVariable());
     if (!var)
       return;
-    if (var->isBarrier && phased(*var)) {
+    if (var->isBarrier && ordersPhases(*var))
       for (auto &[e, elem] : var->elems)
         for (size_t q = 0; q < elem.phases.size(); ++q) {
           closePhase(*var, e, elem, q);
-          if (!elem.awaited.empty())
+          if (phased(*var) && !elem.awaited.empty())
             checkCount(elem.phases[q].op, *var, e, elem.phases[q], q);
         }
+    if (var->isBarrier && phased(*var))
       checkPhasesBalanced(freeOp, *var);
-    }
     // A freed shared-memory region may be reused by any thread of the
     // cluster: every access must be ordered before all of them.
     ThreadSet freers = syncActors();

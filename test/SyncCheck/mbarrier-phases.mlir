@@ -190,3 +190,36 @@ gpuir.proc @arrive_after_ack(%n: index) attributes {gpuir.check_sizes = [{n = 3}
     }
   }
 }
+
+// -----
+
+// The cluster barrier counts each thread once per phase too: arriving again
+// before waiting may count toward the phase the thread already arrived on.
+gpuir.proc @cluster_arrive_twice(%n: index) attributes {gpuir.check_sizes = [{n = 2}]} {
+  gpuir.device_function cluster(2) block(64) {
+    gpuir.for %task = 0 to 1 : cuda_tasks {
+      %cs = gpuir.alloc : !gpuir.barrier<cluster_sync>
+      gpuir.for %k = 0 to %n : seq {
+        // expected-error @+2 {{arrive into an unfinished phase: threads 0..127 of task 0 arrive on cs for phase 1, but nothing orders the arrive after phase 0 completes, so the hardware may count it toward phase 0; await phase 0 (or synchronize with its awaiters) before arriving}}
+        // expected-note @+1 {{an arrive of phase 0}}
+        gpuir.arrive cuda_in_order >> %cs : !gpuir.barrier<cluster_sync>
+      }
+      gpuir.await %cs, cuda_in_order : !gpuir.barrier<cluster_sync>
+    }
+  }
+}
+
+// -----
+
+// The twin: each arrive is followed by its wait.
+gpuir.proc @cluster_arrive_wait(%n: index) attributes {gpuir.check_sizes = [{n = 2}]} {
+  gpuir.device_function cluster(2) block(64) {
+    gpuir.for %task = 0 to 1 : cuda_tasks {
+      %cs = gpuir.alloc : !gpuir.barrier<cluster_sync>
+      gpuir.for %k = 0 to %n : seq {
+        gpuir.arrive cuda_in_order >> %cs : !gpuir.barrier<cluster_sync>
+        gpuir.await %cs, cuda_in_order : !gpuir.barrier<cluster_sync>
+      }
+    }
+  }
+}
