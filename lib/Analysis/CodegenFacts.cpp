@@ -108,10 +108,15 @@ public:
     for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
       if (auto loop = dyn_cast<ForOp>(p))
         addValue(loop.getInductionVar());
-      if (auto ifOp = dyn_cast<IfOp>(p);
-          ifOp && ifOp.getThenRegion().isAncestor(op->getParentRegion()))
-        ifs.push_back(ifOp);
-      for (IfOp ifOp : ifs)
+      if (auto ifOp = dyn_cast<IfOp>(p)) {
+        // In the else branch, the negation of a single comparison is one
+        // comparison too (that of a conjunction is not: left out, which only
+        // widens the domain).
+        bool inThen = ifOp.getThenRegion().isAncestor(op->getParentRegion());
+        if (inThen || ifOp.getPredicates().size() == 1)
+          ifs.push_back({ifOp, !inThen});
+      }
+      for (auto [ifOp, negated] : ifs)
         for (Value v : ifOp.getOperands())
           addValue(v);
     }
@@ -193,9 +198,12 @@ private:
       (void)cst.addBound(presburger::BoundType::UB, i, over(ub),
                          /*isClosedBound=*/false);
     }
-    for (IfOp ifOp : ifs) {
+    for (auto [ifOp, negated] : ifs) {
       AffineMap m = ifOp.getMap();
       for (auto [k, p] : llvm::enumerate(ifOp.getPredicates())) {
+        auto pred = static_cast<CmpPredicate>(p);
+        if (negated && pred == CmpPredicate::eq)
+          continue; // l != r: not one comparison.
         AffineExpr l = lift(m.getResult(2 * k), ifOp.getOperands());
         AffineExpr r = lift(m.getResult(2 * k + 1), ifOp.getOperands());
         // slack = l - r, compared with 0.
@@ -203,7 +211,12 @@ private:
         if (failed(cst.addBound(presburger::BoundType::EQ, slack,
                                 over(l - r))))
           continue;
-        switch (static_cast<CmpPredicate>(p)) {
+        if (negated)
+          pred = pred == CmpPredicate::lt   ? CmpPredicate::ge
+                 : pred == CmpPredicate::le ? CmpPredicate::gt
+                 : pred == CmpPredicate::gt ? CmpPredicate::le
+                                            : CmpPredicate::lt;
+        switch (pred) {
         case CmpPredicate::eq:
           cst.addBound(presburger::BoundType::EQ, slack, 0);
           break;
@@ -226,7 +239,8 @@ private:
   }
 
   SmallVector<Value> values;
-  SmallVector<IfOp> ifs;
+  /// The enclosing ifs, and whether the op is in the else branch.
+  SmallVector<std::pair<IfOp, bool>> ifs;
 };
 
 

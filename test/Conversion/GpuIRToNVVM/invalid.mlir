@@ -594,3 +594,23 @@ gpuir.proc @too_many_registers(%n: index) {
     }
   }
 }
+
+// -----
+
+// In the else branch of a comparison, its negation bounds the index.
+gpuir.proc @guarded_else(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.if %t >= 64 {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %s[%t - 64] : memref<64xf32, #gpuir.smem>
+        } else {
+          %z = arith.constant 1.0 : f32
+          gpuir.write %z, %s[%t] : memref<64xf32, #gpuir.smem>
+        }
+      }
+    }
+  }
+}
