@@ -10,12 +10,13 @@ using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
 
 FailureOr<int64_t> mlir::rake::arrivingThreads(ArriveOp arrive,
-                                               const CollectiveAnalysis &coll) {
+                                               const CollectiveAnalysis &coll,
+                                               unsigned barrier) {
   const CollTiling *scope = coll.getScopeTiling(arrive);
   if (!scope)
     return arrive.emitOpError() << "has no collective tiling";
   int64_t threads = scope->getNumThreads();
-  ValueRange indices = arrive.getBarrierIndices(0);
+  ValueRange indices = arrive.getBarrierIndices(barrier);
   for (Operation *p = arrive->getParentOp(); p && !isa<DeviceFunctionOp>(p);
        p = p->getParentOp()) {
     auto loop = dyn_cast<ForOp>(p);
@@ -54,13 +55,19 @@ FailureOr<int64_t> mlir::rake::mbarrierArrivals(AllocOp alloc,
     return alloc.emitOpError()
            << "has no arrive statement; code generation initializes an "
               "mbarrier with the number of threads that arrive on it";
-  FailureOr<int64_t> count = arrivingThreads(arrives.front(), coll);
+  // Which of an arrive's barriers is this one.
+  auto position = [&](ArriveOp arrive) {
+    return unsigned(llvm::find(arrive.getBarriers(), alloc.getResult()) -
+                    arrive.getBarriers().begin());
+  };
+  FailureOr<int64_t> count =
+      arrivingThreads(arrives.front(), coll, position(arrives.front()));
   if (failed(count))
     return failure();
   // Several arrive statements (say, in a loop and after it) must come from
   // as many threads each: the barrier is initialized with one count.
   for (ArriveOp other : llvm::drop_begin(arrives)) {
-    FailureOr<int64_t> n = arrivingThreads(other, coll);
+    FailureOr<int64_t> n = arrivingThreads(other, coll, position(other));
     if (failed(n))
       return failure();
     if (*n != *count)

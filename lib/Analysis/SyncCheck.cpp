@@ -194,6 +194,9 @@ struct Record {
   bool dead = false;
   /// The last fences and arrives that captured it, for reports.
   SmallVector<Operation *, 2> capturedBy;
+  /// For an arrival token: the barrier elements whose next phase has not
+  /// closed yet (a multicast arrive arrives on several).
+  int32_t holds = 0;
 };
 using RecordPtr = std::shared_ptr<Record>;
 
@@ -1078,8 +1081,11 @@ private:
                 bool mutate) {
     for (size_t d = 0; d < region.lo.size() && d < var.extents.size(); ++d) {
       int64_t extent = var.extents[d];
-      if (extent < 0 || region.hi[d] <= region.lo[d] ||
-          (region.lo[d] >= 0 && region.hi[d] <= extent))
+      // An unbounded end is the whole dimension (a buffer passed whole).
+      int64_t hi = region.hi[d] >= gpuir::kUnboundedExtent ? extent
+                                                           : region.hi[d];
+      if (extent < 0 || hi <= region.lo[d] ||
+          (region.lo[d] >= 0 && hi <= extent))
         continue;
       int64_t outside = region.lo[d] < 0 ? region.lo[d] : region.hi[d] - 1;
       report(op, "out-of-bounds access: " + describe(current) + " " +
@@ -1679,7 +1685,8 @@ private:
       Phase &prev = elem.phases[q - 1];
       prev.completion->dead = true;
       for (RecordPtr &a : prev.arrivals)
-        a->dead = true;
+        if (--a->holds <= 0)
+          a->dead = true;
     }
   }
 
@@ -1802,6 +1809,7 @@ private:
                   BarrierElem &elem, size_t q, const RecordPtr &arrival) {
     Phase &p = elem.phases[q];
     p.threads += threadCount(current);
+    ++arrival->holds;
     p.arrivals.push_back(arrival);
     p.captured.push_back({arrival, true});
     for (Follow &f : p.follows) {
@@ -1862,7 +1870,7 @@ private:
     if (ordersPhases(*var)) {
       // The next phase must not complete before this wait.
       Follow f{makeToken(true, await), await, current};
-      size_t next = target + 1;
+      size_t next = std::max<int64_t>(target + 1, 0);
       if (next < elem.phases.size() && elem.phases[next].closed)
         reportRunAhead(*var, e, f, elem.phases[next], next);
       else if (next < elem.phases.size())

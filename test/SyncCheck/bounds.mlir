@@ -111,3 +111,15 @@ gpuir.proc @window_past_the_end(%M: index,
     }
   }
 }
+
+// -----
+
+// A buffer passed whole to an instruction covers its declared extents.
+gpuir.proc @whole_buffer(%n: index, %A: memref<?x64xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 64)>})
+    attributes {gpuir.check_sizes = [{n = 4}]} {
+  gpuir.device_function block(128) {
+    gpuir.for %task = 0 to 1 : cuda_tasks {
+      rtest.in_order_op %A unit <cta_in_cluster> read_only : memref<?x64xf32, #gpuir.gmem>
+    }
+  }
+}

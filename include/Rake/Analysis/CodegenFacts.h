@@ -24,11 +24,13 @@ namespace mlir::rake {
 FailureOr<int64_t> mbarrierArrivals(gpuir::AllocOp alloc,
                                     const CollectiveAnalysis &coll);
 
-/// The threads that arrive on one element of a barrier per execution of an
-/// arrive statement: its collective, times the iterations of the enclosing
-/// cuda_threads loops whose variables do not pick the element.
+/// The threads that arrive on one element of the arrive statement's
+/// `barrier`-th barrier per execution: its collective, times the iterations
+/// of the enclosing cuda_threads loops whose variables do not pick the
+/// element.
 FailureOr<int64_t> arrivingThreads(gpuir::ArriveOp arrive,
-                                   const CollectiveAnalysis &coll);
+                                   const CollectiveAnalysis &coll,
+                                   unsigned barrier = 0);
 
 /// Code generation waits on an mbarrier with the parity of the phase, which
 /// it tracks per element; it has no count of a thread's awaits, so an await

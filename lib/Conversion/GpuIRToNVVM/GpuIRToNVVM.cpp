@@ -794,6 +794,12 @@ private:
     if (type.getMechanism() == BarrierMechanism::cluster_sync) {
       if (failed(checkWholeCluster(arrive)))
         return failure();
+      if (isInOrderTimeline(arrive.getPre()) &&
+          awaitedByAsyncProxy(arrive.getBarriers().front()))
+        NVVM::FenceProxyOp::create(
+            b, loc, NVVM::ProxyKind::async_shared,
+            NVVM::SharedSpaceAttr::get(b.getContext(),
+                                       NVVM::SharedSpace::shared_cta));
       NVVM::ClusterArriveOp::create(
           b, loc, currentGroup.empty() ? b.getUnitAttr() : UnitAttr());
       return success();
