@@ -1360,10 +1360,14 @@ struct ConvertGpuIRToNVVM
     OpBuilder b(module.getContext());
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
+    // One device module for all the procedures' kernels, so that a file of
+    // several procedures compiles to one PTX module (and one cubin).
+    gpu::GPUModuleOp gpuModule;
     for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
       b.setInsertionPoint(proc);
-      auto gpuModule = gpu::GPUModuleOp::create(
-          b, proc.getLoc(), (proc.getSymName() + "_device").str());
+      if (!gpuModule)
+        gpuModule = gpu::GPUModuleOp::create(
+            b, proc.getLoc(), (proc.getSymName() + "_device").str());
       DeviceLowering lowering(b, coll, dist);
       if (failed(lowering.lowerProc(proc, gpuModule)))
         return signalPassFailure();

@@ -1,5 +1,9 @@
 // RUN: rake-translate --gpuir-to-ptx %s | FileCheck %s
 // RUN: rake-opt %s --rake-check > /dev/null
+// The file's two procedures are one PTX module (one .version, two kernels),
+// which ptxas assembles as one.
+// RUN: rake-translate --gpuir-to-ptx %s | grep -c "^\.version" | FileCheck %s --check-prefix=ONE
+// ONE: {{^1$}}
 
 // Scopes the synchronization check accepts and code generation now lowers
 // (both ran on the H200 equal to their sequential meaning: test/GPU).
