@@ -1,7 +1,6 @@
 // RUN: rake-translate --gpuir-to-ptx %s | FileCheck %s
 // RUN: rake-opt %s --rake-check > /dev/null
-// The file's two procedures are one PTX module (one .version, two kernels),
-// which ptxas assembles as one.
+// The file's two procedures are one PTX module (one .version, two kernels).
 // RUN: rake-translate --gpuir-to-ptx %s | grep -c "^\.version" | FileCheck %s --check-prefix=ONE
 // ONE: {{^1$}}
 
