@@ -23,10 +23,13 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-tool_dirs = [config.rake_tools_dir, config.llvm_tools_dir]
-tools = ["rake-opt", "rake-translate", "rake-run", "rake-example-ref",
-         "rake-verify", "rake-bundle", "rake-runtime-test", "rake-capi-test"]
-llvm_config.add_tool_substitutions(tools, tool_dirs)
+# Rake's tools come from this build only: a tool that is not built fails the
+# run at once, instead of a binary of the same name elsewhere being used.
+tools = [ToolSubst(name, unresolved="fatal")
+         for name in ["rake-opt", "rake-translate", "rake-run", "rake-example-ref",
+                      "rake-verify", "rake-bundle", "rake-runtime-test",
+                      "rake-capi-test"]]
+llvm_config.add_tool_substitutions(tools, [config.rake_tools_dir])
 
 # GPU tests run only where a CUDA device answers; CI has none.
 if shutil.which("nvidia-smi") and os.system("nvidia-smi -L > /dev/null 2>&1") == 0:
