@@ -142,6 +142,28 @@ struct Box {
   }
 };
 
+/// Calls `fn` with each point of the box [lo, hi), last coordinate
+/// fastest; once for rank 0, never for an empty box.
+template <typename Fn>
+void forEachPoint(ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, Fn fn) {
+  for (size_t i = 0; i < lo.size(); ++i)
+    if (hi[i] <= lo[i])
+      return;
+  SmallVector<int64_t, 8> c(lo.begin(), lo.end());
+  while (true) {
+    fn(ArrayRef<int64_t>(c));
+    size_t d = c.size();
+    while (true) {
+      if (d == 0)
+        return;
+      --d;
+      if (++c[d] < hi[d])
+        break;
+      c[d] = lo[d];
+    }
+  }
+}
+
 /// Whether a box is a single element.
 bool isPointBox(const Box &b) {
   for (size_t i = 0; i < b.lo.size(); ++i)
@@ -1505,22 +1527,11 @@ private:
   /// The elements of a barrier window (several for a multicast).
   SmallVector<int64_t> elements(const Var &var, const Box &box) {
     SmallVector<int64_t> out;
-    SmallVector<int64_t> idx(box.lo.begin(), box.lo.end());
-    if (idx.empty())
-      return {0};
-    while (true) {
-      out.push_back(linearize(var, idx));
-      size_t d = idx.size();
-      while (d > 0) {
-        --d;
-        if (++idx[d] < box.hi[d])
-          break;
-        idx[d] = box.lo[d];
-        if (d == 0)
-          return out;
-      }
-    }
+    forEachPoint(box.lo, box.hi,
+                 [&](ArrayRef<int64_t> idx) { out.push_back(linearize(var, idx)); });
+    return out;
   }
+
 
   /// Whether threads `t` are ordered after the whole event a token stands
   /// for (every thread's part of it): some of them (enough for a
@@ -1562,25 +1573,10 @@ private:
   /// Calls `fn` with the coordinates of each thread of a device box.
   template <typename Fn>
   static void forEachThread(const ThreadSet &t, Fn fn) {
-    SmallVector<int64_t, 8> c(t.lo.begin(), t.lo.end());
-    for (size_t i = 0; i < c.size(); ++i)
-      if (t.hi[i] <= t.lo[i])
-        return;
-    while (true) {
-      fn(c);
-      size_t d = c.size();
-      while (d > 0) {
-        --d;
-        if (++c[d] < t.hi[d])
-          break;
-        c[d] = t.lo[d];
-        if (d == 0)
-          return;
-      }
-      if (c.empty())
-        return;
-    }
+    forEachPoint(ArrayRef<int64_t>(t.lo.begin(), t.lo.end()),
+                 ArrayRef<int64_t>(t.hi.begin(), t.hi.end()), fn);
   }
+
 
   /// Whether a synchronization by `s` orders the whole event of a token
   /// before what follows it: every thread of the event takes part, each

@@ -794,12 +794,7 @@ private:
     if (type.getMechanism() == BarrierMechanism::cluster_sync) {
       if (failed(checkWholeCluster(arrive)))
         return failure();
-      if (isInOrderTimeline(arrive.getPre()) &&
-          awaitedByAsyncProxy(arrive.getBarriers().front()))
-        NVVM::FenceProxyOp::create(
-            b, loc, NVVM::ProxyKind::async_shared,
-            NVVM::SharedSpaceAttr::get(b.getContext(),
-                                       NVVM::SharedSpace::shared_cta));
+      fenceForAsyncAwaiters(arrive);
       NVVM::ClusterArriveOp::create(
           b, loc, currentGroup.empty() ? b.getUnitAttr() : UnitAttr());
       return success();
@@ -847,14 +842,7 @@ private:
           element, Value());
       return success();
     }
-    if (isInOrderTimeline(arrive.getPre()) &&
-        awaitedByAsyncProxy(arrive.getBarriers().front()))
-      // Generic-proxy accesses before the arrive, async-proxy accesses
-      // (TMA, wgmma) after the awaits: the writer's proxy fence.
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+    fenceForAsyncAwaiters(arrive);
     if (!isInOrderTimeline(arrive.getPre()))
       return arrive.emitOpError()
              << "arrives on an mbarrier after "
@@ -865,6 +853,22 @@ private:
         b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
         element);
     return success();
+  }
+
+  /// fence.proxy.async for the CTA's shared memory.
+  void proxyFence(Location loc) {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
+
+  /// Generic-proxy accesses before an in-order arrive, async-proxy accesses
+  /// (TMA, wgmma) after the awaits: the writer's proxy fence.
+  void fenceForAsyncAwaiters(ArriveOp arrive) {
+    if (isInOrderTimeline(arrive.getPre()) &&
+        awaitedByAsyncProxy(arrive.getBarriers().front()))
+      proxyFence(arrive.getLoc());
   }
 
   /// Whether an await on the barrier makes accesses before the arrive
@@ -1186,10 +1190,7 @@ private:
                 "accesses, to in-order accesses or the async proxy, and "
                 "wgmma fences are lowered yet";
     if (toAsyncProxy)
-      NVVM::FenceProxyOp::create(
-          b, loc, NVVM::ProxyKind::async_shared,
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
+      proxyFence(loc);
     if (clusterSize > 1 && n == blockDim * clusterSize) {
       clusterBarrier(loc);
       return success();
