@@ -108,7 +108,7 @@ namespace {
 
 /// The affine constraints under which an op runs: its control values (loop
 /// variables, procedure parameters) as dimensions, bounded by their loops
-/// and by the conditions of the ifs whose then-branch holds the op.
+/// and by the conditions of the enclosing ifs (negated in an else branch).
 class Domain {
 public:
   explicit Domain(Operation *op) {
@@ -123,10 +123,10 @@ public:
         if (inThen || ifOp.getPredicates().size() == 1)
           ifs.push_back({ifOp, !inThen});
       }
-      for (auto [ifOp, negated] : ifs)
-        for (Value v : ifOp.getOperands())
-          addValue(v);
     }
+    for (auto [ifOp, negated] : ifs)
+      for (Value v : ifOp.getOperands())
+        addValue(v);
   }
 
   void addValue(Value v) {
@@ -254,9 +254,7 @@ private:
 } // namespace
 
 LogicalResult mlir::rake::verifyStaticBounds(ProcOp proc) {
-  auto refuse = [](Operation *op, AffineExpr index, unsigned dim,
-                   int64_t extent) {
-    (void)index;
+  auto refuse = [](Operation *op, unsigned dim, int64_t extent) {
     return op->emitOpError()
            << "the index of dimension " << dim
            << " can leave the extent " << extent
@@ -278,9 +276,9 @@ LogicalResult mlir::rake::verifyStaticBounds(ProcOp proc) {
         int64_t extent = type.getDimSize(d);
         Domain dom(op);
         if (dom.canLeave(lo, window.getIndices(), extent, false))
-          return refuse(op, lo, d, extent), WalkResult::interrupt();
-        if (hi && Domain(op).canLeave(hi, window.getIndices(), extent, true))
-          return refuse(op, hi, d, extent), WalkResult::interrupt();
+          return refuse(op, d, extent), WalkResult::interrupt();
+        if (hi && dom.canLeave(hi, window.getIndices(), extent, true))
+          return refuse(op, d, extent), WalkResult::interrupt();
       }
       return WalkResult::advance();
     }
@@ -302,7 +300,7 @@ LogicalResult mlir::rake::verifyStaticBounds(ProcOp proc) {
       if (type.isDynamicDim(d))
         continue;
       if (Domain(op).canLeave(e, indices, type.getDimSize(d), false))
-        return refuse(op, e, d, type.getDimSize(d)), WalkResult::interrupt();
+        return refuse(op, d, type.getDimSize(d)), WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
