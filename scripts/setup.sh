@@ -11,7 +11,7 @@ build=${BUILD_DIR:-$root/build}
 
 packages=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-  cmake ninja-build ccache g++ python3 python3-dev pybind11-dev
+  cmake ninja-build ccache g++ python3 python3-dev pybind11-dev libssl-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,11 +1,19 @@
 /*===- rake/runtime.h - Load and launch verified Rake kernels ---*- C -*-===*\
  *
  * The Rake GPU runtime: a C ABI that loads an artifact bundle (a folder made
- * by rake-bundle: kernel.cubin, manifest.json, manifest.sha256) only after
- * re-hashing it against its manifest and checking the manifest against the
- * cubin, loads exactly those verified cubin bytes on the caller's CUDA
- * context (cuModuleLoadData; never PTX, never a JIT), and launches a kernel
- * on the caller's stream with a versioned parameter layout.
+ * by rake-bundle: kernel.cubin, kernel.ptx, disasm.json, manifest.json,
+ * manifest.sha256, and manifest.sig when signed) only after the checks
+ * rake-verify makes that need no disassembler (the same code:
+ * include/Rake/Artifact/Manifest.h), loads exactly those verified cubin
+ * bytes on the caller's CUDA context (cuModuleLoadData; never PTX, never a
+ * JIT), and launches a kernel on the caller's stream only in the shape and
+ * with the parameters the bundle's ABI records.
+ *
+ * Without a public key the runtime checks integrity, not origin: a bundle
+ * rewritten wholesale and consistently (every hash and the seal recomputed)
+ * is indistinguishable from one rake-verify made. Given the Ed25519 public
+ * key of whoever ran `rake-verify --sign`, it loads only bundles that key
+ * signed (docs/Artifacts.md, "Threat model").
  *
  * The caller owns allocation, lifetimes, stream ordering and
  * synchronization. Every function returns a status; when it is not RAKE_OK
@@ -43,7 +51,24 @@ typedef enum rake_status {
   RAKE_ERR_ABI = 8,          /* parameter layout or launch shape mismatch */
   RAKE_ERR_NO_DRIVER = 9,    /* libcuda cannot be opened */
   RAKE_ERR_DRIVER = 10,      /* a CUDA driver call failed */
-  RAKE_ERR_NOT_FOUND = 11    /* no such kernel in the bundle */
+  RAKE_ERR_NOT_FOUND = 11,   /* no such kernel in the bundle */
+  RAKE_ERR_TOOLCHAIN = 12,   /* ptxas or nvdisasm not pinned by the profile */
+  RAKE_ERR_PROFILE = 13,     /* unknown, other, changed or relaxed profile */
+  RAKE_ERR_SIGNATURE = 14,   /* the required signature is missing or wrong */
+  RAKE_ERR_ELF = 15,         /* the cubin is not a well-formed ptxas cubin */
+  RAKE_ERR_PTX = 16,         /* the PTX is malformed or breaks the profile */
+  RAKE_ERR_RESOURCES = 17,   /* a stack frame or local memory (strict) */
+  /* Launch refusals: each its own code. */
+  RAKE_ERR_LAUNCH_NO_SHAPE = 20,  /* the bundle records no launch shape */
+  RAKE_ERR_LAUNCH_BLOCK = 21,     /* the block is not the compiled one */
+  RAKE_ERR_LAUNCH_GRID = 22,      /* a zero grid dimension */
+  RAKE_ERR_LAUNCH_CLUSTER = 23,   /* the grid is not whole clusters */
+  RAKE_ERR_LAUNCH_SHARED = 24,    /* too little dynamic shared memory */
+  RAKE_ERR_PARAM_LAYOUT = 25,     /* an unknown parameter layout version */
+  RAKE_ERR_PARAM_BYTES = 26,      /* the parameter buffer's size differs */
+  RAKE_ERR_PARAM_COUNT = 27,      /* the number of arguments differs */
+  RAKE_ERR_PARAM_SIZE = 28,       /* an argument's size differs */
+  RAKE_ERR_PARAM_ALIGN = 29       /* an argument's alignment differs */
 } rake_status;
 
 typedef struct rake_error {
@@ -59,9 +84,35 @@ struct CUstream_st;
 typedef struct rake_bundle rake_bundle;
 typedef struct rake_module rake_module;
 
-/* Opens and checks a bundle folder. No driver needed. */
+/* How a bundle is opened. Zero-initialize, set `version`, then what you
+ * need. */
+#define RAKE_OPEN_OPTIONS_V1 1
+typedef struct rake_open_options {
+  uint32_t version; /* RAKE_OPEN_OPTIONS_V1 */
+  /* The Ed25519 public key (PEM text) whose signature the bundle must carry,
+   * or NULL. When both are NULL, the environment variable RAKE_PUBLIC_KEY
+   * names a PEM file, if set; otherwise only integrity is checked. */
+  const char *public_key_pem;
+  const char *public_key_file;
+  /* The profile the bundle must name, or NULL: any profile that is not a
+   * -relaxed one (or any at all with allow_relaxed). */
+  const char *profile;
+  int allow_relaxed;
+  int allow_repinned; /* a ptxas the bundle records as re-pinned */
+} rake_open_options;
+
+/* Opens and checks a bundle folder. No driver needed. rake_bundle_open is
+ * rake_bundle_open_with(dir, NULL, ...). On a refusal the status is the
+ * first broken rule's, and the message names it and how many there were. */
 rake_status rake_bundle_open(const char *dir, rake_bundle **out, rake_error *err);
+rake_status rake_bundle_open_with(const char *dir,
+                                  const rake_open_options *options,
+                                  rake_bundle **out, rake_error *err);
 void rake_bundle_close(rake_bundle *bundle);
+
+/* What the open established: "signed by ed25519 key <fingerprint>", or
+ * "integrity only: ..." when no key was given. */
+const char *rake_bundle_trust(const rake_bundle *bundle);
 
 const char *rake_bundle_target(const rake_bundle *bundle);  /* "sm_90a" */
 const char *rake_bundle_profile(const rake_bundle *bundle); /* "nvidia-ptx-sm90a" */
@@ -96,8 +147,8 @@ typedef struct rake_launch_shape {
   uint32_t cluster;
 } rake_launch_shape;
 
-/* The launch shape of a kernel; RAKE_ERR_ABI when the bundle records none
- * (such a kernel is not launched). */
+/* The launch shape of a kernel; RAKE_ERR_LAUNCH_NO_SHAPE when the bundle
+ * records none (such a kernel is not launched). */
 rake_status rake_kernel_launch_shape(const rake_bundle *bundle,
                                      const char *kernel,
                                      rake_launch_shape *shape, rake_error *err);
@@ -117,15 +168,33 @@ typedef struct rake_launch_config {
 /* Launches `kernel` on `stream` (asynchronously; the caller synchronizes).
  * `params` holds `param_bytes` bytes laid out as rake_kernel_param says for
  * `layout_version`. The launch must match the kernel's launch shape
- * (rake_kernel_launch_shape): `block` exactly, `dynamic_shared_bytes` at
- * least the recorded size; otherwise, or when the bundle records no launch
- * shape, it is refused with RAKE_ERR_ABI. Above 48 KiB of dynamic shared
- * memory the runtime raises the function's
- * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first. */
+ * (rake_kernel_launch_shape): `block` exactly (RAKE_ERR_LAUNCH_BLOCK),
+ * `dynamic_shared_bytes` at least the recorded size
+ * (RAKE_ERR_LAUNCH_SHARED), grid[0] a multiple of the cluster
+ * (RAKE_ERR_LAUNCH_CLUSTER), no zero grid dimension (RAKE_ERR_LAUNCH_GRID);
+ * a kernel without a recorded shape is not launched
+ * (RAKE_ERR_LAUNCH_NO_SHAPE). Above 48 KiB of dynamic shared memory the
+ * runtime raises the function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+ * first. */
 rake_status rake_launch(rake_module *module, const char *kernel,
                         const rake_launch_config *config,
                         struct CUstream_st *stream, uint32_t layout_version,
                         const void *params, size_t param_bytes, rake_error *err);
+
+/* One argument as the caller built it: its bytes, size and alignment. */
+typedef struct rake_arg {
+  const void *value;
+  uint32_t size;
+  uint32_t align;
+} rake_arg;
+
+/* rake_launch with the arguments one by one: their number, each size and
+ * each alignment must be the ABI's (RAKE_ERR_PARAM_COUNT, _SIZE, _ALIGN),
+ * then the launch is checked as rake_launch checks it. */
+rake_status rake_launch_args(rake_module *module, const char *kernel,
+                             const rake_launch_config *config,
+                             struct CUstream_st *stream, uint32_t arg_count,
+                             const rake_arg *args, rake_error *err);
 
 /* Appends one line of runtime evidence (device, compute capability, driver
  * version, runtime ABI, bundle hashes, `note`) as JSON to `path`

@@ -95,6 +95,7 @@ std::vector<std::string> flagsFor(const std::string &target) {
 Profile make(const std::string &name, const std::string &description,
              bool executable, const std::string &target, unsigned sm,
              const std::string &ptx, unsigned maxSharedBytesPerCta,
+             unsigned maxSharedBytesPerSm, unsigned maxThreadsPerSm,
              ResourcePolicy resources) {
   Profile p;
   p.name = name;
@@ -110,6 +111,8 @@ Profile make(const std::string &name, const std::string &description,
   p.arithmeticSubroutines = arithmeticSubroutines();
   p.resources = resources;
   p.maxSharedBytesPerCta = maxSharedBytesPerCta;
+  p.maxSharedBytesPerSm = maxSharedBytesPerSm;
+  p.maxThreadsPerSm = maxThreadsPerSm;
   return p;
 }
 
@@ -136,27 +139,32 @@ std::string list(const std::vector<std::string> &v) {
 // 227 KiB on sm_90 (H100/H200), 99 KiB on sm_120.
 constexpr unsigned kSm90SharedPerCta = 227 * 1024;
 constexpr unsigned kSm120SharedPerCta = 99 * 1024;
+// Shared memory per SM (cudaDevAttrMaxSharedMemoryPerMultiprocessor) and
+// resident threads per SM: 228 KiB and 2048 on sm_90, 100 KiB and 1536 on
+// sm_120 (CUDA C Programming Guide, "Compute capabilities").
+constexpr unsigned kSm90SharedPerSm = 228 * 1024;
+constexpr unsigned kSm120SharedPerSm = 100 * 1024;
 
 const std::vector<Profile> &rake::profile::allProfiles() {
   static const std::vector<Profile> profiles = {
       make("nvidia-ptx-sm90a",
            "Hopper (H100/H200), architecture-specific sm_90a; strict "
            "resources; the executable profile",
-           true, "sm_90a", 90, "8.0", kSm90SharedPerCta, ResourcePolicy::Strict),
+           true, "sm_90a", 90, "8.0", kSm90SharedPerCta, kSm90SharedPerSm, 2048, ResourcePolicy::Strict),
       make("nvidia-ptx-sm90a-relaxed",
            "nvidia-ptx-sm90a with relaxed resources: spills, local memory "
            "and a stack frame are reported, not refused",
-           true, "sm_90a", 90, "8.0", kSm90SharedPerCta, ResourcePolicy::Relaxed),
+           true, "sm_90a", 90, "8.0", kSm90SharedPerCta, kSm90SharedPerSm, 2048, ResourcePolicy::Relaxed),
       make("nvidia-ptx-sm120a",
            "Blackwell consumer sm_120a (PTX 8.7, block-scaled mma); strict "
            "resources; compiled and verified, not run",
            false, "sm_120a", 120, "8.7", kSm120SharedPerCta,
-           ResourcePolicy::Strict),
+           kSm120SharedPerSm, 1536, ResourcePolicy::Strict),
       make("nvidia-ptx-sm120a-relaxed",
            "nvidia-ptx-sm120a with relaxed resources; compiled and verified, "
            "not run",
            false, "sm_120a", 120, "8.7", kSm120SharedPerCta,
-           ResourcePolicy::Relaxed),
+           kSm120SharedPerSm, 1536, ResourcePolicy::Relaxed),
   };
   return profiles;
 }
@@ -211,6 +219,11 @@ std::string Profile::toJson() const {
      << "},\n  \"resources\": " << quote(strictResources() ? "strict" : "relaxed")
      << ",\n  \"cta_limits\": {\"max_threads\": " << maxThreadsPerCta
      << ", \"max_shared_bytes\": " << maxSharedBytesPerCta << "}"
+     << ",\n  \"sm_limits\": {\"max_blocks\": " << maxBlocksPerSm
+     << ", \"max_threads\": " << maxThreadsPerSm
+     << ", \"max_shared_bytes\": " << maxSharedBytesPerSm
+     << ", \"registers\": " << registersPerSm
+     << ", \"max_cluster_ctas\": " << maxClusterSize << "}"
      << ",\n  \"calls\": " << quote(forbidCalls ? "forbidden" : "allowed")
      << ",\n  \"arithmetic_subroutines\": " << list(arithmeticSubroutines)
      << ",\n  \"instruction_classes\": {";

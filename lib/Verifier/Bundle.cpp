@@ -1,6 +1,8 @@
 //===- Bundle.cpp - Making and checking artifact bundles ------------------===//
 
 #include "Rake/Verifier/Bundle.h"
+#include "Rake/Artifact/Crypto.h"
+#include "Rake/Artifact/Manifest.h"
 #include "Rake/Verifier/Cubin.h"
 #include "Rake/Verifier/Verifier.h"
 
@@ -22,8 +24,7 @@ using namespace rake::bundle;
 namespace json = llvm::json;
 
 std::string rake::bundle::sha256Hex(const std::string &bytes) {
-  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes)),
-                     /*LowerCase=*/true);
+  return crypto::sha256Hex(bytes);
 }
 
 bool rake::bundle::readFile(const std::string &path, std::string &out) {
@@ -161,94 +162,6 @@ json::Object launchJson(const LaunchShape &s) {
       {"cluster", s.cluster}};
 }
 
-/// Reads a manifest's launch object; false when it is not one.
-bool readLaunch(const json::Object &lo, LaunchShape &s) {
-  auto in = [](std::optional<int64_t> v, int64_t lo) {
-    return v && *v >= lo && *v <= int64_t(UINT32_MAX);
-  };
-  const json::Array *b = lo.getArray("block");
-  if (!b || b->size() != 3)
-    return false;
-  for (size_t i = 0; i < 3; ++i) {
-    if (!in((*b)[i].getAsInteger(), 1))
-      return false;
-    s.block[i] = *(*b)[i].getAsInteger();
-  }
-  if (!in(lo.getInteger("blocks_per_sm"), 1) ||
-      !in(lo.getInteger("dynamic_shared_bytes"), 0))
-    return false;
-  s.blocksPerSm = *lo.getInteger("blocks_per_sm");
-  s.dynamicSharedBytes = *lo.getInteger("dynamic_shared_bytes");
-  // Bundles made before clusters were lowered have no cluster: 1.
-  if (lo.get("cluster")) {
-    if (!in(lo.getInteger("cluster"), 1))
-      return false;
-    s.cluster = *lo.getInteger("cluster");
-  }
-  return true;
-}
-
-std::string dims(const std::vector<int64_t> &d) {
-  std::string s;
-  for (int64_t v : d)
-    s += (s.empty() ? "" : "x") + std::to_string(v);
-  return s;
-}
-
-/// The launch shape's rules (rule abi): a kernel that declares dynamic
-/// shared memory has one; the block fits the cubin's EIATTR_MAX_THREADS and
-/// the profile's CTA; the dynamic plus the cubin's static shared memory fit
-/// the profile's per-CTA limit. \p launch is the kernel's manifest object,
-/// or null.
-std::vector<std::string> launchErrors(const std::string &name,
-                                      const json::Object *launch,
-                                      const cubin::Kernel &k,
-                                      const verifier::PtxEntry *e,
-                                      const profile::Profile &p) {
-  std::vector<std::string> errs;
-  std::string kn = "kernel '" + name + "': ";
-  if (!launch) {
-    if (e && e->externShared)
-      errs.push_back(kn + "its PTX declares .extern .shared (dynamic shared "
-                          "memory) but the manifest records no launch shape, "
-                          "so no launch can know its size (for PTX input, "
-                          "rake-bundle --dynamic-shared-bytes=N records it)");
-    return errs;
-  }
-  LaunchShape s;
-  if (!readLaunch(*launch, s)) {
-    errs.push_back(kn + "the manifest's launch is malformed: it needs block "
-                        "[x, y, z] of positive integers, blocks_per_sm >= 1 "
-                        "and dynamic_shared_bytes >= 0");
-    return errs;
-  }
-  std::vector<int64_t> block(s.block, s.block + 3);
-  std::vector<int64_t> maxThreads(k.maxThreads.begin(), k.maxThreads.end());
-  bool over = false;
-  for (size_t i = 0; i < maxThreads.size() && i < 3; ++i)
-    over |= block[i] > maxThreads[i];
-  if (over)
-    errs.push_back(kn + "the launch block " + dims(block) +
-                   " exceeds the cubin's EIATTR_MAX_THREADS " +
-                   dims(maxThreads));
-  int64_t threads = block[0] * block[1] * block[2];
-  if (threads > int64_t(p.maxThreadsPerCta))
-    errs.push_back(kn + "the launch block " + dims(block) + " has " +
-                   std::to_string(threads) + " threads; profile " + p.name +
-                   " allows at most " + std::to_string(p.maxThreadsPerCta) +
-                   " per CTA");
-  int64_t total = s.dynamicSharedBytes + int64_t(k.sharedSize);
-  if (total > int64_t(p.maxSharedBytesPerCta))
-    errs.push_back(kn + "launch.dynamic_shared_bytes " +
-                   std::to_string(s.dynamicSharedBytes) +
-                   " plus the cubin's static shared memory " +
-                   std::to_string(k.sharedSize) + " (.nv.shared." + name +
-                   ") is " + std::to_string(total) + " bytes; profile " +
-                   p.name + " allows at most " +
-                   std::to_string(p.maxSharedBytesPerCta) + " per CTA");
-  return errs;
-}
-
 } // namespace
 
 int rake::bundle::make(const MakeOptions &o) {
@@ -341,7 +254,6 @@ int rake::bundle::make(const MakeOptions &o) {
 
   // Cross-check the ABI the PTX signature gives with KPARAM_INFO.
   json::Array kernels;
-  std::vector<std::string> launchErrs;
   for (const verifier::KernelReport &k : r.kernels) {
     const cubin::Kernel *ck = c.findKernel(k.name);
     const verifier::PtxEntry *e = ptx.findEntry(k.name);
@@ -402,9 +314,6 @@ int rake::bundle::make(const MakeOptions &o) {
       ls.dynamicSharedBytes = std::max<int64_t>(o.ptxDynamicSharedBytes, 0);
       ko["launch"] = launchJson(ls);
     }
-    for (const std::string &msg :
-         launchErrors(k.name, ko.getObject("launch"), *ck, e, p))
-      launchErrs.push_back("bundle: " + msg + " [rule abi]");
     kernels.push_back(std::move(ko));
   }
 
@@ -428,9 +337,6 @@ int rake::bundle::make(const MakeOptions &o) {
   json::Array errors;
   for (const verifier::Finding &f : r.errors)
     errors.push_back(verifier::format(f));
-  for (const std::string &msg : launchErrs)
-    errors.push_back(msg);
-  bool verified = r.ok() && launchErrs.empty();
 
   json::Object toolchain{{"ptxas", json::Object{{"path", ptxas},
                                                  {"version", ptxasVersion},
@@ -447,9 +353,10 @@ int rake::bundle::make(const MakeOptions &o) {
                                          {"sha256", sha256Hex(bytes)}};
   }
   json::Object manifest{
-      {"format", "rake-bundle/1"},
-      {"status", verified ? "verified" : "unverified"},
+      {"format", artifact::kFormat},
+      {"status", "verified"},
       {"profile", p.name},
+      {"profile_sha256", artifact::profileSha256(p)},
       {"target", p.target},
       {"source",
        json::Object{{"path", o.sourcePath},
@@ -476,16 +383,41 @@ int rake::bundle::make(const MakeOptions &o) {
                     {"errors", std::move(errors)}}},
       {"kernels", std::move(kernels)},
   };
-  std::string text = llvm::formatv("{0:2}", json::Value(std::move(manifest)));
-  text += "\n";
-  if (!writeFile(o.outDir + "/manifest.json", text) ||
-      !writeFile(o.outDir + "/manifest.sha256",
-                 sha256Hex(text) + "  manifest.json\n"))
+  auto write = [&]() {
+    std::string text =
+        llvm::formatv("{0:2}", json::Value(json::Object(manifest)));
+    text += "\n";
+    return writeFile(o.outDir + "/manifest.json", text) &&
+           writeFile(o.outDir + "/manifest.sha256",
+                     sha256Hex(text) + "  manifest.json\n");
+  };
+  // The verdict: the cubin's rules, and every check of the bundle that the
+  // runtime will make (the one checker, run on what was just written).
+  if (!write())
     return fail("cannot write the manifest in " + o.outDir);
+  artifact::CheckOptions co;
+  co.requiredProfile = p.name;
+  co.allowRepinned = o.repin;
+  artifact::Checked checked = artifact::checkBundle(o.outDir, co);
+  for (const artifact::Finding &f : checked.findings)
+    if (f.rule != "status")
+      errors.push_back(artifact::format(f));
+  bool verified = errors.empty();
+  if (!verified) {
+    manifest["status"] = "unverified";
+    (*manifest.getObject("verifier"))["errors"] = std::move(errors);
+    if (!write())
+      return fail("cannot write the manifest in " + o.outDir);
+  }
+  std::remove((o.outDir + "/manifest.sig").c_str());
   llvm::outs() << "bundle " << o.outDir << ": "
                << (verified ? "verified" : "NOT verified") << "\n";
   VerifyOptions vo2;
   vo2.allowRepinned = o.repin;
+  vo2.requiredProfile = p.name;
+  vo2.nvdisasm = o.nvdisasm;
+  vo2.disasmDirs = o.disasmDirs;
+  vo2.signKeyPem = o.signKeyPem;
   return verify(o.outDir, vo2);
 }
 
@@ -495,9 +427,6 @@ int rake::bundle::make(const MakeOptions &o) {
 
 int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
   std::vector<std::string> errors;
-  auto bad = [&](const std::string &rule, const std::string &msg) {
-    errors.push_back("bundle: " + msg + " [rule " + rule + "]");
-  };
   auto finish = [&]() {
     for (const std::string &e : errors)
       llvm::errs() << "rake-verify: error: " << e << "\n";
@@ -510,237 +439,92 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
     return errors.empty() ? 0 : 1;
   };
 
-  std::string text, seal;
-  if (!readFile(dir + "/manifest.json", text)) {
-    bad("manifest", "no manifest.json in " + dir);
+  // Everything that needs no disassembler: the checker the runtime runs.
+  artifact::CheckOptions co;
+  co.requiredProfile = o.requiredProfile;
+  co.allowRelaxed = o.allowRelaxed;
+  co.allowRepinned = o.allowRepinned;
+  co.publicKeyPem = o.publicKeyPem;
+  artifact::Checked c = artifact::checkBundle(dir, co);
+  for (const artifact::Finding &f : c.findings)
+    errors.push_back(artifact::format(f));
+  if (!c.manifestRead || !c.profile || !c.cubinParsed)
     return finish();
-  }
-  if (!readFile(dir + "/manifest.sha256", seal))
-    bad("manifest", "no manifest.sha256 (the manifest's seal)");
-  else if (llvm::StringRef(seal).split(' ').first != sha256Hex(text))
-    bad("manifest", "manifest.json has sha256 " + sha256Hex(text) +
-                        "; manifest.sha256 says " +
-                        llvm::StringRef(seal).split(' ').first.str() +
-                        ": the manifest was changed after it was sealed");
-  auto v = json::parse(text);
-  if (!v) {
-    bad("manifest", "manifest.json is not JSON: " + llvm::toString(v.takeError()));
-    return finish();
-  }
-  const json::Object *m = v->getAsObject();
-  if (!m || jstr(m, "format") != "rake-bundle/1") {
-    bad("manifest", "manifest.json is not a rake-bundle/1 manifest");
-    return finish();
-  }
-  const profile::Profile *p = profile::findProfile(jstr(m, "profile"));
-  if (!p) {
-    bad("manifest", "unknown profile '" + jstr(m, "profile") + "'");
-    return finish();
-  }
-  if (jstr(m, "status") != "verified")
-    bad("status", "the manifest's status is '" + jstr(m, "status") +
-                      "': the bundle was not verified when it was made");
-  if (jstr(m, "target") != p->target)
-    bad("manifest", "the manifest's target is " + jstr(m, "target") +
-                        "; profile " + p->name + " targets " + p->target);
+  const artifact::Manifest &m = c.manifest;
+  const profile::Profile &p = *c.profile;
+  if (!c.signer.empty())
+    llvm::outs() << "signed by ed25519 key " << c.signer << "\n";
 
-  // Files against their hashes.
-  const json::Object *cm = m->getObject("cubin");
-  const json::Object *pm = m->getObject("ptx");
-  std::string cubinBytes, ptxText, disasm;
-  if (!cm || !readFile(dir + "/" + jstr(cm, "file"), cubinBytes)) {
-    bad("integrity", "the cubin named by the manifest cannot be read");
-    return finish();
-  }
-  std::string cubinSha = sha256Hex(cubinBytes);
-  if (cubinSha != jstr(cm, "sha256"))
-    bad("integrity", "kernel.cubin has sha256 " + cubinSha +
-                         "; the manifest binds " + jstr(cm, "sha256"));
-  bool havePtx = pm && readFile(dir + "/" + jstr(pm, "file"), ptxText);
-  if (!havePtx)
-    bad("integrity", "the PTX named by the manifest cannot be read");
-  else if (sha256Hex(ptxText) != jstr(pm, "sha256"))
-    bad("integrity", "kernel.ptx has sha256 " + sha256Hex(ptxText) +
-                         "; the manifest binds " + jstr(pm, "sha256"));
-  const json::Object *dm = m->getObject("disassembly");
+  // The evidence for the instruction rules: live nvdisasm, or a recording
+  // from a trusted store named by the cubin's hash. The bundle's own
+  // disasm.json is bound only by the manifest, which whoever rewrites the
+  // bundle rewrites too, so it is never the evidence; it must be the same
+  // bytes as the trusted disassembly.
+  std::string cubinSha = m.cubin.sha256, disasm, how, missing;
   bool haveDisasm = false;
-  std::string missing = "the manifest records none";
-  if (o.nvdisasm != "never") {
-    std::string how;
+  if (o.nvdisasm != "never")
     haveDisasm = getDisassembly(dir + "/kernel.cubin", cubinSha, o.nvdisasm,
                                 {}, disasm, how, missing);
-  } else if (dm) {
-    haveDisasm = readFile(dir + "/" + jstr(dm, "file"), disasm);
+  if (!haveDisasm && (o.nvdisasm == "auto" || o.nvdisasm == "never")) {
+    haveDisasm = getDisassembly(dir + "/kernel.cubin", cubinSha, "never",
+                                o.disasmDirs, disasm, how, missing);
     if (!haveDisasm)
-      missing = "the manifest's disassembly file cannot be read";
-    else if (sha256Hex(disasm) != jstr(dm, "sha256")) {
-      bad("integrity", "disasm.json has sha256 " + sha256Hex(disasm) +
-                           "; the manifest binds " + jstr(dm, "sha256"));
-    }
+      missing = "the bundle's own disasm.json is not evidence (nothing but "
+                "the rewritable manifest binds it to these bytes), " +
+                std::string(o.nvdisasm == "never"
+                                ? "nvdisasm was not run (--nvdisasm=never)"
+                                : "nvdisasm is not on this machine") +
+                ", and no trusted recording <sha256>.json was found" +
+                std::string(o.disasmDirs.empty()
+                                ? " (no --disasm-dir given)"
+                                : " in the --disasm-dir folders") +
+                "; run where nvdisasm exists or pass --disasm-dir=STORE";
   }
+  if (haveDisasm && c.haveDisasm && c.disasmText != disasm)
+    errors.push_back("bundle: the bundle's disasm.json (sha256 " +
+                     m.disassembly.sha256 +
+                     ") is not the disassembly of its cubin (" + how +
+                     ", sha256 " + sha256Hex(disasm) + ") [rule evidence]");
+  if (haveDisasm)
+    llvm::outs() << "evidence: " << how << "\n";
 
-  // Toolchain and flags.
-  const json::Object *tc = m->getObject("toolchain");
-  const json::Object *px = tc ? tc->getObject("ptxas") : nullptr;
-  std::string pinnedBy = jstr(px, "pinned_by");
-  bool pinOk = false;
-  for (const profile::ToolPin &pin : p->pins)
-    if (pin.tool == "ptxas" && pin.version == jstr(px, "version") &&
-        pin.sha256 == jstr(px, "sha256"))
-      pinOk = true;
-  if (!pinOk && !(pinnedBy == "repin" && o.allowRepinned))
-    bad("toolchain",
-        "ptxas " + jstr(px, "version") + " sha256 " + jstr(px, "sha256") +
-            " is not pinned by profile " + p->name +
-            (pinnedBy == "repin" ? " (the bundle was re-pinned; pass "
-                                   "--allow-repinned to accept it)"
-                                 : ""));
-  std::vector<std::string> flags;
-  if (const json::Array *fa = m->getArray("ptxas_flags"))
-    for (const json::Value &f : *fa)
-      if (auto s = f.getAsString())
-        flags.push_back(s->str());
-  if (flags != p->ptxasFlags)
-    bad("flags", "the manifest's ptxas flags '" + joinFlags(flags) +
-                     "' are not profile " + p->name + "'s '" +
-                     joinFlags(p->ptxasFlags) + "'");
-
-  // The cubin itself.
-  std::vector<uint8_t> bytes(cubinBytes.begin(), cubinBytes.end());
-  cubin::Cubin c;
-  std::string perr;
-  if (!cubin::parse(bytes, c, perr)) {
-    bad("elf", "kernel.cubin: " + perr);
-    return finish();
-  }
-  if (c.archName() != jstr(cm, "arch") || c.archName() != jstr(m, "target"))
-    bad("architecture", "the cubin is for " + c.archName() +
-                            "; the manifest says cubin.arch " +
-                            jstr(cm, "arch") + ", target " + jstr(m, "target"));
-  if (cubin::splitOptions(c.toolOptions) !=
-      cubin::splitOptions(joinFlags(flags)))
-    bad("flags", "the cubin's ptxas note records options '" +
-                     llvm::StringRef(c.toolOptions).trim().str() +
-                     "'; the manifest says '" + joinFlags(flags) + "'");
-  if (!llvm::StringRef(c.toolVersion).ends_with(", " + jstr(px, "version")))
-    bad("toolchain", "the cubin was made by '" + c.toolVersion +
-                         "'; the manifest says ptxas " + jstr(px, "version"));
-
-  verifier::PtxInfo ptx;
-  bool ptxOk = havePtx && verifier::parsePtx(ptxText, ptx, perr);
-  if (havePtx && !ptxOk)
-    bad("evidence", "kernel.ptx: " + perr);
   verifier::Options vo;
-  vo.profile = p;
-  vo.ptx = ptxOk ? &ptx : nullptr;
+  vo.profile = &p;
+  vo.ptx = c.ptxParsed ? &c.ptx : nullptr;
   vo.disasmJson = haveDisasm ? &disasm : nullptr;
   vo.disasmMissingReason = missing;
-
-  // Kernels: the manifest's list, hashes, resources and ABI against the cubin.
-  const json::Array *ka = m->getArray("kernels");
-  std::set<std::string> listed;
-  if (ka)
-    for (const json::Value &kv : *ka) {
-      const json::Object *ko = kv.getAsObject();
-      std::string name = jstr(ko, "name");
-      listed.insert(name);
-      const cubin::Kernel *k = c.findKernel(name);
-      if (!k) {
-        bad("manifest", "the manifest lists kernel '" + name +
-                            "', which the cubin does not hold");
-        continue;
-      }
-      if (auto sl = ko->getInteger("source_loops"))
-        if (*sl >= 0)
-          vo.sourceLoops[name] = int(*sl);
-      std::string ksha = kernelSha(c, *k, cubinBytes);
-      if (ksha != jstr(ko, "sha256"))
-        bad("integrity", "kernel '" + name + "' (.text." + name +
-                             ") has sha256 " + ksha + "; the manifest binds " +
-                             jstr(ko, "sha256"));
-      auto num = [&](llvm::StringRef key) {
-        return ko->getInteger(key).value_or(-1);
-      };
-      if (num("registers") != int64_t(k->regCount) ||
-          num("shared_bytes") != int64_t(k->sharedSize) ||
-          num("frame_bytes") != int64_t(k->frameSize) ||
-          num("local_bytes") != int64_t(k->localSize))
-        bad("manifest", "kernel '" + name +
-                            "': the manifest's registers, shared, frame or "
-                            "local bytes differ from the cubin's .nv.info");
-      std::vector<uint32_t> maxThreads;
-      if (const json::Array *mt = ko->getArray("max_threads"))
-        for (const json::Value &t : *mt)
-          maxThreads.push_back(uint32_t(t.getAsInteger().value_or(-1)));
-      if (maxThreads != k->maxThreads)
-        bad("abi", "kernel '" + name +
-                       "': the manifest's max_threads differ from the "
-                       "cubin's EIATTR_MAX_THREADS");
-      const verifier::PtxEntry *e = ptxOk ? ptx.findEntry(name) : nullptr;
-      for (const std::string &msg :
-           launchErrors(name, ko->getObject("launch"), *k, e, *p))
-        bad("abi", msg);
-      const json::Object *abi = ko->getObject("abi");
-      const json::Array *params = abi ? abi->getArray("params") : nullptr;
-      if (!abi || abi->getInteger("version").value_or(0) != 1 || !params) {
-        bad("abi", "kernel '" + name + "': no version 1 parameter layout");
-        continue;
-      }
-      uint32_t bank = k->hasCbankParamSize ? k->cbankParamSize : k->paramBankSize;
-      if (abi->getInteger("param_bytes").value_or(-1) != int64_t(bank))
-        bad("abi", "kernel '" + name + "': the manifest's param_bytes " +
-                       std::to_string(abi->getInteger("param_bytes").value_or(-1)) +
-                       " differ from the cubin's EIATTR_CBANK_PARAM_SIZE " +
-                       std::to_string(bank));
-      if (params->size() != k->params.size()) {
-        bad("abi", "kernel '" + name + "': the manifest lists " +
-                       std::to_string(params->size()) +
-                       " parameters, the cubin's EIATTR_KPARAM_INFO " +
-                       std::to_string(k->params.size()));
-        continue;
-      }
-      for (size_t i = 0; i < params->size(); ++i) {
-        const json::Object *po = (*params)[i].getAsObject();
-        int64_t off = po ? po->getInteger("offset").value_or(-1) : -1;
-        int64_t size = po ? po->getInteger("size").value_or(-1) : -1;
-        int64_t align = po ? po->getInteger("align").value_or(-1) : -1;
-        const cubin::KParam &kp = k->params[i];
-        if (kp.ordinal != i || off != kp.offset || size != kp.size)
-          bad("abi", "kernel '" + name + "' parameter " + std::to_string(i) +
-                         ": the manifest says offset " + std::to_string(off) +
-                         ", size " + std::to_string(size) +
-                         "; EIATTR_KPARAM_INFO says ordinal " +
-                         std::to_string(kp.ordinal) + ", offset " +
-                         std::to_string(kp.offset) + ", size " +
-                         std::to_string(kp.size));
-        else if (align <= 0 || off % align)
-          bad("abi", "kernel '" + name + "' parameter " + std::to_string(i) +
-                         ": offset " + std::to_string(off) +
-                         " is not a multiple of its alignment " +
-                         std::to_string(align));
-        if (e && i < e->params.size() &&
-            (e->params[i].offset != off || e->params[i].size != size ||
-             e->params[i].align != align))
-          bad("abi", "kernel '" + name + "' parameter " + std::to_string(i) +
-                         ": the manifest's layout differs from the PTX "
-                         "signature's (offset " +
-                         std::to_string(e->params[i].offset) + ", size " +
-                         std::to_string(e->params[i].size) + ", align " +
-                         std::to_string(e->params[i].align) + ")");
-      }
-    }
-  for (const cubin::Kernel &k : c.kernels)
-    if (!listed.count(k.name))
-      bad("manifest", "the cubin holds kernel '" + k.name +
-                          "', which the manifest does not list");
-
-  verifier::Result r = verifier::verify(c, cubinSha, vo);
-  llvm::outs() << verifier::formatReport(r, *p);
+  for (const artifact::KernelEntry &k : m.kernels)
+    if (k.sourceLoops >= 0)
+      vo.sourceLoops[k.name] = int(k.sourceLoops);
+  verifier::Result r = verifier::verify(c.cubin, cubinSha, vo);
+  llvm::outs() << verifier::formatReport(r, p);
   for (const verifier::Finding &f : r.errors)
     errors.push_back(verifier::format(f));
-  if (const json::Object *vm = m->getObject("verifier"))
-    if (jstr(vm, "version") != verifier::kVersion)
-      llvm::outs() << "note: made by verifier '" << jstr(vm, "version")
-                   << "', re-verified by '" << verifier::kVersion << "'\n";
+
+  // The manifest's record of what the disassembly shows.
+  for (const verifier::KernelReport &kr : r.kernels) {
+    const artifact::KernelEntry *k = m.findKernel(kr.name);
+    if (!k || !kr.disassembled)
+      continue;
+    std::map<std::string, int64_t> tensor;
+    for (auto &[op, n] : kr.tensorCore)
+      tensor[op] = n;
+    if (k->backwardBranches != int64_t(kr.backwardBranches) ||
+        k->tensorCore != tensor || k->subroutines != kr.subroutines)
+      errors.push_back("bundle: kernel '" + kr.name +
+                       "': the manifest's backward_branches, tensor_core or "
+                       "subroutines differ from what the disassembly shows "
+                       "[rule manifest]");
+  }
+  if (m.verifierVersion != verifier::kVersion)
+    llvm::outs() << "note: made by verifier '" << m.verifierVersion
+                 << "', re-verified by '" << verifier::kVersion << "'\n";
+  if (errors.empty() && !o.signKeyPem.empty()) {
+    std::string error;
+    if (!artifact::signBundle(dir, o.signKeyPem, error))
+      errors.push_back("bundle: cannot sign: " + error + " [rule signature]");
+    else
+      llvm::outs() << "signed: " << dir << "/manifest.sig\n";
+  }
   return finish();
 }

@@ -35,6 +35,8 @@ enum : uint8_t {
   kMaxStackSize = 0x23,
   kRegCount = 0x2f,
   kNumBarriers = 0x4c,
+  kCtaPerCluster = 0x3d,
+  kExplicitCluster = 0x3e,
 };
 
 struct Reader {
@@ -132,6 +134,8 @@ std::string rake::cubin::attributeName(uint8_t a) {
       {0x35, "EIATTR_SW2861232_WAR"},
       {0x36, "EIATTR_SW_WAR"},
       {0x37, "EIATTR_CUDA_API_VERSION"},
+      {0x3d, "EIATTR_CTA_PER_CLUSTER"},
+      {0x3e, "EIATTR_EXPLICIT_CLUSTER"},
       {0x4a, "EIATTR_VRC_CTA_INIT_COUNT"},
       {0x4c, "EIATTR_NUM_BARRIERS"},
       {0x50, "EIATTR_SPARSE_MMA_MASK"},
@@ -226,6 +230,31 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
   }
   c.flags = r.u32(48);
   c.sm = (c.flags >> 8) & 0xff;
+  c.version = bytes[6] == 1 ? r.u32(20) : 0;
+  c.entry = r.u64(24);
+  c.headerSize = r.u16(52);
+  for (int i = 9; i < 16; ++i)
+    c.identPaddingZero &= bytes[i] == 0;
+  uint64_t phoff = r.u64(32);
+  uint16_t phentsize = r.u16(54), phnum = r.u16(56);
+  if (phnum && phentsize != 56) {
+    error = "unexpected ELF program header size " + std::to_string(phentsize);
+    return false;
+  }
+  if (!r.ok(phoff, uint64_t(phnum) * 56, "the program header table"))
+    return false;
+  for (unsigned i = 0; i < phnum; ++i) {
+    uint64_t h = phoff + uint64_t(i) * 56;
+    Segment g;
+    g.type = r.u32(h);
+    g.flags = r.u32(h + 4);
+    g.offset = r.u64(h + 8);
+    g.fileSize = r.u64(h + 32);
+    g.memSize = r.u64(h + 40);
+    if (!r.ok(g.offset, g.fileSize, "a segment's contents"))
+      return false;
+    c.segments.push_back(g);
+  }
   uint64_t shoff = r.u64(40);
   uint16_t shentsize = r.u16(58), shnum = r.u16(60), shstrndx = r.u16(62);
   if (shentsize != 64) {
@@ -393,6 +422,13 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
       case kMaxThreads:
         for (size_t o = 0; o + 4 <= v.size(); o += 4)
           k.maxThreads.push_back(le32(v, o));
+        break;
+      case kCtaPerCluster:
+        for (size_t o = 0; o + 4 <= v.size(); o += 4)
+          k.clusterDims.push_back(le32(v, o));
+        break;
+      case kExplicitCluster:
+        k.explicitCluster = true;
         break;
       default:
         break;

@@ -349,6 +349,11 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
       }
     }
   }
+  if (state != Top) {
+    error = "the PTX ends inside " + std::string(state == Params ? "the parameters" : "the body") +
+            " of '" + function + "': it is cut short";
+    return false;
+  }
   if (moduleExternShared)
     for (PtxEntry &e : out.entries)
       e.externShared = true;

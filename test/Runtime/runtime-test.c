@@ -5,6 +5,9 @@
  *   rake-runtime-test open DIR       open and check a bundle; print its
  *                                    kernels and their parameter layouts
  *   rake-runtime-test load DIR       rake_module_load on a made-up context
+ *   rake-runtime-test checks DIR     load on device 0 and try launches that
+ *                                    break the ABI (each refused with its
+ *                                    own code), then one that keeps it
  *   rake-runtime-test run DIR N      vector_add on N floats: load on device
  *                                    0's primary context, C = A + B with the
  *                                    bundle's launch shape, check every
@@ -14,7 +17,11 @@
  * exits 1. Build on a GPU machine with:
  *   gcc -std=c11 -Iinclude -c test/Runtime/runtime-test.c
  *   g++ -std=c++17 -Iinclude runtime-test.o lib/Runtime/Runtime.cpp \
- *       lib/Verifier/Cubin.cpp -ldl -o rake-runtime-test
+ *       lib/Artifact/*.cpp lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp \
+ *       lib/Profile/Profile.cpp -lcrypto -ldl -o rake-runtime-test
+ * The environment variable RAKE_PUBLIC_KEY (read by the runtime itself)
+ * requires a signature; RAKE_TEST_PROFILE names the profile to require and
+ * RAKE_TEST_ALLOW_RELAXED=1 accepts a -relaxed one.
  */
 #include "rake/runtime.h"
 
@@ -28,13 +35,23 @@ static int refused(const rake_error *e) {
   return 1;
 }
 
+static rake_status openWith(const char *dir, rake_bundle **b, rake_error *e) {
+  rake_open_options o;
+  memset(&o, 0, sizeof(o));
+  o.version = RAKE_OPEN_OPTIONS_V1;
+  o.profile = getenv("RAKE_TEST_PROFILE");
+  o.allow_relaxed = getenv("RAKE_TEST_ALLOW_RELAXED") != NULL;
+  return rake_bundle_open_with(dir, &o, b, e);
+}
+
 static int openBundle(const char *dir) {
   rake_bundle *b = NULL;
   rake_error e;
-  if (rake_bundle_open(dir, &b, &e) != RAKE_OK)
+  if (openWith(dir, &b, &e) != RAKE_OK)
     return refused(&e);
   printf("bundle: profile %s, target %s, %u kernel(s)\n", rake_bundle_profile(b),
          rake_bundle_target(b), rake_bundle_kernel_count(b));
+  printf("trust: %s\n", rake_bundle_trust(b));
   for (uint32_t i = 0; i < rake_bundle_kernel_count(b); ++i) {
     const char *k = rake_bundle_kernel_name(b, i);
     uint32_t version, bytes, count;
@@ -54,9 +71,9 @@ static int openBundle(const char *dir) {
       printf("  launch: %d: %s\n", (int)e.code, e.message);
     else
       printf("  launch: block %ux%ux%u, %u per SM, %u bytes of dynamic shared "
-             "memory\n",
+             "memory, clusters of %u\n",
              shape.block[0], shape.block[1], shape.block[2],
-             shape.blocks_per_sm, shape.dynamic_shared_bytes);
+             shape.blocks_per_sm, shape.dynamic_shared_bytes, shape.cluster);
   }
   if (rake_kernel_layout(b, "no_such_kernel", NULL, NULL, NULL, &e) != RAKE_OK)
     printf("lookup of no_such_kernel: %d: %s\n", (int)e.code, e.message);
@@ -140,7 +157,7 @@ static int run(const char *dir, long long n) {
   rake_module *m = NULL;
   rake_error e;
   struct Cuda c;
-  if (rake_bundle_open(dir, &b, &e) != RAKE_OK)
+  if (openWith(dir, &b, &e) != RAKE_OK)
     return refused(&e);
   if (!cudaOpen(&c))
     return 1;
@@ -245,7 +262,7 @@ static int load(const char *dir) {
   rake_bundle *b = NULL;
   rake_module *m = NULL;
   rake_error e;
-  if (rake_bundle_open(dir, &b, &e) != RAKE_OK)
+  if (openWith(dir, &b, &e) != RAKE_OK)
     return refused(&e);
   if (rake_module_load(b, (struct CUctx_st *)&e, &m, &e) != RAKE_OK)
     return refused(&e);
@@ -254,13 +271,93 @@ static int load(const char *dir) {
   return 0;
 }
 
+/* Launches that break the ABI, each refused with its own code before the
+ * driver sees it, then one that keeps it (with zeroed parameters: for the
+ * stand-in driver, which only logs kernels other than vector_add). */
+static int checks(const char *dir) {
+  rake_bundle *b = NULL;
+  rake_module *m = NULL;
+  rake_error e;
+  struct Cuda c;
+  if (openWith(dir, &b, &e) != RAKE_OK)
+    return refused(&e);
+  if (!cudaOpen(&c))
+    return 1;
+  int dev = 0, sms = 0;
+  struct CUctx_st *ctx = NULL;
+  if (c.init(0) || c.deviceGet(&dev, 0) || c.attr(&sms, 16, dev) ||
+      c.retain(&ctx, dev) || c.setCurrent(ctx)) {
+    printf("cannot set up device 0\n");
+    return 1;
+  }
+  if (rake_module_load(b, ctx, &m, &e) != RAKE_OK)
+    return refused(&e);
+  const char *k = rake_bundle_kernel_name(b, 0);
+  uint32_t version, bytes, count;
+  rake_kernel_layout(b, k, &version, &bytes, &count, &e);
+  unsigned char *params = calloc(1, bytes + 8);
+  rake_arg *args = calloc(count + 1, sizeof(rake_arg));
+  for (uint32_t j = 0; j < count; ++j) {
+    rake_param_info p;
+    rake_kernel_param(b, k, j, &p, &e);
+    args[j].value = params + p.offset;
+    args[j].size = p.size;
+    args[j].align = p.align;
+  }
+  rake_launch_shape shape;
+  if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
+    return refused(&e);
+  rake_launch_config cfg = {
+      {(uint32_t)sms * shape.blocks_per_sm / shape.cluster * shape.cluster, 1, 1},
+      {shape.block[0], shape.block[1], shape.block[2]},
+      shape.dynamic_shared_bytes};
+  rake_launch_config w;
+#define TRY(what, call)                                                        \
+  if ((call) != RAKE_OK)                                                       \
+    printf("%s: %d: %s\n", what, (int)e.code, e.message);                      \
+  else                                                                         \
+    printf("%s: launched\n", what);
+  w = cfg; w.block[0] = cfg.block[0] * 2;
+  TRY("twice the block", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
+  w = cfg; w.grid[1] = 0;
+  TRY("a zero grid dimension", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
+  if (shape.cluster > 1) {
+    w = cfg; w.grid[0] = cfg.grid[0] + 1;
+    TRY("grid not whole clusters", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
+  }
+  if (shape.dynamic_shared_bytes > 0) {
+    w = cfg; w.dynamic_shared_bytes = shape.dynamic_shared_bytes - 1;
+    TRY("too little dynamic shared memory", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
+  }
+  TRY("layout version 2", rake_launch(m, k, &cfg, NULL, 2, params, bytes, &e));
+  TRY("a longer parameter buffer", rake_launch(m, k, &cfg, NULL, 1, params, bytes + 8, &e));
+  TRY("one argument fewer", rake_launch_args(m, k, &cfg, NULL, count - 1, args, &e));
+  TRY("one argument more", rake_launch_args(m, k, &cfg, NULL, count + 1, args, &e));
+  args[0].size /= 2;
+  TRY("argument 0 half its size", rake_launch_args(m, k, &cfg, NULL, count, args, &e));
+  args[0].size *= 2;
+  args[0].align /= 2;
+  TRY("argument 0 half its alignment", rake_launch_args(m, k, &cfg, NULL, count, args, &e));
+  args[0].align *= 2;
+  TRY("the recorded shape and layout", rake_launch_args(m, k, &cfg, NULL, count, args, &e));
+#undef TRY
+  rake_module_unload(m, &e);
+  rake_bundle_close(b);
+  free(params);
+  free(args);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 3 && !strcmp(argv[1], "checks"))
+    return checks(argv[2]);
   if (argc >= 3 && !strcmp(argv[1], "open"))
     return openBundle(argv[2]);
   if (argc >= 3 && !strcmp(argv[1], "load"))
     return load(argv[2]);
   if (argc >= 4 && !strcmp(argv[1], "run"))
     return run(argv[2], atoll(argv[3]));
-  fprintf(stderr, "usage: rake-runtime-test open DIR | load DIR | run DIR N\n");
+  fprintf(stderr, "usage: rake-runtime-test open DIR | load DIR | checks DIR | "
+                  "run DIR N\n");
   return 2;
 }

@@ -70,6 +70,17 @@ struct Profile {
   /// Static plus dynamic shared memory one CTA may use (with the opt-in
   /// cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) for more than 48 KiB).
   unsigned maxSharedBytesPerCta = 0;
+  // Per-SM limits (the CUDA occupancy limits of the target), against which a
+  // bundle's blocks_per_sm is checked: that many CTAs must fit on one SM.
+  unsigned maxBlocksPerSm = 32;
+  unsigned maxThreadsPerSm = 2048;
+  unsigned maxSharedBytesPerSm = 0;
+  unsigned registersPerSm = 65536;
+  /// CTAs per cluster without the non-portable opt-in.
+  unsigned maxClusterSize = 8;
+  /// Whether this is a -relaxed profile (a weaker verdict than its strict
+  /// twin: runtimes accept it only when asked to).
+  bool relaxed() const { return resources == ResourcePolicy::Relaxed; }
 
   /// The class an opcode ("IMAD.WIDE.U32": base "IMAD") belongs to, or "".
   std::string classOf(const std::string &opcode) const;

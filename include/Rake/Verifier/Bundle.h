@@ -65,6 +65,9 @@ struct MakeOptions {
   int64_t ptxDynamicSharedBytes = -1;
   int64_t ptxBlocksPerSm = 1;
   std::string compiler; ///< "rake-bundle <git describe>"
+  /// When the bundle is verified, sign it with this Ed25519 private key
+  /// (PEM); "" leaves it unsigned.
+  std::string signKeyPem;
 };
 
 /// Assembles, verifies and writes the bundle. Prints the report to stdout
@@ -75,12 +78,22 @@ int make(const MakeOptions &o);
 
 struct VerifyOptions {
   bool allowRepinned = false;
-  std::string nvdisasm = "never"; ///< re-disassemble live where it exists
+  /// A -relaxed profile is accepted only when named or allowed.
+  bool allowRelaxed = false;
+  std::string requiredProfile;
+  /// "auto": disassemble live where nvdisasm exists, else a trusted
+  /// recording; "never": only a trusted recording; a path: that nvdisasm.
+  std::string nvdisasm = "auto";
+  /// Trusted recording stores: <cubin-sha256>.json, made by nvdisasm -json.
+  std::vector<std::string> disasmDirs;
+  std::string publicKeyPem; ///< require this signer's signature
+  std::string signKeyPem;   ///< sign the bundle when it verifies
 };
 
-/// Checks a bundle directory: the seal, every hash, every manifest field
-/// against the cubin and the profile, then the cubin's rules. Prints the
-/// per-kernel report; returns 0 when nothing is wrong, 1 otherwise.
+/// Checks a bundle directory: everything artifact::checkBundle checks (what
+/// the runtime checks), then the cubin's instruction rules on trusted
+/// evidence. Prints the per-kernel report; returns 0 when nothing is wrong,
+/// 1 otherwise.
 int verify(const std::string &dir, const VerifyOptions &o);
 
 /// Helpers the tools share.

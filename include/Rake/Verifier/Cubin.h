@@ -74,6 +74,10 @@ struct Kernel {
   std::vector<uint32_t> exitOffsets;
   uint32_t numBarriers = 0;
   std::vector<uint32_t> maxThreads; ///< EIATTR_MAX_THREADS (x, y, z), if any
+  /// EIATTR_CTA_PER_CLUSTER (x, y, z): the cluster .reqnctapercluster
+  /// requires, if any.
+  std::vector<uint32_t> clusterDims;
+  bool explicitCluster = false; ///< EIATTR_EXPLICIT_CLUSTER
   uint64_t sharedSize = 0; ///< .nv.shared.<kernel>
   uint64_t localSize = 0;  ///< .nv.local.<kernel>, if present
   std::vector<NvInfoRecord> records; ///< .nv.info.<kernel>, as stored
@@ -100,11 +104,23 @@ struct Symbol {
   unsigned binding() const { return info >> 4; }
 };
 
+/// A program header (what the driver loads).
+struct Segment {
+  uint32_t type = 0, flags = 0;
+  uint64_t offset = 0, fileSize = 0, memSize = 0;
+};
+enum : uint32_t { kPtLoad = 1, kPtPhdr = 6, kPfExec = 1 };
+
 struct Cubin {
   // ELF header.
   uint8_t osabi = 0, abiVersion = 0;
   uint16_t type = 0, machine = 0;
   uint32_t flags = 0;
+  uint32_t version = 0;         ///< e_version (and e_ident[EI_VERSION])
+  uint64_t entry = 0;           ///< e_entry
+  uint16_t headerSize = 0;      ///< e_ehsize
+  bool identPaddingZero = true; ///< e_ident[9..15]
+  std::vector<Segment> segments; ///< program headers
   /// The SM number the header names (e_flags bits 8..15): 90 for sm_90.
   unsigned sm = 0;
   /// .nv.compat attribute 0x09: 1 for the architecture-specific targets

@@ -3,18 +3,18 @@
 # from a verified bundle on the GPU with the bundle's launch shape (and with
 # more dynamic shared memory, through the opt-in above 48 KiB), then shows
 # tampered bundles and wrong launches refused.
-# Run on the GPU machine from a folder holding include/rake/runtime.h,
-# include/Rake/Verifier/Cubin.h, lib/Runtime/Runtime.cpp,
-# lib/Verifier/Cubin.cpp, runtime-test.c (test/Runtime), tamper.py
-# (test/Verifier/Inputs) and bundle/ (test/Runtime/Inputs/vector_add.bundle).
+# Run on the GPU machine from a folder holding include/, lib/Runtime,
+# lib/Artifact, lib/Verifier/{Cubin,Ptx}.cpp, lib/Profile/Profile.cpp,
+# runtime-test.c (test/Runtime), tamper.py (test/Verifier/Inputs) and bundle/
+# (test/Runtime/Inputs/vector_add.bundle); it needs OpenSSL's libcrypto.
 # Its output on the H200 is h200-run.log.
 cd "$(dirname "$0")"
 export PATH=$PATH:/usr/local/cuda/bin
 set -e
-g++ -std=c++17 -O2 -Wall -Iinclude -c lib/Runtime/Runtime.cpp -o rt.o
-g++ -std=c++17 -O2 -Wall -Iinclude -c lib/Verifier/Cubin.cpp -o cubin.o
+g++ -std=c++17 -O2 -Wall -Iinclude lib/Runtime/Runtime.cpp lib/Artifact/*.cpp \
+  lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp lib/Profile/Profile.cpp -c
 gcc -std=c11 -O2 -Wall -Iinclude -c runtime-test.c -o t.o
-g++ t.o rt.o cubin.o -ldl -o rake-runtime-test
+g++ t.o Runtime.o Json.o Crypto.o Manifest.o Cubin.o Ptx.o Profile.o -lcrypto -ldl -o rake-runtime-test
 set +e
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
 echo "== open"; ./rake-runtime-test open bundle | grep -v "^  [0-9]"
