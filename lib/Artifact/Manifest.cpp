@@ -795,6 +795,18 @@ void Checker::kernel(const KernelEntry &k, const cubin::Kernel &ck,
                        "' of type " + pp.type.substr(1));
     }
   }
+  // GpuIR gives every parameter a role; PTX gives none.
+  size_t withRole = 0;
+  for (const Param &p : k.params)
+    withRole += !p.role.empty();
+  if (c.manifest.sourceKind == "gpuir" ? withRole != k.params.size()
+                                       : withRole != 0)
+    bad("abi", kn + ": " + std::to_string(withRole) + " of its " +
+                   std::to_string(k.params.size()) +
+                   " parameters have a role, but a kernel compiled from " +
+                   c.manifest.sourceKind +
+                   (c.manifest.sourceKind == "gpuir" ? " gives each one"
+                                                     : " gives none"));
   roles(k);
 }
 

@@ -139,6 +139,55 @@ bool getDisassembly(const std::string &cubinPath, const std::string &sha,
   return false;
 }
 
+/// Binds the bundle's PTX to its cubin: assembles kernel.ptx again with a
+/// ptxas the profile pins (or, when allowed, the re-pinned one the manifest
+/// records) and the profile's flags, and compares the bytes (ptxas is
+/// deterministic). Returns the findings; "" when the bytes are equal.
+std::string reassemble(const std::string &dir, const std::string &cubinBytes,
+                       const artifact::Manifest &m, const profile::Profile &p,
+                       const std::string &ptxasOption, bool allowRepinned,
+                       std::string &how) {
+  std::string tool = ptxasOption == "never"
+                         ? ""
+                         : findTool(ptxasOption == "auto" ? "ptxas" : ptxasOption);
+  std::string why = "nothing binds kernel.ptx (the evidence of the source's "
+                    "loops, floating point and signature) to kernel.cubin: ";
+  if (tool.empty())
+    return why + (ptxasOption == "never"
+                      ? "ptxas was not run (--ptxas=never)"
+                      : "no ptxas on this machine to assemble it again") +
+           " (pass --ptxas=PATH to a ptxas that profile " + p.name + " pins)";
+  std::string bytes, out, err;
+  readFile(tool, bytes);
+  std::string sha = sha256Hex(bytes);
+  bool pinned = false;
+  for (const profile::ToolPin &pin : p.pins)
+    pinned |= pin.tool == "ptxas" && pin.sha256 == sha;
+  if (!pinned && !(allowRepinned && m.ptxasPinnedBy == "repin" &&
+                   sha == m.ptxasSha256))
+    return why + tool + " has sha256 " + sha + ", which profile " + p.name +
+           " does not pin, so its output proves nothing";
+  llvm::SmallString<128> outPath;
+  llvm::sys::fs::createTemporaryFile("rake-verify", "cubin", outPath);
+  std::vector<std::string> args = p.ptxasFlags;
+  args.push_back(dir + "/kernel.ptx");
+  args.push_back("-o");
+  args.push_back(outPath.str().str());
+  std::string again;
+  int rc = runTool(tool, args, out, err);
+  bool read = readFile(outPath.str().str(), again);
+  llvm::sys::fs::remove(outPath);
+  if (rc != 0 || !read)
+    return "kernel.ptx does not assemble: " + llvm::StringRef(err).trim().str();
+  how = tool;
+  if (again != cubinBytes)
+    return "kernel.ptx assembles (" + tool + ", the profile's flags) to a "
+           "cubin with sha256 " + sha256Hex(again) + ", not to kernel.cubin (" +
+           sha256Hex(cubinBytes) + "): the PTX is not the one the cubin was "
+           "made from";
+  return "";
+}
+
 json::Array strings(const std::vector<std::string> &v) {
   json::Array a;
   for (const std::string &s : v)
@@ -418,6 +467,8 @@ int rake::bundle::make(const MakeOptions &o) {
   vo2.nvdisasm = o.nvdisasm;
   vo2.disasmDirs = o.disasmDirs;
   vo2.signKeyPem = o.signKeyPem;
+  // The cubin was just assembled from this PTX by the pinned ptxas.
+  vo2.skipReassembly = true;
   return verify(o.outDir, vo2);
 }
 
@@ -515,6 +566,18 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
                        "': the manifest's backward_branches, tensor_core or "
                        "subroutines differ from what the disassembly shows "
                        "[rule manifest]");
+  }
+  // The PTX is evidence too: it must be what the cubin was assembled from.
+  // (Skipped once something is already wrong: the verdict is made.)
+  if (errors.empty() && !o.skipReassembly) {
+    std::string how;
+    std::string why = reassemble(dir, c.cubinBytes, m, p, o.ptxas,
+                                 o.allowRepinned, how);
+    if (!why.empty())
+      errors.push_back("bundle: " + why + " [rule evidence]");
+    else
+      llvm::outs() << "evidence: kernel.ptx assembles to kernel.cubin (" << how
+                   << ")\n";
   }
   if (m.verifierVersion != verifier::kVersion)
     llvm::outs() << "note: made by verifier '" << m.verifierVersion

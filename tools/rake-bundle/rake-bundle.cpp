@@ -2,6 +2,7 @@
 //
 //   rake-bundle KERNEL.mlir -o DIR [--profile=P] [--disasm-dir=D]...
 //               [--nvdisasm=auto|never|PATH] [--ptxas=PATH] [--repin]
+//               [--sign=KEY.key]         (sign the bundle when verified)
 //   rake-bundle KERNEL.ptx  -o DIR ... [--dynamic-shared-bytes=N]
 //               [--blocks-per-sm=K]      (start from PTX)
 //
@@ -55,6 +56,7 @@ static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of reco
 static cl::opt<std::string> nvdisasm("nvdisasm", cl::init("auto"),
                                      cl::desc("auto: nvdisasm where it exists, else recorded; never; or a path"));
 static cl::opt<std::string> ptxas("ptxas", cl::desc("The ptxas to use (default: PATH, then /usr/local/cuda/bin)"), cl::cat(toolOptions));
+static cl::opt<std::string> signKey("sign", cl::desc("Sign the bundle, when it verifies, with this Ed25519 private key (PEM; rake-verify --keygen makes one)"), cl::cat(toolOptions));
 static cl::opt<bool> repin("repin", cl::desc("Use a ptxas the profile does not pin; the bundle records its hash"));
 static cl::opt<int64_t> dynamicSharedBytes(
     "dynamic-shared-bytes", cl::init(-1),
@@ -142,6 +144,11 @@ int main(int argc, char **argv) {
   o.nvdisasm = nvdisasm;
   o.disasmDirs = disasmDirs;
   o.compiler = std::string("rake-bundle ") + RAKE_REVISION;
+  if (!signKey.empty() && !::rake::bundle::readFile(signKey, o.signKeyPem)) {
+    errs() << "rake-bundle: error: cannot read the private key " << signKey
+           << "\n";
+    return 2;
+  }
   if (!::rake::bundle::readFile(input, o.sourceText)) {
     errs() << "rake-bundle: error: cannot read " << input << "\n";
     return 2;

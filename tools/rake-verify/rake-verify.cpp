@@ -1,7 +1,11 @@
 //===- rake-verify.cpp - The cubin artifact verifier ----------------------===//
 //
 //   rake-verify BUNDLE_DIR                 check a bundle (seal, hashes,
-//                                          manifest fields, cubin rules)
+//                                          manifest fields, cubin rules on
+//                                          live or trusted disassembly)
+//   rake-verify BUNDLE_DIR --sign=KEY      ... and sign it when it verifies
+//   rake-verify BUNDLE_DIR --public-key=PUB   ... requiring PUB's signature
+//   rake-verify --keygen=PREFIX            make PREFIX.key and PREFIX.pub
 //   rake-verify [options] KERNEL.cubin     check one cubin against a profile
 //   rake-verify --print-profile=NAME       a profile as JSON
 //   rake-verify --list-profiles
@@ -12,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Rake/Artifact/Crypto.h"
+#include "Rake/Artifact/Manifest.h"
 #include "Rake/Profile/Profile.h"
 #include "Rake/Verifier/Bundle.h"
 #include "Rake/Verifier/Cubin.h"
@@ -30,13 +36,19 @@ using namespace rake;
 static cl::OptionCategory toolOptions("rake-verify options");
 
 static cl::opt<std::string> input(cl::Positional, cl::desc("<bundle dir | cubin>"), cl::cat(toolOptions));
-static cl::opt<std::string> profileName("profile", cl::desc("Profile for a lone cubin"),
-                                        cl::init("nvidia-ptx-sm90a"), cl::cat(toolOptions));
+static cl::opt<std::string> profileName("profile", cl::desc("Profile for a lone cubin (default nvidia-ptx-sm90a); for a bundle, the profile it must name"),
+                                        cl::cat(toolOptions));
+static cl::opt<bool> allowRelaxed("allow-relaxed", cl::desc("Accept a bundle verified under a -relaxed profile without naming it"), cl::cat(toolOptions));
+static cl::opt<std::string> signKey("sign", cl::desc("Sign a bundle that verifies with this Ed25519 private key (PEM): writes manifest.sig"), cl::cat(toolOptions));
+static cl::opt<std::string> publicKey("public-key", cl::desc("Require a bundle's signature by this Ed25519 public key (PEM)"), cl::cat(toolOptions));
+static cl::opt<std::string> keygen("keygen", cl::desc("Make an Ed25519 key pair: PREFIX.key (private, mode 0600) and PREFIX.pub"), cl::cat(toolOptions));
 static cl::opt<std::string> ptxPath("ptx", cl::desc("The PTX the cubin was made from (evidence of the source's loops and floating point)"), cl::cat(toolOptions));
 static cl::opt<std::string> disasmPath("disasm", cl::desc("nvdisasm -json output of exactly this cubin"), cl::cat(toolOptions));
-static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"), cl::cat(toolOptions));
-static cl::opt<std::string> nvdisasm("nvdisasm", cl::desc("auto: run nvdisasm where it exists (default for a cubin; a bundle uses its recorded disassembly); never; or a path"),
-                                     cl::init(""));
+static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A trusted store of recorded disassemblies named <cubin-sha256>.json (a bundle's own disasm.json is never evidence)"), cl::cat(toolOptions));
+static cl::opt<std::string> nvdisasm("nvdisasm", cl::desc("auto: run nvdisasm where it exists, else a trusted recording (default); never: only a recording; or a path"),
+                                     cl::init("auto"), cl::cat(toolOptions));
+static cl::opt<std::string> ptxasTool("ptxas", cl::desc("For a bundle: the pinned ptxas that re-assembles kernel.ptx to prove it is the cubin's source (auto: PATH, then /usr/local/cuda/bin; never)"),
+                                      cl::init("auto"), cl::cat(toolOptions));
 static cl::opt<int> sourceLoops("source-loops", cl::desc("The number of loops in each kernel's source (overrides the PTX)"), cl::init(-1), cl::cat(toolOptions));
 static cl::opt<bool> allowRepinned("allow-repinned", cl::desc("Accept a bundle whose ptxas was re-pinned (--repin)"), cl::cat(toolOptions));
 static cl::opt<std::string> printProfile("print-profile", cl::desc("Print a profile as JSON"), cl::cat(toolOptions));
@@ -63,16 +75,49 @@ int main(int argc, char **argv) {
     outs() << p->toJson();
     return 0;
   }
+  if (!keygen.empty()) {
+    std::string priv, pub, err;
+    if (!crypto::generateKey(priv, pub, err))
+      return usage(err);
+    std::error_code ec;
+    {
+      raw_fd_ostream os(keygen + ".key", ec, sys::fs::CD_CreateNew,
+                        sys::fs::FA_Write, sys::fs::OF_None);
+      if (ec)
+        return usage("cannot create " + keygen + ".key: " + ec.message());
+      sys::fs::setPermissions(keygen + ".key",
+                              sys::fs::owner_read | sys::fs::owner_write);
+      os << priv;
+    }
+    raw_fd_ostream os(keygen + ".pub", ec);
+    if (ec)
+      return usage("cannot create " + keygen + ".pub: " + ec.message());
+    os << pub;
+    outs() << "ed25519 key " << crypto::fingerprint(pub) << ": " << keygen
+           << ".key (private: keep it), " << keygen << ".pub (public)\n";
+    return 0;
+  }
   if (input.empty())
     return usage("no input: give a bundle folder or a cubin");
   if (sys::fs::is_directory(input)) {
     bundle::VerifyOptions o;
     o.allowRepinned = allowRepinned;
-    o.nvdisasm = nvdisasm.empty() ? std::string("never") : nvdisasm.getValue();
+    o.allowRelaxed = allowRelaxed;
+    o.requiredProfile = profileName;
+    o.nvdisasm = nvdisasm;
+    o.disasmDirs = disasmDirs;
+    o.ptxas = ptxasTool;
+    if (!signKey.empty() && !artifact::readFile(signKey, o.signKeyPem))
+      return usage("cannot read the private key " + signKey);
+    if (!publicKey.empty() && !artifact::readFile(publicKey, o.publicKeyPem))
+      return usage("cannot read the public key " + publicKey);
     return bundle::verify(input, o);
   }
+  if (!signKey.empty() || !publicKey.empty())
+    return usage("--sign and --public-key are for bundles; give a bundle folder");
 
-  const profile::Profile *p = profile::findProfile(profileName);
+  const profile::Profile *p = profile::findProfile(
+      profileName.empty() ? std::string("nvidia-ptx-sm90a") : profileName.getValue());
   if (!p)
     return usage("unknown profile '" + profileName + "' (--list-profiles)");
   std::string bytes;
@@ -100,7 +145,7 @@ int main(int argc, char **argv) {
   o.allSourceLoops = sourceLoops;
   std::string disasm;
   bool have = false;
-  std::string mode = nvdisasm.empty() ? std::string("auto") : nvdisasm.getValue();
+  std::string mode = nvdisasm;
   if (!disasmPath.empty()) {
     if (!bundle::readFile(disasmPath, disasm))
       return usage("cannot read " + disasmPath);

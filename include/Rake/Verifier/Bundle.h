@@ -88,6 +88,10 @@ struct VerifyOptions {
   std::vector<std::string> disasmDirs;
   std::string publicKeyPem; ///< require this signer's signature
   std::string signKeyPem;   ///< sign the bundle when it verifies
+  /// The ptxas that re-assembles kernel.ptx to prove it is the cubin's
+  /// source: "auto" (PATH, then /usr/local/cuda/bin), "never", or a path.
+  std::string ptxas = "auto";
+  bool skipReassembly = false; ///< (rake-bundle: it has just assembled it)
 };
 
 /// Checks a bundle directory: everything artifact::checkBundle checks (what

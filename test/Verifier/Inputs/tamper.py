@@ -15,8 +15,6 @@
                                            KERNEL in disasm.json to NEW
   tamper.py DIR disasm-length KERNEL N     set the function's length
   tamper.py DIR ptx-truncate BYTES         cut kernel.ptx to its first BYTES
-  tamper.py DIR ptx-extern-shared          declare dynamic shared memory
-                                           (.extern .shared) in kernel.ptx
   tamper.py DIR set PATH JSON              set a manifest field (PATH: a.b.0.c)
   tamper.py DIR unset PATH                 remove a manifest field
   tamper.py DIR text FILE OLD NEW          replace OLD by NEW once in FILE's
@@ -69,7 +67,10 @@ def disasm_function(dis, kernel):
 
 
 def main(argv):
-    d, what, args = argv[1], argv[2], argv[3:]
+    apply(argv[1], argv[2], argv[3:])
+
+
+def apply(d, what, args):
     cubin, manifest = d + "/kernel.cubin", d + "/manifest.json"
     if what in ("cubin-byte", "cubin-bit", "cubin-text", "cubin-sm",
                 "strip-phdrs", "nop-store"):
@@ -104,15 +105,6 @@ def main(argv):
     elif what == "ptx-truncate":
         text = open(d + "/kernel.ptx", "rb").read()
         open(d + "/kernel.ptx", "wb").write(text[:int(args[0])])
-    elif what == "ptx-extern-shared":
-        m = load_json(manifest)
-        ptx = d + "/" + m["ptx"]["file"]
-        text = open(ptx).read().replace(
-            ".address_size 64\n",
-            ".address_size 64\n\n.extern .shared .align 128 .b8 __dynamic_shmem__0[];\n", 1)
-        open(ptx, "w").write(text)
-        m["ptx"]["sha256"] = sha(text.encode())
-        save_json(manifest, m)
     elif what in ("set", "unset"):
         m = load_json(manifest)
         keys = args[0].split(".")
@@ -132,7 +124,7 @@ def main(argv):
         path = d + "/" + args[0]
         text = open(path).read()
         if args[1] not in text:
-            sys.exit("tamper.py: '%s' is not in %s" % (args[1], path))
+            raise SystemExit("tamper.py: '%s' is not in %s" % (args[1], path))
         open(path, "w").write(text.replace(args[1], args[2], 1))
     elif what == "rehash":
         m = load_json(manifest)
@@ -153,7 +145,8 @@ def main(argv):
         open(d + "/manifest.sha256", "w").write(
             sha(open(manifest, "rb").read()) + "  manifest.json\n")
     else:
-        sys.exit("unknown edit " + what)
+        raise SystemExit("unknown edit " + what)
 
 
-main(sys.argv)
+if __name__ == "__main__":
+    main(sys.argv)
