@@ -1,8 +1,9 @@
 //===- Runtime.cpp - Load and launch verified Rake kernels ----------------===//
 //
 // Plain C++17 with no LLVM and no CUDA headers: it builds with
-//   g++ -std=c++17 -Iinclude lib/Runtime/Runtime.cpp lib/Artifact/*.cpp \
-//       lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp lib/Profile/Profile.cpp \
+//   g++ -std=c++17 -Iinclude lib/Runtime/Runtime.cpp lib/Artifact/Json.cpp
+//       lib/Artifact/Crypto.cpp lib/Artifact/Manifest.cpp
+//       lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp lib/Profile/Profile.cpp
 //       -lcrypto -ldl
 // A bundle is checked by rake::artifact::checkBundle, the checker rake-verify
 // runs. The few CUDA driver types and entry points it uses are declared here
@@ -121,13 +122,6 @@ rake_status fail(rake_error *err, rake_status code, const char *fmt, ...) {
   return code;
 }
 
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  out.assign(std::istreambuf_iterator<char>(in), {});
-  return true;
-}
 
 const char *driverError(const Driver &d, CUresult r) {
   const char *s = nullptr;

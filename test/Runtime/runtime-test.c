@@ -17,7 +17,7 @@
  * exits 1. Build on a GPU machine with:
  *   gcc -std=c11 -Iinclude -c test/Runtime/runtime-test.c
  *   g++ -std=c++17 -Iinclude runtime-test.o lib/Runtime/Runtime.cpp \
- *       lib/Artifact/*.cpp lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp \
+ *       lib/Artifact/{Json,Crypto,Manifest}.cpp lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp \
  *       lib/Profile/Profile.cpp -lcrypto -ldl -o rake-runtime-test
  * The environment variable RAKE_PUBLIC_KEY (read by the runtime itself)
  * requires a signature; RAKE_TEST_PROFILE names the profile to require and

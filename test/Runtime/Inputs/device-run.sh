@@ -6,7 +6,8 @@
 # Run on the GPU machine from a folder holding include/, lib/Runtime,
 # lib/Artifact, lib/Verifier/{Cubin,Ptx}.cpp, lib/Profile/Profile.cpp,
 # runtime-test.c (test/Runtime), tamper.py (test/Verifier/Inputs) and bundle/
-# (test/Runtime/Inputs/vector_add.bundle); it needs OpenSSL's libcrypto.
+# (test/Runtime/Inputs/vector_add.bundle), and signed/ (a copy signed with
+# rake-verify --sign) with k.pub; it needs OpenSSL's libcrypto.
 # Its output on the H200 is h200-run.log.
 cd "$(dirname "$0")"
 export PATH=$PATH:/usr/local/cuda/bin
@@ -38,4 +39,11 @@ echo "== status unverified, resealed"; t "set status '\"unverified\"'" reseal
 echo "== manifest launch.dynamic_shared_bytes 4096, resealed: a launch with less refused, one with 4096 runs"; t "set kernels.0.launch.dynamic_shared_bytes 4096" reseal
 echo "== manifest launch.block 512x1x1, resealed"; t "set kernels.0.launch.block '[512, 1, 1]'" reseal
 echo "== manifest launch shape removed, resealed: not launched"; t "unset kernels.0.launch" reseal
-echo "== cubin and manifest consistently made sm_100a: the device refuses"; t "cubin-sm 100" rehash "set target '\"sm_100a\"'" "set cubin.arch '\"sm_100a\"'" reseal
+echo "== cubin and manifest consistently made sm_100a: refused (ELF flags)"; t "cubin-sm 100" rehash "set target '\"sm_100a\"'" "set cubin.arch '\"sm_100a\"'" reseal
+echo "== the kernel's store made a NOP, every hash re-bound: integrity only loads it (no disassembler in the runtime)"; t "nop-store vector_add" rehash reseal
+echo "== signed bundle, the signer's public key given (signed/, k.pub: made by rake-verify --sign)"
+RAKE_PUBLIC_KEY=k.pub ./rake-runtime-test open signed | grep trust
+rm -f signed/evidence.jsonl; RAKE_PUBLIC_KEY=k.pub ./rake-runtime-test run signed 1000003; echo "rc=$?"
+echo "== the same store made a NOP in the signed bundle, every hash re-bound: the key refuses it"
+rm -rf tb; cp -r signed tb; python3 tamper.py tb nop-store vector_add; python3 tamper.py tb rehash; python3 tamper.py tb reseal
+RAKE_PUBLIC_KEY=k.pub ./rake-runtime-test run tb 1000; echo "rc=$?"
