@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The Sm80 GEMM kernels against cuBLAS, measured in the same run on the
 same inputs. Runs on the GPU machine (PyTorch with CUDA); run.sh prepares
-the kernels' PTX, their launch shapes (WORKDIR/kernels.txt: name, PTX,
-launcher flags) and the launcher.
+the kernels' verified bundles, their launch shapes (WORKDIR/kernels.txt:
+name, bundle, launcher flags) and the launcher, which runs each kernel
+through the C runtime from its bundle.
 
 For each size M = N = K: random bf16 A (M x K) and B (K x N); each kernel
 through rake-launch (first run checked against torch's f32 product of the
@@ -20,7 +21,7 @@ import torch
 
 launcher, work = sys.argv[1:3]
 sizes = [int(s) for s in sys.argv[3:]] or [2048, 4096, 8192]
-# name, PTX, width of a K slice, B as k x n ("kn") or n x k ("nk"), height
+# name, bundle folder, width of a K slice, B as k x n ("kn") or n x k ("nk"), height
 # of a tile of C, launcher flags
 kernels = [line.split(maxsplit=5) for line in open(f"{work}/kernels.txt")]
 repeat = 20
@@ -55,11 +56,11 @@ for s in sizes:
     ref = a.float() @ b.float()
     cublas = time_torch(lambda: torch.matmul(a, b), repeat)
     flops = 2.0 * m * n * k
-    for name, ptx, slice_, form, mtile, launch in kernels:
+    for name, bundle, slice_, form, mtile, launch in kernels:
         bmat = (f"m:bf16:{k}x{n}:{work}/B.bin:-" if form == "kn"
                 else f"m:bf16:{n}x{k}:{work}/Bt.bin:-")
         out = subprocess.run(
-            [launcher, f"{work}/{ptx}", name,
+            [launcher, f"{work}/{bundle}", name,
              *[f for f in launch.split() if not f.startswith("t:")], "--repeat",
              str(repeat), f"i:{m // int(mtile)}", f"i:{n // 128}",
              f"i:{k // int(slice_)}", f"m:bf16:{m}x{k}:{work}/A.bin:-", bmat,

@@ -7,11 +7,13 @@
 # by make_gemm_sm90a_ws.py) against cuBLAS (torch.matmul), in two steps:
 #
 #   bench/gemm_sm80/run.sh prepare          (here: needs the build)
-#       compiles each kernel to gpu-work/bench/NAME.ptx and records its
+#       compiles each kernel to a verified bundle gpu-work/bench/NAME
+#       (rake-bundle, with the trusted disassembly store) and records its
 #       launch shape (block, CTAs per SM, dynamic shared memory) as rake-run
 #       gives it, in gpu-work/bench/kernels.txt
 #   bench/gemm_sm80/run.sh run [SIZE...]    (on the GPU machine: CUDA, PyTorch)
-#       builds the launcher and runs bench.py: TFLOP/s of each kernel and of
+#       builds the launcher (with the C runtime: each kernel runs from its
+#       verified bundle) and runs bench.py: TFLOP/s of each kernel and of
 #       cuBLAS on the same inputs, and their ratio (cuBLAS time / ours: above
 #       1 is faster than cuBLAS), after checking each result against torch's
 #       f32 product of the same inputs
@@ -35,7 +37,9 @@ prepare)
     set -- $entry
     k=$1 slice=$2 form=$3 mtile=$4
     name=$(basename "$k" .mlir)
-    "$bin/rake-translate" --gpuir-to-ptx "$k" -o "$work/$name.ptx"
+    "$bin/rake-bundle" "$k" -o "$work/$name" \
+      --disasm-dir="${RAKE_DISASM_DIR:-$root/test/Verifier/Inputs/disasm}" > "$work/$name.log" \
+      || { cat "$work/$name.log" >&2; echo "run.sh: $k: the bundle is not verified" >&2; exit 1; }
     if [ "$form" = kn ]; then shape="A=${mtile}x$slice,B=${slice}x128,C=${mtile}x128"
     else shape="A=${mtile}x$slice,Bt=128x$slice,C=${mtile}x128"; fi
     "$bin/rake-run" --seq "$k" --sizes=Mt=1,Nt=1,Kt=1 --shape="$shape" \
@@ -43,15 +47,13 @@ prepare)
     launch=$(sed -E 's/^[a-z0-9_]+ (--block [0-9]+ --blocks-per-sm [0-9]+ --smem [0-9]+).*/\1/' "$work/$name.args")
     # The tensor maps of TMA kernels (t:ARG:BOX:SWIZZLE) come last.
     launch="$launch$(grep -o ' t:[^ ]*' "$work/$name.args" | tr -d '\n' || true)"
-    echo "$name $name.ptx $slice $form $mtile $launch" >> "$work/kernels.txt"
+    echo "$name $name $slice $form $mtile $launch" >> "$work/kernels.txt"
   done
   cat "$work/kernels.txt"
   ;;
 run)
   shift
-  cuda=${CUDA_HOME:-/usr/local/cuda}
-  g++ -O2 -std=c++17 -o "$work/rake-launch" "$root/runtime/launch/rake-launch.cpp" \
-    -I"$cuda/include" -L"$cuda/lib64" -L"$cuda/lib64/stubs" -lcuda
+  "$root/scripts/build-launcher.sh" "$work/rake-launch"
   python3 "$root/bench/gemm_sm80/bench.py" "$work/rake-launch" "$work" "$@"
   ;;
 *)

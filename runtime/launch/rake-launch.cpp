@@ -1,9 +1,16 @@
-// rake-launch: run a kernel that rake-translate compiled, on the GPU, and
-// compare its outputs with the sequential meaning.
+// rake-launch: run a kernel from a verified bundle (rake-bundle) on the GPU,
+// through the C runtime (include/rake/runtime.h: the bundle checked as
+// rake-verify checks it, only its verified cubin loaded, the launch checked
+// against its ABI), and compare its outputs with the sequential meaning.
 //
-//   rake-launch KERNEL.ptx|cubin NAME --block N [--blocks-per-sm K]
-//               [--smem BYTES] [--cluster C] [--expect DIR [--rtol R]
-//               [--atol A]] [--repeat N] ARG...
+//   rake-launch BUNDLE NAME [--block N] [--blocks-per-sm K] [--smem BYTES]
+//               [--cluster C] [--expect DIR [--rtol R] [--atol A]]
+//               [--repeat N] ARG...
+//
+// The launch shape is the bundle's (rake_kernel_launch_shape); --block,
+// --blocks-per-sm, --smem and --cluster, when given (rake-run
+// --launch-args writes them), must equal it. A public key in
+// $RAKE_PUBLIC_KEY makes the runtime load only bundles that key signed.
 //
 // Each ARG is one parameter of the GpuIR procedure, in order:
 //   i:VALUE                         an index parameter
@@ -20,8 +27,9 @@
 //                                   as the address of a copy in global
 //                                   memory
 // The kernel is persistent: it is launched on SMs x blocks_per_sm CTAs
-// (rounded down to whole clusters of C CTAs along x), each with BYTES of
-// dynamic shared memory (the kernel's rake.shared_bytes).
+// (rounded down to whole clusters of C CTAs along x; the cluster is the
+// kernel's own .reqnctapercluster), each with the bundle's dynamic shared
+// memory (the kernel's rake.shared_bytes).
 // Buffers are passed as MLIR's memref descriptors (allocated and aligned
 // pointer, offset, sizes, strides), index values as 64-bit integers.
 //
@@ -33,9 +41,11 @@
 // the mean time of those runs is reported (inputs are not restored: use it
 // for kernels whose outputs do not feed their inputs).
 //
-// Built on a machine with the CUDA toolkit (scripts/gpu-run.sh):
-//   g++ -O2 -o rake-launch rake-launch.cpp -I$CUDA/include -L$CUDA/lib64 -lcuda
+// Built on a machine with the CUDA toolkit by scripts/build-launcher.sh
+// (with the runtime's sources, -lcuda -lcrypto -ldl).
 #include <cuda.h>
+
+#include "rake/runtime.h"
 
 #include <cmath>
 #include <cstdint>
@@ -147,10 +157,10 @@ struct Buffer {
 
 int main(int argc, char **argv) {
   if (argc < 3)
-    die("usage: rake-launch KERNEL.ptx|cubin NAME --block N "
-        "[--blocks-per-sm K] ARG...");
-  std::string kernelPath = argv[1], name = argv[2];
-  int block = 0, blocksPerSm = 1, repeat = 0, smem = 0, cluster = 1;
+    die("usage: rake-launch BUNDLE NAME [--block N] [--blocks-per-sm K] "
+        "[--smem BYTES] [--cluster C] ARG...");
+  std::string bundlePath = argv[1], name = argv[2];
+  int block = -1, blocksPerSm = -1, repeat = 0, smem = -1, cluster = -1;
   std::string expect;
   double rtol = 0, atol = 0;
   std::vector<std::string> args;
@@ -175,8 +185,32 @@ int main(int argc, char **argv) {
     else
       args.push_back(a);
   }
-  if (block <= 0)
-    die("give the block size with --block");
+
+  // The bundle, checked and opened by the runtime; its launch shape.
+  rake_bundle *bundle = nullptr;
+  rake_error err;
+  if (rake_bundle_open(bundlePath.c_str(), &bundle, &err) != RAKE_OK)
+    die("refused " + bundlePath + ": " + std::to_string(err.code) + ": " +
+        err.message);
+  std::printf("@%s: bundle %s: %s\n", name.c_str(), bundlePath.c_str(),
+              rake_bundle_trust(bundle));
+  rake_launch_shape shape;
+  if (rake_kernel_launch_shape(bundle, name.c_str(), &shape, &err) != RAKE_OK)
+    die(std::to_string(err.code) + ": " + err.message);
+  auto agree = [&](const char *flag, int given, uint32_t recorded) {
+    if (given >= 0 && uint32_t(given) != recorded)
+      die(std::string(flag) + " " + std::to_string(given) +
+          " differs from the bundle's launch shape (" +
+          std::to_string(recorded) + ")");
+  };
+  agree("--block", block, shape.block[0]);
+  agree("--blocks-per-sm", blocksPerSm, shape.blocks_per_sm);
+  agree("--smem", smem, shape.dynamic_shared_bytes);
+  agree("--cluster", cluster, shape.cluster);
+  block = int(shape.block[0]);
+  blocksPerSm = int(shape.blocks_per_sm);
+  smem = int(shape.dynamic_shared_bytes);
+  cluster = int(shape.cluster);
 
   check(cuInit(0), "cuInit");
   CUdevice device;
@@ -189,12 +223,10 @@ int main(int argc, char **argv) {
                              device),
         "cuDeviceGetAttribute");
 
-  std::vector<char> image = readFile(kernelPath);
-  image.push_back('\0'); // PTX is loaded as a C string.
-  CUmodule module;
-  check(cuModuleLoadData(&module, image.data()), "cuModuleLoadData");
-  CUfunction fn;
-  check(cuModuleGetFunction(&fn, module, name.c_str()), "cuModuleGetFunction");
+  rake_module *module = nullptr;
+  if (rake_module_load(bundle, ctx, &module, &err) != RAKE_OK)
+    die("cannot load " + bundlePath + ": " + std::to_string(err.code) + ": " +
+        err.message);
 
   // Parameters, flattened as MLIR lowers them.
   std::vector<std::unique_ptr<Buffer>> buffers;
@@ -304,35 +336,20 @@ int main(int argc, char **argv) {
   CUevent start, stop;
   check(cuEventCreate(&start, 0), "cuEventCreate");
   check(cuEventCreate(&stop, 0), "cuEventCreate");
-  // Beyond 48 KiB a kernel must opt in to its dynamic shared memory.
-  check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                           smem),
-        "cuFuncSetAttribute");
+  // Each argument as rake-launch built it (8 bytes, 8-aligned: pointers and
+  // 64-bit integers); the runtime checks their number, sizes and alignments
+  // against the bundle's ABI, and the launch against its shape.
+  std::vector<rake_arg> rargs;
+  for (void *p : params)
+    rargs.push_back({p, 8, 8});
+  rake_launch_config config = {{grid, 1, 1},
+                               {shape.block[0], shape.block[1], shape.block[2]},
+                               shape.dynamic_shared_bytes};
   auto launch = [&] {
-    if (cluster == 1) {
-      check(cuLaunchKernel(fn, grid, 1, 1, static_cast<unsigned>(block), 1, 1,
-                           static_cast<unsigned>(smem), nullptr, params.data(),
-                           nullptr),
-            "cuLaunchKernel");
-      return;
-    }
-    CUlaunchAttribute attr;
-    std::memset(&attr, 0, sizeof(attr));
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = static_cast<unsigned>(cluster);
-    attr.value.clusterDim.y = 1;
-    attr.value.clusterDim.z = 1;
-    CUlaunchConfig config;
-    std::memset(&config, 0, sizeof(config));
-    config.gridDimX = grid;
-    config.gridDimY = config.gridDimZ = 1;
-    config.blockDimX = static_cast<unsigned>(block);
-    config.blockDimY = config.blockDimZ = 1;
-    config.sharedMemBytes = static_cast<unsigned>(smem);
-    config.attrs = &attr;
-    config.numAttrs = 1;
-    check(cuLaunchKernelEx(&config, fn, params.data(), nullptr),
-          "cuLaunchKernelEx");
+    if (rake_launch_args(module, name.c_str(), &config, nullptr,
+                         uint32_t(rargs.size()), rargs.data(),
+                         &err) != RAKE_OK)
+      die("launch refused: " + std::to_string(err.code) + ": " + err.message);
   };
   check(cuEventRecord(start, nullptr), "cuEventRecord");
   launch();
