@@ -691,7 +691,8 @@ void Checker::ptx() {
                    " requires " + p.ptxVersion + ", " + p.target + ", " +
                    std::to_string(p.addressBits));
   for (const verifier::Finding &f : c.ptx.fpFindings)
-    bad(f.rule, "kernel '" + f.kernel + "': " + f.message);
+    if (p.enforces(f.rule))
+      bad(f.rule, "kernel '" + f.kernel + "': " + f.message);
   for (const verifier::PtxEntry &e : c.ptx.entries)
     if (c.cubinParsed && !c.cubin.findKernel(e.name))
       bad("ptx", "kernel.ptx has kernel '" + e.name +
@@ -724,7 +725,7 @@ void Checker::kernel(const KernelEntry &k, const cubin::Kernel &ck,
                         std::to_string(k.barriers) + " differ from the "
                         "cubin's EIATTR_NUM_BARRIERS " +
                         std::to_string(ck.numBarriers));
-  if (c.profile->strictResources() &&
+  if (c.profile->enforces("resources") &&
       (ck.frameSize > 0 || ck.localSize > 0 ||
        c.cubin.findSection(".nv.local." + k.name)))
     bad("resources", kn + " has a stack frame of " +

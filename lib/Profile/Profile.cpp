@@ -192,6 +192,34 @@ std::string Profile::classOf(const std::string &opcode) const {
   return "";
 }
 
+const std::vector<RuleSwitch> &rake::profile::ruleSwitches() {
+  static const std::vector<RuleSwitch> table = {
+      {"fp-ftz", "floating_point.no_ftz",
+       [](const Profile &p) { return p.forbidFtz; }},
+      {"fp-approx", "floating_point.no_approx",
+       [](const Profile &p) { return p.forbidApprox; }},
+      {"fp-rounding", "floating_point.round_to_nearest_even",
+       [](const Profile &p) { return p.roundToNearest; }},
+      {"fp-contraction", "floating_point.no_implicit_contraction",
+       [](const Profile &p) { return p.forbidContraction; }},
+      {"call", "calls", [](const Profile &p) { return p.forbidCalls; }},
+      {"local-memory", "resources",
+       [](const Profile &p) { return p.strictResources(); }},
+      {"stack-frame", "resources",
+       [](const Profile &p) { return p.strictResources(); }},
+      {"resources", "resources",
+       [](const Profile &p) { return p.strictResources(); }},
+  };
+  return table;
+}
+
+bool Profile::enforces(const std::string &rule) const {
+  for (const RuleSwitch &r : ruleSwitches())
+    if (rule == r.rule)
+      return r.enforced(*this);
+  return true;
+}
+
 bool Profile::isTensorCore(const std::string &opcode) const {
   return classOf(opcode) == "tensor-core";
 }

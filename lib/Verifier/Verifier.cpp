@@ -204,6 +204,10 @@ private:
   void error(const std::string &kernel, int64_t offset,
              const std::string &instruction, const std::string &rule,
              const std::string &message) {
+    // The profile's flags switch some rules off (Profile::enforces, the
+    // table in Profile.cpp): every rule is decided here, in one place.
+    if (!p.enforces(rule))
+      return;
     // At most kShown findings of one rule per kernel; the rest are counted.
     if (++counts[{kernel, rule}] > kShown)
       return;
@@ -291,6 +295,17 @@ void Checker::checkHeader() {
           "the cubin was assembled with ptxas options '" +
               llvm::StringRef(c.toolOptions).trim().str() + "'; profile " +
               p.name + " requires '" + want + "'");
+  // No implicit contraction: ptxas fuses a multiply and an add into an FMA
+  // (one rounding instead of two) unless told -fmad false.
+  bool noFmad = false;
+  for (auto &[opt, value] : cubin::splitOptions(c.toolOptions))
+    noFmad |= opt == "-fmad" && value == "false";
+  if (!noFmad)
+    error("", -1, "", "fp-contraction",
+          "the cubin was assembled without -fmad false (options '" +
+              llvm::StringRef(c.toolOptions).trim().str() +
+              "'), so ptxas may contract a multiply and an add into one FMA; "
+              "profile " + p.name + " forbids implicit contraction");
 }
 
 void Checker::checkPtx() {
@@ -377,7 +392,7 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
             "instruction " + b + " is not known to profile " + p.name);
       continue;
     }
-    if (cls == "tensor-core")
+    if (p.isTensorCore(in.opcode))
       ++rep.tensorCore[in.opcode];
     if (b == "CALL") {
       std::vector<std::string> ops = in.operandList();
@@ -393,7 +408,7 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
                   "subroutines may be called)");
       }
     }
-    if ((b == "LDL" || b == "STL") && p.strictResources())
+    if (b == "LDL" || b == "STL")
       error(kn, in.offset, in.text(), "local-memory",
             std::string("a local memory ") + (b == "LDL" ? "load" : "store") +
                 " (a spill or a local array); profile " + p.name +
@@ -515,7 +530,7 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
   if (!k.hasFrameSize)
     error(k.name, -1, "", "evidence",
           "no EIATTR_FRAME_SIZE record: the stack frame is unknown");
-  if (p.strictResources()) {
+  {
     if (k.frameSize > 0)
       error(k.name, -1, "", "stack-frame",
             "a stack frame of " + std::to_string(k.frameSize) +
@@ -611,7 +626,7 @@ void Checker::checkMatrixFormats(const cubin::Kernel &k, const PtxEntry &e,
   std::map<std::string, const Instr *> machine;
   for (const Function *f : fns)
     for (const Instr &in : f->code)
-      if (p.classOf(in.opcode) == "tensor-core")
+      if (p.isTensorCore(in.opcode))
         machine.emplace(machineFormat(in.opcode), &in);
   for (const std::string &declared : e.matrixFormats)
     if (!machine.count(declared)) {

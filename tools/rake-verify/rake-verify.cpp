@@ -38,6 +38,7 @@ static cl::OptionCategory toolOptions("rake-verify options");
 static cl::opt<std::string> input(cl::Positional, cl::desc("<bundle dir | cubin>"), cl::cat(toolOptions));
 static cl::opt<std::string> profileName("profile", cl::desc("Profile for a lone cubin (default nvidia-ptx-sm90a); for a bundle, the profile it must name"),
                                         cl::cat(toolOptions));
+static cl::opt<std::string> profileFile("profile-file", cl::desc("For a lone cubin: the profile as JSON (--print-profile's form), e.g. a built-in one with a rule switched off"), cl::cat(toolOptions));
 static cl::opt<bool> allowRelaxed("allow-relaxed", cl::desc("Accept a bundle verified under a -relaxed profile without naming it"), cl::cat(toolOptions));
 static cl::opt<std::string> signKey("sign", cl::desc("Sign a bundle that verifies with this Ed25519 private key (PEM): writes manifest.sig"), cl::cat(toolOptions));
 static cl::opt<std::string> publicKey("public-key", cl::desc("Require a bundle's signature by this Ed25519 public key (PEM)"), cl::cat(toolOptions));
@@ -100,6 +101,9 @@ int main(int argc, char **argv) {
   if (input.empty())
     return usage("no input: give a bundle folder or a cubin");
   if (sys::fs::is_directory(input)) {
+    if (!profileFile.empty())
+      return usage("--profile-file is for a lone cubin: a bundle is checked "
+                   "against the built-in profile it names, by content");
     bundle::VerifyOptions o;
     o.allowRepinned = allowRepinned;
     o.allowRelaxed = allowRelaxed;
@@ -116,8 +120,19 @@ int main(int argc, char **argv) {
   if (!signKey.empty() || !publicKey.empty())
     return usage("--sign and --public-key are for bundles; give a bundle folder");
 
-  const profile::Profile *p = profile::findProfile(
-      profileName.empty() ? std::string("nvidia-ptx-sm90a") : profileName.getValue());
+  profile::Profile fromFile;
+  const profile::Profile *p = nullptr;
+  if (!profileFile.empty()) {
+    std::string text, err;
+    if (!artifact::readFile(profileFile, text))
+      return usage("cannot read " + profileFile);
+    if (!artifact::readProfile(text, fromFile, err))
+      return usage(profileFile + ": " + err);
+    p = &fromFile;
+  } else {
+    p = profile::findProfile(
+        profileName.empty() ? std::string("nvidia-ptx-sm90a") : profileName.getValue());
+  }
   if (!p)
     return usage("unknown profile '" + profileName + "' (--list-profiles)");
   std::string bytes;

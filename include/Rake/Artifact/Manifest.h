@@ -148,6 +148,11 @@ std::string profileSha256(const profile::Profile &p);
 
 bool readFile(const std::string &path, std::string &out);
 
+/// Reads a profile from its JSON (Profile::toJson, strictly: every field,
+/// none unknown); false with \p error otherwise.
+bool readProfile(const std::string &text, profile::Profile &out,
+                 std::string &error);
+
 } // namespace artifact
 } // namespace rake
 

@@ -89,7 +89,21 @@ struct Profile {
   bool strictResources() const { return resources == ResourcePolicy::Strict; }
   /// The profile as JSON text.
   std::string toJson() const;
+  /// Whether the profile enforces the verifier rule \p rule: the rules of
+  /// the floating-point flags, the call policy and the resource policy are
+  /// enforced only where the flag says so (the table in Profile.cpp); every
+  /// other rule (architecture, evidence, ...) always.
+  bool enforces(const std::string &rule) const;
 };
+
+/// A verifier rule the profile's flags switch: its name and the flag.
+struct RuleSwitch {
+  const char *rule;
+  const char *flag; ///< as toJson names it
+  bool (*enforced)(const Profile &);
+};
+/// Every such rule.
+const std::vector<RuleSwitch> &ruleSwitches();
 
 /// Every profile, by name.
 const std::vector<Profile> &allProfiles();
