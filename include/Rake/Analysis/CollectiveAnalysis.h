@@ -148,7 +148,6 @@ public:
   /// The launch shape of the device function around `op`.
   std::pair<int64_t, int64_t> getLaunchShape(Operation *op) const;
 
-  ArrayRef<AnalysisError> getErrors() const { return errors; }
   /// Emits the errors as MLIR diagnostics; returns failure if there were any.
   LogicalResult emitErrors() const;
 

@@ -34,7 +34,6 @@ public:
 
   /// The sharding deduced for an allocation's result, if it has one.
   const Sharding *getSharding(Value buffer) const;
-  ArrayRef<AnalysisError> getErrors() const { return errors; }
   LogicalResult emitErrors() const;
 
 private:

@@ -20,11 +20,8 @@ namespace {
 
 using Q = QualTimeline;
 
-/// Every device access (the quals a kernel launch or stream sync orders).
-constexpr Q kDeviceQuals =
-    Q::cuda_in_order_rmem | Q::cuda_in_order_ram | Q::Sm80_cp_async |
-    Q::tma_to_smem_async | Q::tma_to_gmem_async | Q::wgmma_async_rmem_a |
-    Q::wgmma_async_rmem_d | Q::wgmma_async_smem | Q::wgmma_zero;
+/// Every device access (the quals a kernel launch orders): GpuIR.h's group.
+constexpr Q kDeviceQuals = gpuir::qual_groups::kKernelDevice;
 constexpr Q kAllQuals = kDeviceQuals | Q::cpu_in_order | Q::cpu_cuda_stream;
 
 /// A window of an AMIR variable, in GpuIR terms: per dimension of the

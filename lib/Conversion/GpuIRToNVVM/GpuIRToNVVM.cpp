@@ -670,10 +670,6 @@ private:
     SmallVector<int64_t> shape;
   };
 
-  static bool isInOrderTimeline(SyncTimeline t) {
-    return t == SyncTimeline::cuda_in_order;
-  }
-
   /// Creates the device function's mbarriers at the kernel's entry:
   /// thread 0 initializes each with the number of threads that arrive on it
   /// in a phase, then the CTA meets. Each lives for the whole kernel and
@@ -843,7 +839,7 @@ private:
       return success();
     }
     fenceForAsyncAwaiters(arrive);
-    if (!isInOrderTimeline(arrive.getPre()))
+    if (!isInOrder(arrive.getPre()))
       return arrive.emitOpError()
              << "arrives on an mbarrier after "
              << stringifySyncTimeline(arrive.getPre())
@@ -866,7 +862,7 @@ private:
   /// Generic-proxy accesses before an in-order arrive, async-proxy accesses
   /// (TMA, wgmma) after the awaits: the writer's proxy fence.
   void fenceForAsyncAwaiters(ArriveOp arrive) {
-    if (isInOrderTimeline(arrive.getPre()) &&
+    if (isInOrder(arrive.getPre()) &&
         awaitedByAsyncProxy(arrive.getBarriers().front()))
       proxyFence(arrive.getLoc());
   }
@@ -936,7 +932,7 @@ private:
                 "lowered yet";
     if (failed(verifyMbarrierLag(await)))
       return failure();
-    if (!isInOrderTimeline(await.getPost()) &&
+    if (!isInOrder(await.getPost()) &&
         await.getPost() != SyncTimeline::tma_to_smem_async &&
         await.getPost() != SyncTimeline::wgmma_async)
       return await.emitOpError()

@@ -664,35 +664,6 @@ void mlir::rake::printCondition(OpAsmPrinter &p, AffineMap map,
   }
 }
 
-IntegerSet mlir::rake::conditionToIntegerSet(AffineMap map,
-                                             ArrayRef<int32_t> predicates) {
-  SmallVector<AffineExpr> constraints;
-  SmallVector<bool> eqFlags;
-  for (auto [i, pred] : llvm::enumerate(predicates)) {
-    AffineExpr l = map.getResult(2 * i), r = map.getResult(2 * i + 1);
-    switch (static_cast<CmpPredicate>(pred)) {
-    case CmpPredicate::eq:
-      constraints.push_back(l - r);
-      eqFlags.push_back(true);
-      continue;
-    case CmpPredicate::ge:
-      constraints.push_back(l - r);
-      break;
-    case CmpPredicate::gt:
-      constraints.push_back(l - r - 1);
-      break;
-    case CmpPredicate::le:
-      constraints.push_back(r - l);
-      break;
-    case CmpPredicate::lt:
-      constraints.push_back(r - l - 1);
-      break;
-    }
-    eqFlags.push_back(false);
-  }
-  return IntegerSet::get(map.getNumDims(), 0, constraints, eqFlags);
-}
-
 ParseResult mlir::rake::parseQualSet(OpAsmParser &parser,
                                      QualTimelineAttr &attr) {
   QualTimeline bits = QualTimeline::none;
@@ -754,10 +725,6 @@ void IfOp::print(OpAsmPrinter &p) {
   }
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {"map", "predicates"});
-}
-
-IntegerSet IfOp::getCondition() {
-  return conditionToIntegerSet(getMap(), getPredicates());
 }
 
 LogicalResult IfOp::verify() {

@@ -14,15 +14,12 @@ using namespace mlir::rake::gpuir;
 namespace {
 using Q = QualTimeline;
 
-constexpr Q cudaInOrder = Q::cuda_in_order_rmem | Q::cuda_in_order_ram;
-constexpr Q wgmmaRmem = Q::wgmma_async_rmem_a | Q::wgmma_async_rmem_d;
-constexpr Q wgmmaAll = wgmmaRmem | Q::wgmma_async_smem;
-constexpr Q asyncProxy =
-    Q::tma_to_smem_async | Q::tma_to_gmem_async | Q::wgmma_async_smem;
-// Every device access but wgmma_zero, which only resets the accumulate flag.
-constexpr Q cudaDevice = cudaInOrder | Q::cpu_cuda_stream | Q::Sm80_cp_async |
-                         Q::tma_to_smem_async | Q::tma_to_gmem_async |
-                         wgmmaAll;
+// The groups are named in GpuIR.h (qual_groups).
+constexpr Q cudaInOrder = qual_groups::kCudaInOrder;
+constexpr Q wgmmaRmem = qual_groups::kWgmmaRmem;
+constexpr Q wgmmaAll = qual_groups::kWgmmaAll;
+constexpr Q asyncProxy = qual_groups::kAsyncProxy;
+constexpr Q cudaDevice = qual_groups::kCudaDevice;
 
 struct Entry {
   SyncTimeline tl;

@@ -90,6 +90,28 @@ struct SyncTimelineInfo {
 };
 const SyncTimelineInfo &getSyncTimelineInfo(SyncTimeline tl);
 
+/// Named groups of qualitative timelines, defined once (SyncTimelines.cpp
+/// builds its table from them; the AMIR lowering's kernel-launch fence
+/// uses them).
+namespace qual_groups {
+using Q = QualTimeline;
+constexpr Q kCudaInOrder = Q::cuda_in_order_rmem | Q::cuda_in_order_ram;
+constexpr Q kWgmmaRmem = Q::wgmma_async_rmem_a | Q::wgmma_async_rmem_d;
+constexpr Q kWgmmaAll = kWgmmaRmem | Q::wgmma_async_smem;
+constexpr Q kAsyncProxy =
+    Q::tma_to_smem_async | Q::tma_to_gmem_async | Q::wgmma_async_smem;
+/// Every access a CUDA thread makes: in order, cp.async, TMA, wgmma.
+constexpr Q kCudaAccesses = kCudaInOrder | Q::Sm80_cp_async |
+                            Q::tma_to_smem_async | Q::tma_to_gmem_async |
+                            kWgmmaAll;
+/// What a CUDA stream orders: the device's accesses and the host's stream
+/// operations (not wgmma_zero, which only resets the accumulate flag).
+constexpr Q kCudaDevice = kCudaAccesses | Q::cpu_cuda_stream;
+/// What a kernel launch hands to the device and takes back: every device
+/// access, and the accumulate flags the kernel starts from.
+constexpr Q kKernelDevice = kCudaAccesses | Q::wgmma_zero;
+} // namespace qual_groups
+
 /// Whether a barrier mechanism is one of the commit-group mechanisms.
 bool isCommitGroup(BarrierMechanism mechanism);
 /// The sync timeline an arrive on a commit group of this mechanism needs.

@@ -158,8 +158,6 @@ def GpuIR_IfOp : GpuIR_Op<"if", [RecursiveMemoryEffects, NoTerminator]> {
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The condition as an integer set over the operands (as dims).
-    ::mlir::IntegerSet getCondition();
     bool hasElse() { return !getElseRegion().empty(); }
   }];
 }
@@ -273,10 +271,7 @@ class GpuIR_AccessOp<string mnemonic, list<Trait> traits = []>
     : GpuIR_Op<mnemonic, traits> {
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  code accessDecl = [{
-    /// The accessed element's indices as affine expressions of getIndices().
-    ::mlir::AffineMap getIndexMap() { return getMap(); }
-  }];
+  code accessDecl = [{}];
 }
 
 def GpuIR_ReadOp : GpuIR_AccessOp<"read"> {

@@ -50,8 +50,6 @@ ParseResult parseCondition(OpAsmParser &parser,
                            SmallVectorImpl<int32_t> &predicates);
 void printCondition(OpAsmPrinter &p, AffineMap map, ValueRange operands,
                     ArrayRef<int32_t> predicates);
-/// The condition as an integer set over the operands.
-IntegerSet conditionToIntegerSet(AffineMap map, ArrayRef<int32_t> predicates);
 
 /// `@name(%n: index, ...) attributes {...} { body }`: a procedure whose body
 /// may be empty (`{}` still has the entry block holding the parameters).
