@@ -1036,7 +1036,7 @@ private:
       return false;
     });
     if (RecordPtr r = hazard) {
-      std::string kind = !mutate ? "RAW" : (r->mutate ? "WAW" : "WAR");
+      std::string kind = hazardName(hazardKind(mutate, r->mutate));
       std::string verb = mutate ? "write" : "read";
       std::string earlier = r->mutate ? "written" : "read";
       std::string message =

@@ -17,6 +17,29 @@
 
 namespace mlir::rake {
 
+/// The kinds of data hazard: a later access of elements an earlier one
+/// touched, without synchronization that orders the earlier before it.
+enum class HazardKind {
+  ReadAfterWrite,  ///< RAW: a read of written elements
+  WriteAfterRead,  ///< WAR: a write of read elements
+  WriteAfterWrite, ///< WAW: a write of written elements
+};
+/// "RAW", "WAR", "WAW", as the reports name them.
+inline const char *hazardName(HazardKind k) {
+  switch (k) {
+  case HazardKind::ReadAfterWrite: return "RAW";
+  case HazardKind::WriteAfterRead: return "WAR";
+  case HazardKind::WriteAfterWrite: return "WAW";
+  }
+  return "?";
+}
+/// The kind of a later access (mutating or not) after an earlier one.
+inline HazardKind hazardKind(bool laterWrites, bool earlierWrote) {
+  if (!laterWrites)
+    return HazardKind::ReadAfterWrite;
+  return earlierWrote ? HazardKind::WriteAfterWrite : HazardKind::WriteAfterRead;
+}
+
 struct SyncCheckOptions {
   /// Stop after this many hazards (0: no limit).
   unsigned maxErrors = 1;
