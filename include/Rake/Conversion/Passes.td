@@ -61,9 +61,14 @@ def ConvertGpuIRToNVVM : Pass<"convert-gpuir-to-nvvm", "::mlir::ModuleOp"> {
     under a guard; shared buffers are workgroup attributions; a fence
     between in-order accesses is `gpu.barrier` (bar.sync) over a CTA,
     `nvvm.bar.warp.sync` over a warp and a named barrier
-    (`bar.sync id, n`) over an aligned group of warps such as a warpgroup. Clusters, warp specialization, split barriers, instructions and
-    distributed register buffers are refused at the op for now. Follow with
-    `rake-gpu-to-ptx` (or the upstream GPU pipeline) for PTX.
+    (`bar.sync id, n`) over an aligned group of warps such as a warpgroup.
+    Clusters (`.reqnctapercluster`, `barrier.cluster`, distributed shared
+    memory), warp specialization (one code path per warp path, `setmaxnreg`),
+    split barriers on mbarriers and commit groups, and the Sm80/Sm90a
+    instructions (cp.async, ldmatrix, mma.sync, wgmma, TMA loads) are lowered;
+    what is not (register buffers too large for registers, shared memory past
+    the profile's limit, accesses proven out of bounds) is refused at the op
+    (docs/Codegen.md). The `rake-gpuir-to-ptx` pipeline continues to PTX.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -10,12 +10,15 @@
 //   coordinate in its scope's tiling (from the collective analysis), under a
 //   guard that keeps the threads with no iteration out.
 // - Shared memory: each allocation is a workgroup buffer of the kernel.
-// - A fence on the in-order timelines is bar.sync over a CTA and bar.warp.sync
-//   over a warp.
+// - A fence on the in-order timelines is bar.sync over a CTA, bar.warp.sync
+//   over a warp and a named barrier over an aligned group of warps.
+// - Clusters, warp paths (one code path per path, setmaxnreg), split
+//   barriers on mbarriers and commit groups, and the Sm80/Sm90a instructions
+//   are lowered (docs/Codegen.md).
 //
-// What is not lowered yet (clusters, warp specialization, split barriers,
-// instructions, register buffers distributed over threads) is refused with
-// a diagnostic at the op.
+// What cannot be lowered (register buffers too large for registers, shared
+// memory past the profile's limit, accesses proven out of bounds) is
+// refused with a diagnostic at the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -806,8 +809,9 @@ private:
             cast<DenseBoolArrayAttr>(arrive.getIntervals()[0]).asArrayRef(),
             true))
       return arrive.emitOpError()
-             << "arrives on several mbarriers at once (a multicast); "
-                "clusters are not lowered yet";
+             << "arrives on several mbarriers at once (a multicast arrive), "
+                "which is not lowered yet: arrive on each CTA's mbarrier "
+                "separately";
     const MBarrier &bar = it->second;
     Value element = mbarrierElement(
         bar, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),

@@ -226,7 +226,7 @@ gpuir.proc @multicast_arrive(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
-      // expected-error @+1 {{'gpuir.arrive' op arrives on several mbarriers at once (a multicast); clusters are not lowered yet}}
+      // expected-error @+1 {{'gpuir.arrive' op arrives on several mbarriers at once (a multicast arrive), which is not lowered yet: arrive on each CTA's mbarrier separately}}
       gpuir.arrive cuda_in_order >> %bar[0 : 2] : !gpuir.barrier<mbarrier [2]>
       gpuir.await %bar[0], cuda_in_order : !gpuir.barrier<mbarrier [2]>
     }
