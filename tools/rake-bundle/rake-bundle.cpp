@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
+#include "Rake/Analysis/KernelABI.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Init/InitRake.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
@@ -68,62 +68,27 @@ static cl::opt<int64_t> blocksPerSm(
     cl::desc("PTX input: CTAs per SM in the launch shape (default 1; GpuIR "
              "input: the device function's blocks_per_sm)"));
 
-/// Each proc's kernel parameters as MLIR's GPU lowering expands them: an
-/// index is one parameter, a memref of rank r is 3 + 2r (allocated and
-/// aligned pointers, offset, sizes, strides); then the address of each
-/// tensor map the kernel's TMA copies use.
-static ::rake::bundle::ParamRoles rolesOf(ModuleOp module) {
-  ::rake::bundle::ParamRoles roles;
+/// Each proc's kernel ABI (lib/Analysis/KernelABI): the role of each
+/// parameter and the launch shape, as rake-bundle records them.
+static void abiOf(ModuleOp module, ::rake::bundle::ParamRoles &roles,
+                  ::rake::bundle::LaunchShapes &shapes) {
   module.walk([&](mlir::rake::gpuir::ProcOp proc) {
-    std::vector<std::string> &r = roles[proc.getSymName().str()];
-    for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes())) {
-      std::string arg = "arg" + std::to_string(i);
-      if (auto m = dyn_cast<MemRefType>(t)) {
-        r.push_back(arg + ".allocated");
-        r.push_back(arg + ".aligned");
-        r.push_back(arg + ".offset");
-        for (int64_t d = 0; d < m.getRank(); ++d)
-          r.push_back(arg + ".size" + std::to_string(d));
-        for (int64_t d = 0; d < m.getRank(); ++d)
-          r.push_back(arg + ".stride" + std::to_string(d));
-      } else {
-        r.push_back(arg + ".index");
-      }
-    }
-    // Then the address of each tensor map of its TMA copies.
-    proc.walk([&](mlir::rake::gpuir::DeviceFunctionOp device) {
-      FailureOr<mlir::rake::KernelTensorMaps> maps =
-          mlir::rake::collectTensorMaps(device);
-      if (failed(maps))
-        return;
-      for (const mlir::rake::TensorMapUse &m : maps->maps)
-        r.push_back("tensormap.arg" + std::to_string(m.arg) + "." +
-                    std::to_string(m.rows) + "x" + std::to_string(m.cols) +
-                    ".swizzle" + std::to_string(m.swizzle));
-    });
+    bool hasDevice = false;
+    for (Operation &op : proc.getBody().front())
+      hasDevice |= isa<mlir::rake::gpuir::DeviceFunctionOp>(&op);
+    if (!hasDevice)
+      return;
+    FailureOr<mlir::rake::KernelABI> abi = mlir::rake::kernelABI(proc);
+    if (failed(abi))
+      return;
+    std::string name = proc.getSymName().str();
+    roles[name] = abi->roles;
+    ::rake::bundle::LaunchShape &s = shapes[name];
+    s.block[0] = abi->block;
+    s.blocksPerSm = abi->blocksPerSm;
+    s.dynamicSharedBytes = abi->dynamicSharedBytes;
+    s.cluster = abi->cluster;
   });
-  return roles;
-}
-
-/// Each proc's launch shape: its device function's block and blocks_per_sm,
-/// and the bytes of dynamic shared memory its layout needs (what the lowering
-/// records as rake.shared_bytes and declares as `.extern .shared`).
-static ::rake::bundle::LaunchShapes launchOf(ModuleOp module) {
-  ::rake::bundle::LaunchShapes shapes;
-  module.walk([&](mlir::rake::gpuir::ProcOp proc) {
-    for (Operation &op : proc.getBody().front()) {
-      auto device = dyn_cast<mlir::rake::gpuir::DeviceFunctionOp>(&op);
-      if (!device)
-        continue;
-      ::rake::bundle::LaunchShape &s = shapes[proc.getSymName().str()];
-      s.block[0] = device.getBlockDim();
-      s.blocksPerSm = device.getBlocksPerSm();
-      s.dynamicSharedBytes = mlir::rake::layOutSharedMemory(device).bytes;
-      s.cluster = device.getCluster();
-      break;
-    }
-  });
-  return shapes;
 }
 
 int main(int argc, char **argv) {
@@ -190,8 +155,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &context);
   if (!module)
     return 2;
-  o.roles = rolesOf(*module);
-  o.launch = launchOf(*module);
+  abiOf(*module, o.roles, o.launch);
   PassManager pm(&context);
   mlir::rake::buildGpuIRToPtxPipeline(pm, p->target, "isa");
   if (failed(pm.run(*module)))

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
+#include "Rake/Analysis/KernelABI.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Init/InitRake.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
@@ -492,11 +492,13 @@ int run() {
     llvm::raw_fd_ostream os(launchArgs, ec);
     if (ec)
       return fail("cannot write '" + launchArgs + "': " + ec.message());
-    os << name << " --block " << device.getBlockDim() << " --blocks-per-sm "
-       << device.getBlocksPerSm() << " --smem "
-       << mlir::rake::layOutSharedMemory(device).bytes;
-    if (device.getCluster() > 1)
-      os << " --cluster " << device.getCluster();
+    FailureOr<mlir::rake::KernelABI> abi = mlir::rake::kernelABI(proc);
+    if (failed(abi))
+      return 1;
+    os << name << " --block " << abi->block << " --blocks-per-sm "
+       << abi->blocksPerSm << " --smem " << abi->dynamicSharedBytes;
+    if (abi->cluster > 1)
+      os << " --cluster " << abi->cluster;
     for (Param p : params) {
       if (p.isIndex) {
         os << " i:" << indexValues[p.index];
@@ -508,11 +510,7 @@ int run() {
       os << ":in/" << b.name << ".bin:gpu/" << b.name << ".bin";
     }
     // The tensor maps of the kernel's TMA copies, after the parameters.
-    FailureOr<mlir::rake::KernelTensorMaps> maps =
-        mlir::rake::collectTensorMaps(device);
-    if (failed(maps))
-      return 1;
-    for (const mlir::rake::TensorMapUse &m : maps->maps)
+    for (const mlir::rake::TensorMapUse &m : abi->tensorMaps)
       os << " t:" << m.arg << ":" << m.rows << "x" << m.cols << ":"
          << m.swizzle;
     os << "\n";

@@ -25,7 +25,7 @@
 #include "Rake/Analysis/CodegenFacts.h"
 #include "Rake/Analysis/CollectiveAnalysis.h"
 #include "Rake/Analysis/DistributedMemory.h"
-#include "Rake/Conversion/GpuIRToNVVM/SharedMemory.h"
+#include "Rake/Analysis/KernelABI.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
@@ -59,103 +59,6 @@ namespace mlir::rake {
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
-
-static bool isShared(Type t) {
-  auto memref = dyn_cast<MemRefType>(t);
-  return memref && isa_and_nonnull<SmemAttr, SmemAtomic16Attr, SmemSwizzledAttr>(
-                       memref.getMemorySpace());
-}
-
-static bool isSwizzled(Type t) {
-  auto memref = dyn_cast<MemRefType>(t);
-  return memref && isa_and_nonnull<SmemSwizzledAttr>(memref.getMemorySpace());
-}
-
-/// The number of leading dimensions of a buffer distributed over its
-/// owners (a cluster's CTAs for shared memory): each owner holds the rest.
-static unsigned distributedDimsOf(const DistributedMemoryAnalysis &dist,
-                                  Value buffer) {
-  const Sharding *sharding = dist.getSharding(buffer);
-  return sharding ? sharding->pitches.size() : 0;
-}
-
-static void layOutBlock(Block &block, int64_t top,
-                        const DistributedMemoryAnalysis &dist,
-                        SharedMemoryLayout &layout) {
-  for (Operation &op : block) {
-    if (auto alloc = dyn_cast<AllocOp>(&op);
-        alloc && isShared(alloc.getResult().getType())) {
-      auto type = cast<MemRefType>(alloc.getResult().getType());
-      Type elt = type.getElementType();
-      int64_t eltBytes =
-          elt.isIntOrFloat() ? (elt.getIntOrFloatBitWidth() + 7) / 8 : 8;
-      int64_t elems = 1;
-      for (int64_t d : type.getShape().drop_front(
-               distributedDimsOf(dist, alloc.getResult())))
-        elems *= d;
-      int64_t align = isSwizzled(type) ? SharedMemoryLayout::kSwizzledAlignment
-                                       : SharedMemoryLayout::kAlignment;
-      layout.alignment = std::max(layout.alignment, align);
-      top = llvm::alignTo(top, align);
-      layout.offsets[alloc] = top;
-      top += elems * eltBytes;
-      layout.bytes = std::max(layout.bytes, top);
-    }
-    // Buffers of nested blocks live while the block runs; siblings reuse.
-    for (Region &region : op.getRegions())
-      for (Block &inner : region)
-        layOutBlock(inner, top, dist, layout);
-  }
-}
-
-SharedMemoryLayout mlir::rake::layOutSharedMemory(DeviceFunctionOp device) {
-  // A CTA holds its own part of a buffer shared out over a cluster's CTAs.
-  Operation *proc = device->getParentOfType<ProcOp>();
-  CollectiveAnalysis coll(proc ? proc : device.getOperation());
-  DistributedMemoryAnalysis dist(proc ? proc : device.getOperation(), coll);
-  SharedMemoryLayout layout;
-  layOutBlock(device.getBody().front(), 0, dist, layout);
-  return layout;
-}
-
-FailureOr<KernelTensorMaps>
-mlir::rake::collectTensorMaps(DeviceFunctionOp device) {
-  KernelTensorMaps out;
-  WalkResult walk = device.walk([&](TmaLoadOp tma) {
-    auto window = tma.getSrc().getDefiningOp<WindowOp>();
-    auto arg = window ? dyn_cast<BlockArgument>(window.getSource())
-                      : BlockArgument();
-    if (!arg || !isa<ProcOp>(arg.getOwner()->getParentOp())) {
-      tma.emitOpError() << "copies from a box that is not one window of a "
-                           "buffer parameter of the procedure; the tensor "
-                           "map describes a parameter";
-      return WalkResult::interrupt();
-    }
-    auto type = cast<MemRefType>(arg.getType());
-    if (type.getRank() != 2 || !type.getLayout().isIdentity()) {
-      tma.emitOpError() << "copies from parameter #" << arg.getArgNumber()
-                        << " of type " << type
-                        << "; code generation makes tensor maps of "
-                           "two-dimensional row-major buffers";
-      return WalkResult::interrupt();
-    }
-    MemRefType box = cast<MemRefType>(tma.getSrc().getType());
-    TensorMapUse use{arg.getArgNumber(), box.getDimSize(0), box.getDimSize(1),
-                     tma.getSwizzle()};
-    auto same = [&](const TensorMapUse &u) {
-      return u.arg == use.arg && u.rows == use.rows && u.cols == use.cols &&
-             u.swizzle == use.swizzle;
-    };
-    auto it = llvm::find_if(out.maps, same);
-    out.byOp[tma] = it - out.maps.begin();
-    if (it == out.maps.end())
-      out.maps.push_back(use);
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  return out;
-}
 
 namespace {
 
@@ -234,7 +137,7 @@ public:
     Location loc = device.getLoc();
     // All shared buffers are views of the dynamic shared memory; the launch
     // passes rake.shared_bytes as its size.
-    sharedLayout = layOutSharedMemory(device);
+    sharedLayout = layOutSharedMemory(device, dist);
     if (sharedLayout.bytes > kMaxSharedBytesPerCta)
       return device.emitOpError()
              << "needs " << sharedLayout.bytes
@@ -244,6 +147,10 @@ public:
              << " (227 KiB on sm_90a): use fewer stages or smaller tiles";
     kernel->setAttr("rake.shared_bytes",
                     b.getI64IntegerAttr(sharedLayout.bytes));
+    // The kernel's whole ABI, as rake-bundle, rake-run and the C API read it.
+    if (FailureOr<KernelABI> abi = kernelABI(proc); succeeded(abi))
+      kernel->setAttr(kKernelABIAttrName,
+                      kernelABIToAttr(b.getContext(), *abi));
     // The dynamic shared memory's alignment, for the extern declaration
     // (the largest any kernel of the module needs).
     auto moduleAlign = gpuModule->getAttrOfType<IntegerAttr>(
@@ -585,7 +492,7 @@ private:
   /// Plain reads and writes of swizzled shared memory would need the
   /// swizzle applied to their addresses: refused for now.
   LogicalResult checkNotSwizzled(Operation *op, Value buffer) {
-    if (isSwizzled(buffer.getType()))
+    if (isSwizzledBuffer(buffer.getType()))
       return op->emitOpError()
              << "accesses swizzled shared memory element by element; only "
                 "the instructions that know the swizzle (cp.async, wgmma) "
@@ -1007,7 +914,7 @@ private:
     }
     if (isa<SmemAttr, SmemAtomic16Attr, SmemSwizzledAttr>(space)) {
       // Each CTA holds its part of a buffer shared out over the cluster.
-      unsigned k = distributedDimsOf(dist, alloc.getResult());
+      unsigned k = mlir::rake::distributedDims(dist, alloc.getResult());
       distributedDims[alloc.getResult()] = k;
       auto wg = MemRefType::get(
           type.getShape().drop_front(k), type.getElementType(),

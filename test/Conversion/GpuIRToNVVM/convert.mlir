@@ -6,7 +6,7 @@
 // (the next task of the CTA reuses the buffer).
 // CHECK-LABEL: gpu.module @reverse_tiles_device
 // CHECK: gpu.func @reverse_tiles(%[[N:.*]]: index, %[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<?xf32>)
-// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, rake.blocks_per_sm = 2 : i64, rake.shared_bytes = 1024 : i64}
+// CHECK-SAME: kernel attributes {known_block_size = array<i32: 256, 1, 1>, rake.abi = {block = 256 : i64, blocks_per_sm = 2 : i64, cluster = 1 : i64, dynamic_shared_bytes = 1024 : i64, roles = ["arg0.index", "arg1.allocated", "arg1.aligned", "arg1.offset", "arg1.size0", "arg1.stride0", "arg2.allocated", "arg2.aligned", "arg2.offset", "arg2.size0", "arg2.stride0"], shared_alignment = 128 : i64, tensor_maps = []}, rake.blocks_per_sm = 2 : i64, rake.shared_bytes = 1024 : i64}
 // CHECK: %[[SMEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK: %[[TILE:.*]] = memref.view %[[SMEM]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[TID:.*]] = gpu.thread_id x
