@@ -211,30 +211,30 @@ json::Object launchJson(const LaunchShape &s) {
       {"cluster", s.cluster}};
 }
 
-} // namespace
+/// The toolchain: the ptxas to run, by hash, against the profile's pins
+/// (or re-pinned when asked). Returns false with \p error when none may run.
+struct PtxasChoice {
+  std::string ptxas, ptxasSha, ptxasVersion, pinnedBy;
+  bool choose(const MakeOptions &o, const profile::Profile &p,
+              std::string &error);
+};
 
-int rake::bundle::make(const MakeOptions &o) {
-  const profile::Profile &p = *o.profile;
-  llvm::errs().SetUnbuffered();
+bool PtxasChoice::choose(const MakeOptions &o, const profile::Profile &p,
+                         std::string &error) {
   auto fail = [&](const std::string &msg) {
-    llvm::errs() << "rake-bundle: error: " << msg << "\n";
-    return 2;
+    error = msg;
+    return false;
   };
-  if (std::error_code ec = llvm::sys::fs::create_directories(o.outDir))
-    return fail("cannot create " + o.outDir + ": " + ec.message());
-
-  // The toolchain: ptxas by hash, against the profile's pins.
-  std::string ptxas = findTool(o.ptxas.empty() ? "ptxas" : o.ptxas);
+  ptxas = findTool(o.ptxas.empty() ? "ptxas" : o.ptxas);
   if (ptxas.empty())
     return fail("ptxas not found (on PATH or under /usr/local/cuda/bin); "
                 "pass --ptxas=PATH");
   std::string ptxasBytes, out, err;
   if (!readFile(ptxas, ptxasBytes))
     return fail("cannot read " + ptxas);
-  std::string ptxasSha = sha256Hex(ptxasBytes);
+  ptxasSha = sha256Hex(ptxasBytes);
   runTool(ptxas, {"--version"}, out, err);
-  std::string ptxasVersion = toolVersion(out);
-  std::string pinnedBy;
+  ptxasVersion = toolVersion(out);
   std::vector<std::string> pinnedHashes, pinnedVersions;
   for (const profile::ToolPin &pin : p.pins) {
     if (pin.tool != "ptxas")
@@ -263,45 +263,15 @@ int rake::bundle::make(const MakeOptions &o) {
                  << "\n";
   }
 
-  // Assemble.
-  std::string ptxPath = o.outDir + "/kernel.ptx",
-              cubinPath = o.outDir + "/kernel.cubin";
-  if (!writeFile(ptxPath, o.ptx))
-    return fail("cannot write " + ptxPath);
-  std::vector<std::string> args = p.ptxasFlags;
-  args.push_back(ptxPath);
-  args.push_back("-o");
-  args.push_back(cubinPath);
-  if (runTool(ptxas, args, out, err) != 0)
-    return fail("ptxas failed: " + llvm::StringRef(err).trim().str());
-  if (!llvm::StringRef(err).trim().empty())
-    llvm::errs() << llvm::StringRef(err).trim() << "\n";
-  std::string cubinBytes;
-  if (!readFile(cubinPath, cubinBytes))
-    return fail("ptxas wrote no " + cubinPath);
-  std::vector<uint8_t> bytes(cubinBytes.begin(), cubinBytes.end());
-  cubin::Cubin c;
-  std::string perr;
-  if (!cubin::parse(bytes, c, perr))
-    return fail("cannot read the cubin ptxas wrote: " + perr);
-  std::string cubinSha = sha256Hex(cubinBytes);
+  return true;
+}
 
-  // Evidence and verdict.
-  verifier::PtxInfo ptx;
-  if (!verifier::parsePtx(o.ptx, ptx, perr))
-    return fail("cannot read the PTX: " + perr);
-  std::string disasm, how, missing, nvdisasmPath;
-  bool haveDisasm =
-      getDisassembly(cubinPath, cubinSha, o.nvdisasm, o.disasmDirs, disasm,
-                     how, missing, &nvdisasmPath);
-  verifier::Options vo;
-  vo.profile = &p;
-  vo.ptx = &ptx;
-  vo.disasmJson = haveDisasm ? &disasm : nullptr;
-  vo.disasmMissingReason = missing;
-  verifier::Result r = verifier::verify(c, cubinSha, vo);
-
-  // Cross-check the ABI the PTX signature gives with KPARAM_INFO.
+/// The manifest's kernels[]: each kernel's code hash, resources and report,
+/// its parameter layout (the PTX signature's, cross-checked later against
+/// KPARAM_INFO), roles and launch shape.
+json::Array kernelsJson(const MakeOptions &o, const verifier::Result &r,
+                        const cubin::Cubin &c, const std::string &cubinBytes,
+                        const verifier::PtxInfo &ptx) {
   json::Array kernels;
   for (const verifier::KernelReport &k : r.kernels) {
     const cubin::Kernel *ck = c.findKernel(k.name);
@@ -365,7 +335,92 @@ int rake::bundle::make(const MakeOptions &o) {
     }
     kernels.push_back(std::move(ko));
   }
+  return kernels;
+}
 
+/// The manifest's toolchain: the ptxas that ran, and the nvdisasm that ran
+/// here, by hash (a recorded disassembly names its nvdisasm by version in
+/// disassembly.producer).
+json::Object toolchainJson(const PtxasChoice &tool,
+                           const std::string &nvdisasmPath) {
+  const std::string &ptxas = tool.ptxas, &ptxasSha = tool.ptxasSha,
+                    &ptxasVersion = tool.ptxasVersion,
+                    &pinnedBy = tool.pinnedBy;
+  json::Object toolchain{{"ptxas", json::Object{{"path", ptxas},
+                                                 {"version", ptxasVersion},
+                                                 {"sha256", ptxasSha},
+                                                 {"pinned_by", pinnedBy}}}};
+  if (!nvdisasmPath.empty()) {
+    // The disassembler that ran here, by hash (a recorded disassembly names
+    // its nvdisasm by version in disassembly.producer).
+    std::string bytes, vout, verr;
+    readFile(nvdisasmPath, bytes);
+    runTool(nvdisasmPath, {"--version"}, vout, verr);
+    toolchain["nvdisasm"] = json::Object{{"path", nvdisasmPath},
+                                         {"version", toolVersion(vout)},
+                                         {"sha256", sha256Hex(bytes)}};
+  }
+  return toolchain;
+}
+
+} // namespace
+
+int rake::bundle::make(const MakeOptions &o) {
+  const profile::Profile &p = *o.profile;
+  llvm::errs().SetUnbuffered();
+  auto fail = [&](const std::string &msg) {
+    llvm::errs() << "rake-bundle: error: " << msg << "\n";
+    return 2;
+  };
+  if (std::error_code ec = llvm::sys::fs::create_directories(o.outDir))
+    return fail("cannot create " + o.outDir + ": " + ec.message());
+
+  PtxasChoice tool;
+  std::string chooseError;
+  if (!tool.choose(o, p, chooseError))
+    return fail(chooseError);
+  const std::string &ptxas = tool.ptxas;
+  std::string out, err;
+
+  // Assemble.
+  std::string ptxPath = o.outDir + "/kernel.ptx",
+              cubinPath = o.outDir + "/kernel.cubin";
+  if (!writeFile(ptxPath, o.ptx))
+    return fail("cannot write " + ptxPath);
+  std::vector<std::string> args = p.ptxasFlags;
+  args.push_back(ptxPath);
+  args.push_back("-o");
+  args.push_back(cubinPath);
+  if (runTool(ptxas, args, out, err) != 0)
+    return fail("ptxas failed: " + llvm::StringRef(err).trim().str());
+  if (!llvm::StringRef(err).trim().empty())
+    llvm::errs() << llvm::StringRef(err).trim() << "\n";
+  std::string cubinBytes;
+  if (!readFile(cubinPath, cubinBytes))
+    return fail("ptxas wrote no " + cubinPath);
+  std::vector<uint8_t> bytes(cubinBytes.begin(), cubinBytes.end());
+  cubin::Cubin c;
+  std::string perr;
+  if (!cubin::parse(bytes, c, perr))
+    return fail("cannot read the cubin ptxas wrote: " + perr);
+  std::string cubinSha = sha256Hex(cubinBytes);
+
+  // Evidence and verdict.
+  verifier::PtxInfo ptx;
+  if (!verifier::parsePtx(o.ptx, ptx, perr))
+    return fail("cannot read the PTX: " + perr);
+  std::string disasm, how, missing, nvdisasmPath;
+  bool haveDisasm =
+      getDisassembly(cubinPath, cubinSha, o.nvdisasm, o.disasmDirs, disasm,
+                     how, missing, &nvdisasmPath);
+  verifier::Options vo;
+  vo.profile = &p;
+  vo.ptx = &ptx;
+  vo.disasmJson = haveDisasm ? &disasm : nullptr;
+  vo.disasmMissingReason = missing;
+  verifier::Result r = verifier::verify(c, cubinSha, vo);
+
+  json::Array kernels = kernelsJson(o, r, c, cubinBytes, ptx);
   std::string disasmSha;
   json::Value disasmField = nullptr;
   if (haveDisasm) {
@@ -387,20 +442,7 @@ int rake::bundle::make(const MakeOptions &o) {
   for (const verifier::Finding &f : r.errors)
     errors.push_back(verifier::format(f));
 
-  json::Object toolchain{{"ptxas", json::Object{{"path", ptxas},
-                                                 {"version", ptxasVersion},
-                                                 {"sha256", ptxasSha},
-                                                 {"pinned_by", pinnedBy}}}};
-  if (!nvdisasmPath.empty()) {
-    // The disassembler that ran here, by hash (a recorded disassembly names
-    // its nvdisasm by version in disassembly.producer).
-    std::string bytes, vout, verr;
-    readFile(nvdisasmPath, bytes);
-    runTool(nvdisasmPath, {"--version"}, vout, verr);
-    toolchain["nvdisasm"] = json::Object{{"path", nvdisasmPath},
-                                         {"version", toolVersion(vout)},
-                                         {"sha256", sha256Hex(bytes)}};
-  }
+  json::Object toolchain = toolchainJson(tool, nvdisasmPath);
   json::Object manifest{
       {"format", artifact::kFormat},
       {"status", "verified"},

@@ -202,9 +202,13 @@ rake::cubin::splitOptions(const std::string &options) {
   return out;
 }
 
-bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
-                        std::string &error) {
-  Reader r{bytes, error};
+namespace {
+
+/// Reads the ELF header (the first 64 bytes): the magic, the class and data
+/// encoding, the machine (EM_CUDA), and the header fields the Cubin keeps.
+bool readElfHeader(Reader &r, Cubin &c) {
+  const std::vector<uint8_t> &bytes = r.b;
+  std::string &error = r.error;
   if (!r.ok(0, 64, "the ELF header"))
     return false;
   if (std::memcmp(bytes.data(), "\x7f"
@@ -235,10 +239,16 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
   c.headerSize = r.u16(52);
   for (int i = 9; i < 16; ++i)
     c.identPaddingZero &= bytes[i] == 0;
+  return true;
+}
+
+/// Reads the program header table (e_phoff, e_phentsize, e_phnum) into
+/// c.segments, checking that each segment's contents lie in the file.
+bool readProgramHeaders(Reader &r, Cubin &c) {
   uint64_t phoff = r.u64(32);
   uint16_t phentsize = r.u16(54), phnum = r.u16(56);
   if (phnum && phentsize != 56) {
-    error = "unexpected ELF program header size " + std::to_string(phentsize);
+    r.error = "unexpected ELF program header size " + std::to_string(phentsize);
     return false;
   }
   if (!r.ok(phoff, uint64_t(phnum) * 56, "the program header table"))
@@ -255,6 +265,14 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
       return false;
     c.segments.push_back(g);
   }
+  return true;
+}
+
+/// Reads the section header table (e_shoff, e_shentsize, e_shnum,
+/// e_shstrndx) into c.sections, then names each section from the section
+/// name table.
+bool readSectionHeaders(Reader &r, Cubin &c) {
+  std::string &error = r.error;
   uint64_t shoff = r.u64(40);
   uint16_t shentsize = r.u16(58), shnum = r.u16(60), shstrndx = r.u16(62);
   if (shentsize != 64) {
@@ -286,13 +304,17 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
   const Section &strs = c.sections[shstrndx];
   for (unsigned i = 0; i < shnum; ++i)
     c.sections[i].name = r.cstr(strs.offset, strs.size, nameOffsets[i]);
+  return true;
+}
 
-  // Symbols.
+/// Reads every symbol table (SHT_SYMTAB) section into c.symbols, naming each
+/// symbol from the string table the section links to.
+bool readSymbols(Reader &r, Cubin &c) {
   for (const Section &s : c.sections) {
     if (s.type != kSymtab)
       continue;
     if (s.link >= c.sections.size()) {
-      error = "the symbol table's string table index is out of range";
+      r.error = "the symbol table's string table index is out of range";
       return false;
     }
     const Section &names = c.sections[s.link];
@@ -300,22 +322,27 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
       uint64_t e = s.offset + o;
       Symbol sym;
       sym.name = r.cstr(names.offset, names.size, r.u32(e));
-      sym.info = bytes[e + 4];
-      sym.other = bytes[e + 5];
+      sym.info = r.b[e + 4];
+      sym.other = r.b[e + 5];
       sym.section = r.u16(e + 6);
       sym.value = r.u64(e + 8);
       sym.size = r.u64(e + 16);
       c.symbols.push_back(sym);
     }
   }
+  return true;
+}
 
-  // Kernels: entry functions, each in its own .text.<name> section.
+/// Reads the kernels from c.symbols: entry functions (STO_CUDA_ENTRY), each
+/// in its own .text.<name> section, with the function symbols of that
+/// section and the sizes of .nv.shared.<name> and .nv.local.<name>.
+bool readKernels(Reader &r, Cubin &c) {
   for (const Symbol &sym : c.symbols) {
     if (sym.type() != kFuncType || !(sym.other & kEntryOther))
       continue;
     if (sym.section >= c.sections.size()) {
-      error = "kernel " + sym.name + " names section " +
-              std::to_string(sym.section) + ", which does not exist";
+      r.error = "kernel " + sym.name + " names section " +
+                std::to_string(sym.section) + ", which does not exist";
       return false;
     }
     Kernel k;
@@ -337,10 +364,15 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
       k.localSize = lo->size;
     c.kernels.push_back(std::move(k));
   }
+  return true;
+}
 
-  // .nv.info: per-function resources, keyed by symbol index.
+/// Reads .nv.info into c.globalInfo and applies its per-function resources
+/// (register count, frame and stack sizes), keyed by symbol index, to the
+/// kernels.
+bool readGlobalInfo(Reader &r, Cubin &c) {
   if (const Section *s = c.findSection(".nv.info"))
-    if (!parseRecords(r, *s, c.globalInfo, error))
+    if (!parseRecords(r, *s, c.globalInfo, r.error))
       return false;
   for (const NvInfoRecord &rec : c.globalInfo) {
     if (rec.format != 0x04 || rec.value.size() != 8)
@@ -374,82 +406,99 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
       }
     }
   }
+  return true;
+}
 
-  // .nv.info.<kernel>.
+/// Reads one record of .nv.info.<kernel> into the fields of \p k it
+/// describes (parameters, parameter bank, limits, exits, cluster).
+void applyKernelRecord(const NvInfoRecord &rec, Kernel &k) {
+  const std::vector<uint8_t> &v = rec.value;
+  switch (rec.attribute) {
+  case kKParamInfo:
+    if (v.size() >= 12) {
+      KParam p;
+      p.ordinal = v[4] | (v[5] << 8);
+      p.offset = v[6] | (v[7] << 8);
+      uint32_t w = le32(v, 8);
+      p.logAlign = w & 0xff;
+      p.space = (w >> 8) & 0xf;
+      p.cbank = (w >> 12) & 0x1f;
+      p.size = (w >> 18) & 0x3fff;
+      k.params.push_back(p);
+    }
+    break;
+  case kParamCbank:
+    if (v.size() >= 8) {
+      k.hasParamBank = true;
+      k.paramBankOffset = v[4] | (v[5] << 8);
+      k.paramBankSize = v[6] | (v[7] << 8);
+    }
+    break;
+  case kCbankParamSize:
+    k.hasCbankParamSize = true;
+    k.cbankParamSize = v[0] | (v[1] << 8);
+    break;
+  case kMaxRegCount:
+    k.maxRegCount = v[0] | (v[1] << 8);
+    break;
+  case kExitInstrOffsets:
+    for (size_t o = 0; o + 4 <= v.size(); o += 4)
+      k.exitOffsets.push_back(le32(v, o));
+    break;
+  case kNumBarriers:
+    k.numBarriers = v[0];
+    break;
+  case kMaxThreads:
+    for (size_t o = 0; o + 4 <= v.size(); o += 4)
+      k.maxThreads.push_back(le32(v, o));
+    break;
+  case kCtaPerCluster:
+    for (size_t o = 0; o + 4 <= v.size(); o += 4)
+      k.clusterDims.push_back(le32(v, o));
+    break;
+  case kExplicitCluster:
+    k.explicitCluster = true;
+    break;
+  default:
+    break;
+  }
+}
+
+/// Reads each kernel's .nv.info.<kernel> section into its records and the
+/// fields they describe; the parameters end sorted by ordinal.
+bool readKernelInfo(Reader &r, Cubin &c) {
   for (Kernel &k : c.kernels) {
     const Section *s = c.findSection(".nv.info." + k.name);
     if (!s)
       continue;
-    if (!parseRecords(r, *s, k.records, error))
+    if (!parseRecords(r, *s, k.records, r.error))
       return false;
-    for (const NvInfoRecord &rec : k.records) {
-      const std::vector<uint8_t> &v = rec.value;
-      switch (rec.attribute) {
-      case kKParamInfo:
-        if (v.size() >= 12) {
-          KParam p;
-          p.ordinal = v[4] | (v[5] << 8);
-          p.offset = v[6] | (v[7] << 8);
-          uint32_t w = le32(v, 8);
-          p.logAlign = w & 0xff;
-          p.space = (w >> 8) & 0xf;
-          p.cbank = (w >> 12) & 0x1f;
-          p.size = (w >> 18) & 0x3fff;
-          k.params.push_back(p);
-        }
-        break;
-      case kParamCbank:
-        if (v.size() >= 8) {
-          k.hasParamBank = true;
-          k.paramBankOffset = v[4] | (v[5] << 8);
-          k.paramBankSize = v[6] | (v[7] << 8);
-        }
-        break;
-      case kCbankParamSize:
-        k.hasCbankParamSize = true;
-        k.cbankParamSize = v[0] | (v[1] << 8);
-        break;
-      case kMaxRegCount:
-        k.maxRegCount = v[0] | (v[1] << 8);
-        break;
-      case kExitInstrOffsets:
-        for (size_t o = 0; o + 4 <= v.size(); o += 4)
-          k.exitOffsets.push_back(le32(v, o));
-        break;
-      case kNumBarriers:
-        k.numBarriers = v[0];
-        break;
-      case kMaxThreads:
-        for (size_t o = 0; o + 4 <= v.size(); o += 4)
-          k.maxThreads.push_back(le32(v, o));
-        break;
-      case kCtaPerCluster:
-        for (size_t o = 0; o + 4 <= v.size(); o += 4)
-          k.clusterDims.push_back(le32(v, o));
-        break;
-      case kExplicitCluster:
-        k.explicitCluster = true;
-        break;
-      default:
-        break;
-      }
-    }
+    for (const NvInfoRecord &rec : k.records)
+      applyKernelRecord(rec, k);
     std::sort(k.params.begin(), k.params.end(),
               [](const KParam &a, const KParam &b) {
                 return a.ordinal < b.ordinal;
               });
   }
+  return true;
+}
 
-  // .nv.compat: attribute 0x09 marks the architecture-specific targets.
+/// Reads .nv.compat into c.compat; attribute 0x09 marks the
+/// architecture-specific targets (c.archSpecific).
+bool readCompat(Reader &r, Cubin &c) {
   if (const Section *s = c.findSection(".nv.compat")) {
-    if (!parseRecords(r, *s, c.compat, error))
+    if (!parseRecords(r, *s, c.compat, r.error))
       return false;
     for (const NvInfoRecord &rec : c.compat)
       if (rec.attribute == 0x09 && rec.format == 0x02)
         c.archSpecific = rec.value[0];
   }
+  return true;
+}
 
-  // .note.nv.tkinfo: the producing tool, its version and its options.
+/// Reads the ptxas note .note.nv.tkinfo, if any: the producing tool, its
+/// version, its branch and its options.
+void readToolInfo(Reader &r, Cubin &c) {
   if (const Section *s = c.findSection(".note.nv.tkinfo")) {
     if (s->size >= 12) {
       uint32_t namesz = r.u32(s->offset), descsz = r.u32(s->offset + 4);
@@ -464,5 +513,27 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
       }
     }
   }
+}
+
+} // namespace
+
+bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
+                        std::string &error) {
+  Reader r{bytes, error};
+  if (!readElfHeader(r, c) || !readProgramHeaders(r, c) ||
+      !readSectionHeaders(r, c) || !readSymbols(r, c))
+    return false;
+  // Kernels: entry functions, each in its own .text.<name> section.
+  if (!readKernels(r, c))
+    return false;
+  // .nv.info: per-function resources, keyed by symbol index; then
+  // .nv.info.<kernel>.
+  if (!readGlobalInfo(r, c) || !readKernelInfo(r, c))
+    return false;
+  // .nv.compat: attribute 0x09 marks the architecture-specific targets.
+  if (!readCompat(r, c))
+    return false;
+  // .note.nv.tkinfo: the producing tool, its version and its options.
+  readToolInfo(r, c);
   return true;
 }

@@ -76,37 +76,51 @@ const PtxEntry *PtxInfo::findEntry(const std::string &name) const {
   return nullptr;
 }
 
-bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
-                              std::string &error) {
-  // Strip comments, keep line numbers.
-  std::vector<std::string> lines;
-  {
-    std::istringstream in(text);
-    std::string line;
-    bool block = false;
-    while (std::getline(in, line)) {
-      std::string kept;
-      for (size_t i = 0; i < line.size(); ++i) {
-        if (block) {
-          if (line.compare(i, 2, "*/") == 0) {
-            block = false;
-            ++i;
-          }
-          continue;
-        }
-        if (line.compare(i, 2, "//") == 0)
-          break;
-        if (line.compare(i, 2, "/*") == 0) {
-          block = true;
-          ++i;
-          continue;
-        }
-        kept.push_back(line[i]);
-      }
-      lines.push_back(kept);
-    }
-  }
+namespace {
 
+/// Reads the PTX text line by line and returns its lines with the `//` and
+/// `/* */` comments removed, one string per source line (so that index + 1 is
+/// the line number).
+std::vector<std::string> stripComments(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  bool block = false;
+  while (std::getline(in, line)) {
+    std::string kept;
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (block) {
+        if (line.compare(i, 2, "*/") == 0) {
+          block = false;
+          ++i;
+        }
+        continue;
+      }
+      if (line.compare(i, 2, "//") == 0)
+        break;
+      if (line.compare(i, 2, "/*") == 0) {
+        block = true;
+        ++i;
+        continue;
+      }
+      kept.push_back(line[i]);
+    }
+    lines.push_back(kept);
+  }
+  return lines;
+}
+
+/// What a phase of the line loop tells the loop to do next.
+enum class Step {
+  NextLine, ///< the line is done: go on with the next one
+  Go,       ///< go on with the rest of the line in the next state
+  Fail,     ///< stop: the error is set
+};
+
+/// The state of parsePtx while it walks the lines of the module.
+struct PtxParser {
+  PtxInfo &out;
+  std::string &error;
   // A module-scope `.extern .shared` is dynamic shared memory any kernel may
   // address (ptxas reserves it in every kernel of the module).
   bool moduleExternShared = false;
@@ -118,7 +132,224 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
   std::vector<std::pair<std::string, size_t>> branches;
   size_t statement = 0;
   int operandBraces = 0; // open vector-operand braces of the statement
-  auto finishBody = [&]() {
+
+  PtxParser(PtxInfo &out, std::string &error) : out(out), error(error) {}
+
+  /// Reads a module-scope line (line \p ln, 0-based): the .version, .target
+  /// and .address_size directives, a module `.extern .shared`, and the start
+  /// of an .entry or a .func, in which case \p line becomes what follows the
+  /// opening '(' of its parameter list.
+  Step topLevel(size_t ln, std::string &line) {
+    std::vector<std::string> w = words(line);
+    if (w.empty())
+      return Step::NextLine;
+    if (w[0] == ".version" && w.size() > 1)
+      out.version = w[1];
+    else if (w[0] == ".target" && w.size() > 1)
+      out.target = w[1];
+    else if (w[0] == ".address_size" && w.size() > 1)
+      out.addressSize = number(w[1]);
+    if (std::find(w.begin(), w.end(), ".extern") != w.end() &&
+        std::find(w.begin(), w.end(), ".shared") != w.end())
+      moduleExternShared = true;
+    bool isEntry = false, isFunc = false;
+    size_t nameAt = 0;
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (w[i] == ".entry") {
+        isEntry = true;
+        nameAt = i + 1;
+        break;
+      }
+      if (w[i] == ".func") {
+        isFunc = true;
+        // .func (.param ...) name(...): the name follows the return list.
+        size_t close = line.find(')');
+        size_t open = line.find('(');
+        std::string rest =
+            (open != std::string::npos && open < line.find(".func") + 6 + 2 &&
+             close != std::string::npos)
+                ? line.substr(close + 1)
+                : line.substr(line.find(".func") + 5);
+        std::vector<std::string> rw = words(rest);
+        function = rw.empty() ? "?" : rw[0];
+        break;
+      }
+    }
+    if (isEntry) {
+      if (nameAt >= w.size()) {
+        error = "PTX line " + std::to_string(ln + 1) + ": .entry without a name";
+        return Step::Fail;
+      }
+      out.entries.push_back(PtxEntry());
+      entry = &out.entries.back();
+      entry->name = w[nameAt];
+      function = entry->name;
+      state = Params;
+      // Parameters may start on this line.
+      size_t open = line.find('(');
+      line = open == std::string::npos ? "" : line.substr(open + 1);
+    } else if (isFunc) {
+      state = Params;
+      entry = nullptr;
+      // The parameter list opens after the name.
+      size_t at = line.find(function, line.find(".func") + 5);
+      size_t open = at == std::string::npos ? std::string::npos
+                                            : line.find('(', at);
+      line = open == std::string::npos ? "" : line.substr(open + 1);
+    } else {
+      return Step::NextLine;
+    }
+    return Step::Go;
+  }
+
+  /// Reads the `.param` declarations in \p inside (part of line \p ln, within
+  /// the current .entry's parameter list) and lays each out in the parameter
+  /// bank at the next multiple of its alignment.
+  bool entryParams(size_t ln, const std::string &inside) {
+    std::vector<std::string> w = words(inside);
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (w[i] != ".param")
+        continue;
+      PtxParam p;
+      unsigned align = 0;
+      bool pointer = false;
+      size_t j = i + 1;
+      for (; j < w.size() && w[j][0] == '.'; ++j) {
+        if (w[j] == ".ptr")
+          pointer = true;
+        else if (w[j] == ".align" && j + 1 < w.size()) {
+          if (!pointer && p.type.empty())
+            align = number(w[j + 1]);
+          ++j;
+        } else if (typeSize(w[j]))
+          p.type = w[j];
+        // Anything else (.global, .shared: the pointee's state space)
+        // says nothing about the layout.
+      }
+      if (j >= w.size() || p.type.empty()) {
+        error = "PTX line " + std::to_string(ln + 1) +
+                ": cannot read a parameter of " + entry->name;
+        return false;
+      }
+      std::string name = w[j];
+      unsigned count = 1;
+      size_t br = name.find('[');
+      if (br != std::string::npos) {
+        count = number(name.substr(br + 1));
+        name = name.substr(0, br);
+      }
+      p.name = name;
+      p.size = typeSize(p.type) * count;
+      p.align = align ? align : typeSize(p.type);
+      unsigned at = entry->paramBytes;
+      at = (at + p.align - 1) / p.align * p.align;
+      p.offset = at;
+      entry->paramBytes = at + p.size;
+      entry->params.push_back(p);
+      i = j;
+    }
+    return true;
+  }
+
+  /// Reads \p line (line \p ln) inside a parameter list: the parameters up to
+  /// ')', after which \p line becomes the rest of the line and the body
+  /// begins.
+  Step paramList(size_t ln, std::string &line) {
+    // Parameters until ')', then the body from '{'.
+    std::string params = line;
+    size_t close = params.find(')');
+    std::string inside =
+        close == std::string::npos ? params : params.substr(0, close);
+    if (entry && !entryParams(ln, inside))
+      return Step::Fail;
+    if (close == std::string::npos)
+      return Step::NextLine;
+    line = params.substr(close + 1);
+    state = Body;
+    depth = 0;
+    statement = 0;
+    return Step::Go;
+  }
+
+  /// Reads the opcode \p opcode of a matrix product (mma.*,
+  /// wgmma.mma_async*) and records its input format in the current .entry.
+  void matrixFormat(const std::string &opcode) {
+    // A matrix product's input format: the type after the accumulator's
+    // (mma.sync...f32.bf16.bf16.f32, wgmma.mma_async...f32.bf16.bf16).
+    static const std::set<std::string> formats = {
+        "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4",
+        "b1", "e4m3", "e5m2", "e2m1", "e3m2", "e2m3", "s32", "f16x2"};
+    std::vector<std::string> types;
+    size_t at = 0;
+    while (at != std::string::npos) {
+      size_t next = opcode.find('.', at + 1);
+      std::string part = opcode.substr(at + 1, next == std::string::npos
+                                                   ? std::string::npos
+                                                   : next - at - 1);
+      if (formats.count(part))
+        types.push_back(part);
+      at = next;
+    }
+    if (types.size() >= 2)
+      entry->matrixFormats.insert(types[1]);
+  }
+
+  /// Reads the opcode \p opcode of statement \p s (line \p ln) for the
+  /// floating-point modifiers the profiles forbid: .ftz, .approx (and
+  /// div.full), and directed rounding of arithmetic.
+  void fpModifiers(size_t ln, const std::string &s, const std::string &opcode) {
+    auto addFp = [&](const std::string &rule, const std::string &why) {
+      Finding f;
+      f.kernel = function;
+      f.instruction = s;
+      f.rule = rule;
+      f.message = "PTX line " + std::to_string(ln + 1) + ": " + why;
+      out.fpFindings.push_back(f);
+    };
+    bool floating = hasPart(opcode, ".f32") || hasPart(opcode, ".f64") ||
+                    hasPart(opcode, ".f16") || hasPart(opcode, ".f16x2");
+    if (hasPart(opcode, ".ftz"))
+      addFp("fp-ftz", opcode + " flushes subnormals to zero (.ftz)");
+    if (hasPart(opcode, ".approx") || opcode.rfind("div.full", 0) == 0)
+      addFp("fp-approx", opcode + " is an approximation, not correctly rounded");
+    std::string base = opcode.substr(0, opcode.find('.'));
+    if (floating &&
+        (base == "add" || base == "sub" || base == "mul" || base == "fma" ||
+         base == "mad" || base == "div" || base == "sqrt" || base == "rcp") &&
+        (hasPart(opcode, ".rz") || hasPart(opcode, ".rm") || hasPart(opcode, ".rp")))
+      addFp("fp-rounding", opcode + " rounds other than to nearest even");
+  }
+
+  /// Reads one trimmed statement \p s of a body (line \p ln): a directive
+  /// (`.extern .shared`), or an instruction: its branch target, its matrix
+  /// format and its floating-point modifiers.
+  void bodyStatement(size_t ln, const std::string &s) {
+    if (entry && !s.empty() && s[0] == '.') {
+      std::vector<std::string> dw = words(s);
+      if (std::find(dw.begin(), dw.end(), ".extern") != dw.end() &&
+          std::find(dw.begin(), dw.end(), ".shared") != dw.end())
+        entry->externShared = true;
+    }
+    if (s.empty() || s[0] == '.')
+      return;
+    ++statement;
+    std::vector<std::string> w = words(s);
+    size_t op = (!w.empty() && w[0][0] == '@') ? 1 : 0;
+    if (op >= w.size())
+      return;
+    const std::string &opcode = w[op];
+    if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size())
+      branches.emplace_back(w[op + 1], statement);
+    if (entry && (opcode.rfind("mma.", 0) == 0 ||
+                  opcode.rfind("wgmma.mma_async", 0) == 0))
+      matrixFormat(opcode);
+    fpModifiers(ln, s, opcode);
+  }
+
+  /// Ends the body of the current function: counts the current .entry's
+  /// backward branches (a branch to a label at or before it) from the labels
+  /// and branches the body recorded.
+  void finishBody() {
     if (entry)
       for (auto &[label, at] : branches) {
         auto it = labels.find(label);
@@ -129,237 +360,98 @@ bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
     branches.clear();
     entry = nullptr;
     function.clear();
-  };
+  }
 
+  /// Reads \p line (line \p ln) inside a function body: splits it into
+  /// statements at ';', records labels (ending in ':'), follows the nesting
+  /// of braces and ends the body at the closing '}'.
+  void bodyLine(size_t ln, const std::string &line) {
+    // Statements split at ';', labels end with ':', braces nest.
+    std::string cur;
+    for (size_t i = 0; i <= line.size(); ++i) {
+      char c = i < line.size() ? line[i] : ';';
+      // Braces inside a statement are a vector operand ({%f1, %f2}), not
+      // a block.
+      if (c == '{' && !trim(cur).empty())
+        ++operandBraces;
+      if (operandBraces > 0 && (c == '{' || c == '}')) {
+        if (c == '}')
+          --operandBraces;
+        cur.push_back(c);
+        continue;
+      }
+      if (c == '{' || c == '}') {
+        depth += c == '{' ? 1 : -1;
+        cur.clear();
+        if (depth == 0 && c == '}') {
+          finishBody();
+          state = Top;
+          break;
+        }
+        continue;
+      }
+      if (c == ':' && cur.find_first_of(" \t[") == std::string::npos &&
+          !trim(cur).empty()) {
+        labels[trim(cur)] = statement;
+        cur.clear();
+        continue;
+      }
+      if (c != ';') {
+        cur.push_back(c);
+        continue;
+      }
+      std::string s = trim(cur);
+      cur.clear();
+      bodyStatement(ln, s);
+    }
+  }
+
+  /// Reads the state the lines left: a module cut short inside a function,
+  /// the module `.extern .shared`, and the .version and .target directives.
+  bool finish() {
+    if (state != Top) {
+      error = "the PTX ends inside " + std::string(state == Params ? "the parameters" : "the body") +
+              " of '" + function + "': it is cut short";
+      return false;
+    }
+    if (moduleExternShared)
+      for (PtxEntry &e : out.entries)
+        e.externShared = true;
+    if (out.version.empty() || out.target.empty()) {
+      error = "not PTX: no .version or .target directive";
+      return false;
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+bool rake::verifier::parsePtx(const std::string &text, PtxInfo &out,
+                              std::string &error) {
+  // Strip comments, keep line numbers.
+  std::vector<std::string> lines = stripComments(text);
+  PtxParser p(out, error);
   for (size_t ln = 0; ln < lines.size(); ++ln) {
     std::string line = trim(lines[ln]);
     if (line.empty())
       continue;
-    if (state == Top) {
-      std::vector<std::string> w = words(line);
-      if (w.empty())
+    if (p.state == PtxParser::Top) {
+      Step step = p.topLevel(ln, line);
+      if (step == Step::Fail)
+        return false;
+      if (step == Step::NextLine)
         continue;
-      if (w[0] == ".version" && w.size() > 1)
-        out.version = w[1];
-      else if (w[0] == ".target" && w.size() > 1)
-        out.target = w[1];
-      else if (w[0] == ".address_size" && w.size() > 1)
-        out.addressSize = number(w[1]);
-      if (std::find(w.begin(), w.end(), ".extern") != w.end() &&
-          std::find(w.begin(), w.end(), ".shared") != w.end())
-        moduleExternShared = true;
-      bool isEntry = false, isFunc = false;
-      size_t nameAt = 0;
-      for (size_t i = 0; i < w.size(); ++i) {
-        if (w[i] == ".entry") {
-          isEntry = true;
-          nameAt = i + 1;
-          break;
-        }
-        if (w[i] == ".func") {
-          isFunc = true;
-          // .func (.param ...) name(...): the name follows the return list.
-          size_t close = line.find(')');
-          size_t open = line.find('(');
-          std::string rest =
-              (open != std::string::npos && open < line.find(".func") + 6 + 2 &&
-               close != std::string::npos)
-                  ? line.substr(close + 1)
-                  : line.substr(line.find(".func") + 5);
-          std::vector<std::string> rw = words(rest);
-          function = rw.empty() ? "?" : rw[0];
-          break;
-        }
-      }
-      if (isEntry) {
-        if (nameAt >= w.size()) {
-          error = "PTX line " + std::to_string(ln + 1) + ": .entry without a name";
-          return false;
-        }
-        out.entries.push_back(PtxEntry());
-        entry = &out.entries.back();
-        entry->name = w[nameAt];
-        function = entry->name;
-        state = Params;
-        // Parameters may start on this line.
-        size_t open = line.find('(');
-        line = open == std::string::npos ? "" : line.substr(open + 1);
-      } else if (isFunc) {
-        state = Params;
-        entry = nullptr;
-        // The parameter list opens after the name.
-        size_t at = line.find(function, line.find(".func") + 5);
-        size_t open = at == std::string::npos ? std::string::npos
-                                              : line.find('(', at);
-        line = open == std::string::npos ? "" : line.substr(open + 1);
-      } else {
+    }
+    if (p.state == PtxParser::Params) {
+      Step step = p.paramList(ln, line);
+      if (step == Step::Fail)
+        return false;
+      if (step == Step::NextLine)
         continue;
-      }
     }
-    if (state == Params) {
-      // Parameters until ')', then the body from '{'.
-      std::string params = line;
-      size_t close = params.find(')');
-      std::string inside = close == std::string::npos ? params : params.substr(0, close);
-      if (entry) {
-        std::vector<std::string> w = words(inside);
-        for (size_t i = 0; i < w.size(); ++i) {
-          if (w[i] != ".param")
-            continue;
-          PtxParam p;
-          unsigned align = 0;
-          bool pointer = false;
-          size_t j = i + 1;
-          for (; j < w.size() && w[j][0] == '.'; ++j) {
-            if (w[j] == ".ptr")
-              pointer = true;
-            else if (w[j] == ".align" && j + 1 < w.size()) {
-              if (!pointer && p.type.empty())
-                align = number(w[j + 1]);
-              ++j;
-            } else if (typeSize(w[j]))
-              p.type = w[j];
-            // Anything else (.global, .shared: the pointee's state space)
-            // says nothing about the layout.
-          }
-          if (j >= w.size() || p.type.empty()) {
-            error = "PTX line " + std::to_string(ln + 1) +
-                    ": cannot read a parameter of " + entry->name;
-            return false;
-          }
-          std::string name = w[j];
-          unsigned count = 1;
-          size_t br = name.find('[');
-          if (br != std::string::npos) {
-            count = number(name.substr(br + 1));
-            name = name.substr(0, br);
-          }
-          p.name = name;
-          p.size = typeSize(p.type) * count;
-          p.align = align ? align : typeSize(p.type);
-          unsigned at = entry->paramBytes;
-          at = (at + p.align - 1) / p.align * p.align;
-          p.offset = at;
-          entry->paramBytes = at + p.size;
-          entry->params.push_back(p);
-          i = j;
-        }
-      }
-      if (close == std::string::npos)
-        continue;
-      line = params.substr(close + 1);
-      state = Body;
-      depth = 0;
-      statement = 0;
-    }
-    if (state == Body) {
-      // Statements split at ';', labels end with ':', braces nest.
-      std::string cur;
-      for (size_t i = 0; i <= line.size(); ++i) {
-        char c = i < line.size() ? line[i] : ';';
-        // Braces inside a statement are a vector operand ({%f1, %f2}), not
-        // a block.
-        if (c == '{' && !trim(cur).empty())
-          ++operandBraces;
-        if (operandBraces > 0 && (c == '{' || c == '}')) {
-          if (c == '}')
-            --operandBraces;
-          cur.push_back(c);
-          continue;
-        }
-        if (c == '{' || c == '}') {
-          depth += c == '{' ? 1 : -1;
-          cur.clear();
-          if (depth == 0 && c == '}') {
-            finishBody();
-            state = Top;
-            break;
-          }
-          continue;
-        }
-        if (c == ':' && cur.find_first_of(" \t[") == std::string::npos &&
-            !trim(cur).empty()) {
-          labels[trim(cur)] = statement;
-          cur.clear();
-          continue;
-        }
-        if (c != ';') {
-          cur.push_back(c);
-          continue;
-        }
-        std::string s = trim(cur);
-        cur.clear();
-        if (entry && !s.empty() && s[0] == '.') {
-          std::vector<std::string> dw = words(s);
-          if (std::find(dw.begin(), dw.end(), ".extern") != dw.end() &&
-              std::find(dw.begin(), dw.end(), ".shared") != dw.end())
-            entry->externShared = true;
-        }
-        if (s.empty() || s[0] == '.')
-          continue;
-        ++statement;
-        std::vector<std::string> w = words(s);
-        size_t op = (!w.empty() && w[0][0] == '@') ? 1 : 0;
-        if (op >= w.size())
-          continue;
-        const std::string &opcode = w[op];
-        if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size())
-          branches.emplace_back(w[op + 1], statement);
-        // A matrix product's input format: the type after the accumulator's
-        // (mma.sync...f32.bf16.bf16.f32, wgmma.mma_async...f32.bf16.bf16).
-        if (entry && (opcode.rfind("mma.", 0) == 0 ||
-                      opcode.rfind("wgmma.mma_async", 0) == 0)) {
-          static const std::set<std::string> formats = {
-              "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4",
-              "b1", "e4m3", "e5m2", "e2m1", "e3m2", "e2m3", "s32", "f16x2"};
-          std::vector<std::string> types;
-          size_t at = 0;
-          while (at != std::string::npos) {
-            size_t next = opcode.find('.', at + 1);
-            std::string part = opcode.substr(at + 1, next == std::string::npos
-                                                         ? std::string::npos
-                                                         : next - at - 1);
-            if (formats.count(part))
-              types.push_back(part);
-            at = next;
-          }
-          if (types.size() >= 2)
-            entry->matrixFormats.insert(types[1]);
-        }
-        auto addFp = [&](const std::string &rule, const std::string &why) {
-          Finding f;
-          f.kernel = function;
-          f.instruction = s;
-          f.rule = rule;
-          f.message = "PTX line " + std::to_string(ln + 1) + ": " + why;
-          out.fpFindings.push_back(f);
-        };
-        bool floating = hasPart(opcode, ".f32") || hasPart(opcode, ".f64") ||
-                        hasPart(opcode, ".f16") || hasPart(opcode, ".f16x2");
-        if (hasPart(opcode, ".ftz"))
-          addFp("fp-ftz", opcode + " flushes subnormals to zero (.ftz)");
-        if (hasPart(opcode, ".approx") || opcode.rfind("div.full", 0) == 0)
-          addFp("fp-approx", opcode + " is an approximation, not correctly rounded");
-        std::string base = opcode.substr(0, opcode.find('.'));
-        if (floating &&
-            (base == "add" || base == "sub" || base == "mul" || base == "fma" ||
-             base == "mad" || base == "div" || base == "sqrt" || base == "rcp") &&
-            (hasPart(opcode, ".rz") || hasPart(opcode, ".rm") || hasPart(opcode, ".rp")))
-          addFp("fp-rounding", opcode + " rounds other than to nearest even");
-      }
-    }
+    if (p.state == PtxParser::Body)
+      p.bodyLine(ln, line);
   }
-  if (state != Top) {
-    error = "the PTX ends inside " + std::string(state == Params ? "the parameters" : "the body") +
-            " of '" + function + "': it is cut short";
-    return false;
-  }
-  if (moduleExternShared)
-    for (PtxEntry &e : out.entries)
-      e.externShared = true;
-  if (out.version.empty() || out.target.empty()) {
-    error = "not PTX: no .version or .target directive";
-    return false;
-  }
-  return true;
+  return p.finish();
 }
