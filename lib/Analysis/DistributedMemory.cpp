@@ -287,18 +287,71 @@ collectAccesses(Value value, ArrayRef<Coord> outer, SmallVectorImpl<Access> &out
   return success();
 }
 
-void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
-                                        CollUnitAttr native) {
-  const CollTiling *allocTiling = coll.getScopeTiling(alloc);
-  if (!allocTiling)
-    return;
-  auto [blockDim, clusterDim] = coll.getLaunchShape(alloc);
-  std::string why;
-  auto nativeUnit =
-      evaluateUnit(native.getCollType(), blockDim, clusterDim, why);
-  if (failed(nativeUnit))
-    return;
-  std::string name, nativeText;
+namespace {
+
+/// The distribution an access implies, and where its distributed
+/// dimensions end.
+struct FoundSharding {
+  Sharding sharding;
+  Operation *op;
+  SmallVector<Coord> coords;
+  size_t next;
+};
+
+/// A refinement made since the allocation on a dimension that selects a
+/// copy: its key and thread pitch.
+struct CopySplit {
+  const void *key;
+  int64_t pitch;
+  Operation *owner;
+};
+
+/// The refinements of an access's completed tiling on the dimensions that
+/// select a copy, and what they say about the copies it reaches.
+struct CopySplits {
+  SmallVector<CopySplit> splits;
+  int64_t specOffset = 0;
+  bool spansCopies = false;
+  bool undecidable = false;
+};
+
+/// How an access's leading dimensions select copies: the sharding they
+/// imply, how many split loops they cover, where they end, and the first
+/// problem found (empty if none).
+struct DistributedPrefix {
+  Sharding sharding;
+  size_t covered = 0;
+  size_t next = 0;
+  std::string problem;
+};
+
+/// The state shared by the checks of one distributed buffer's accesses.
+struct BufferAccessChecker {
+  const CollectiveAnalysis &coll;
+  SmallVectorImpl<AnalysisError> &errors;
+  const CollTiling &allocTiling;
+  int64_t blockDim;
+  int64_t clusterDim;
+  const ConcreteUnit &nativeUnit;
+  const std::string &name;
+  const std::string &nativeText;
+  const std::pair<Location, std::string> &allocNote;
+  std::string &why;
+  // Keys of the synthetic loops of instruction parameters.
+  SmallVector<std::unique_ptr<char>> syntheticKeys = {};
+
+  std::optional<FoundSharding> check(Access &access);
+  LogicalResult distributeOverParams(Access &access, CollTiling &scope);
+  void reportUnindexedLoop(const Access &access, ArrayRef<CopySplit> splits);
+  const FoundSharding &checkSameDistribution(ArrayRef<FoundSharding> found);
+};
+
+} // namespace
+
+/// How diagnostics name a native unit ("thread", "warp", "CTA", or the
+/// unit attribute itself).
+static std::string describeNativeUnit(CollUnitAttr native) {
+  std::string nativeText;
   switch (native.getKind()) {
   case CollUnitKind::thread:
     nativeText = "thread";
@@ -314,14 +367,364 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
     os << native;
   }
   }
+  return nativeText;
+}
+
+/// How diagnostics name the distributed buffer or mbarrier array.
+static std::string describeBuffer(Value buffer, const std::string &nativeText) {
   if (auto memref = dyn_cast<MemRefType>(buffer.getType()))
-    name = "the " +
+    return "the " +
            cast<MemoryTypeAttrInterface>(memref.getMemorySpace())
                .getMemoryName()
                .str() +
            " buffer (one copy per " + nativeText + ")";
-  else
-    name = "the mbarrier array (one copy per " + nativeText + ")";
+  return "the mbarrier array (one copy per " + nativeText + ")";
+}
+
+/// Sorts the accesses into program order within the allocation's procedure.
+static void sortInProgramOrder(Operation *alloc,
+                               SmallVectorImpl<Access> &accesses) {
+  DenseMap<Operation *, unsigned> position;
+  alloc->getParentOfType<ProcOp>()->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { position[op] = position.size(); });
+  llvm::stable_sort(accesses, [&](const Access &a, const Access &b) {
+    return position[a.op] < position[b.op];
+  });
+}
+
+/// Collects the refinements made since the allocation (at `allocDepth`) on
+/// the dimensions of the completed tiling `t` that select a copy.
+static CopySplits findCopySplits(const Access &access, const CollTiling &t,
+                                 ArrayRef<DimExpectation> expectations,
+                                 unsigned allocDepth) {
+  CopySplits result;
+  SmallVector<CopySplit> &splits = result.splits;
+  for (auto [dim, expect] : llvm::zip(t.getDims(), expectations)) {
+    if (expect != DimExpectation::Subdivided)
+      continue;
+    if (dim.box() != 1)
+      result.spansCopies = true;
+    for (const TileOp &op : dim.ops) {
+      if (op.level < allocDepth)
+        continue;
+      if (op.div != 1) {
+        result.undecidable = true;
+        continue;
+      }
+      if (op.count == 1) {
+        result.specOffset += dim.pitch * op.offset;
+        continue;
+      }
+      const void *key = op.iv ? op.iv.getAsOpaquePointer() : nullptr;
+      if (!key) {
+        // A synthetic loop: find the coordinate it binds.
+        for (const Coord &c : access.coords)
+          if (c.syntheticKey && op.owner == access.op &&
+              llvm::none_of(splits, [&](const CopySplit &s) {
+                return s.key == c.syntheticKey;
+              })) {
+            key = c.syntheticKey;
+            break;
+          }
+      }
+      splits.push_back({key, dim.pitch * op.step, op.owner});
+    }
+  }
+  return result;
+}
+
+/// Matches the access's leading dimensions to the split loops' variables,
+/// deducing the thread pitch of each distributed dimension.
+static DistributedPrefix matchDistributedPrefix(const Access &access,
+                                                ArrayRef<CopySplit> splits,
+                                                int64_t specOffset) {
+  DistributedPrefix result;
+  SmallVector<const void *> keys;
+  for (const CopySplit &s : splits)
+    keys.push_back(s.key);
+  Sharding &sharding = result.sharding;
+  sharding.base = specOffset;
+  size_t &covered = result.covered;
+  size_t &k = result.next;
+  std::string &problem = result.problem;
+  for (; k < access.coords.size() && covered < keys.size(); ++k) {
+    const Coord &c = access.coords[k];
+    LinearForm f = c.lo;
+    if (c.syntheticKey)
+      f.coeffs[c.syntheticKey] += 1;
+    f.dropZeros();
+    if (c.interval && !c.syntheticKey) {
+      problem = "dimension " + std::to_string(k) +
+                " selects a copy but is indexed by an interval";
+      break;
+    }
+    if (!f.linear) {
+      problem = "the index of dimension " + std::to_string(k) +
+                ", which selects a copy, is not a sum of loop variables "
+                "times constants";
+      break;
+    }
+    std::optional<int64_t> pitch;
+    bool any = false;
+    for (auto [key, coeff] : f.coeffs) {
+      auto it = llvm::find_if(splits, [&](const CopySplit &s) { return s.key == key; });
+      if (it == splits.end()) {
+        problem = "the index of dimension " + std::to_string(k) +
+                  ", which selects a copy, depends on a variable that does "
+                  "not select threads";
+        break;
+      }
+      any = true;
+      ++covered;
+      if (it->pitch % coeff != 0 ||
+          (pitch && *pitch != it->pitch / coeff)) {
+        problem = "the index of dimension " + std::to_string(k) +
+                  " does not follow the threads of the loops it uses";
+        break;
+      }
+      pitch = it->pitch / coeff;
+    }
+    if (!problem.empty())
+      break;
+    if (!any) {
+      problem = "dimension " + std::to_string(k) +
+                " comes before the dimensions that select a copy but is "
+                "indexed by a constant";
+      break;
+    }
+    sharding.pitches.push_back(*pitch);
+    sharding.base -= *pitch * f.constant;
+  }
+  return result;
+}
+
+/// The owner of the first split loop whose variable indexes no coordinate
+/// of the access, or null if there is none.
+static Operation *findUnindexedSplitLoop(const Access &access,
+                                         ArrayRef<CopySplit> splits) {
+  Operation *loop = nullptr;
+  for (const CopySplit &s : splits) {
+    bool used = false;
+    for (const Coord &c : access.coords) {
+      if (c.syntheticKey == s.key || c.lo.coeffs.count(s.key))
+        used = true;
+    }
+    if (!used) {
+      loop = s.owner;
+      break;
+    }
+  }
+  return loop;
+}
+
+/// How diagnostics print a sharding: "[pitches] from thread base".
+static std::string shardingText(const Sharding &s) {
+  std::string r = "[";
+  llvm::raw_string_ostream os(r);
+  llvm::interleaveComma(s.pitches, os);
+  os << "] from thread " << s.base;
+  return r;
+}
+
+/// Extends an access's sharding towards the reference's pitches with the
+/// following dimensions that constants (or single-iteration loop variables)
+/// index.
+static Sharding extendToReference(const FoundSharding &f,
+                                  const Sharding &ref) {
+  Sharding extended = f.sharding;
+  for (size_t k = f.next;
+       extended.pitches.size() < ref.pitches.size() && k < f.coords.size();
+       ++k) {
+    LinearForm lo = f.coords[k].lo;
+    lo.dropZeros();
+    if (f.coords[k].interval || !lo.linear)
+      break;
+    // The variable of a single-iteration loop is a constant.
+    bool constant = true;
+    for (auto [key, coeff] : lo.coeffs) {
+      std::optional<int64_t> v =
+          singleIterationValue(Value::getFromOpaquePointer(key));
+      if (!v) {
+        constant = false;
+        break;
+      }
+      lo.constant += coeff * *v;
+    }
+    if (!constant)
+      break;
+    int64_t pitch = ref.pitches[extended.pitches.size()];
+    extended.pitches.push_back(pitch);
+    extended.base -= pitch * lo.constant;
+  }
+  return extended;
+}
+
+/// Binds the leading intervals of an instruction parameter distributed over
+/// units to synthetic cuda_threads loops, refining `scope` by each.
+LogicalResult BufferAccessChecker::distributeOverParams(Access &access,
+                                                        CollTiling &scope) {
+  size_t nextInterval = 0;
+  for (CollUnitAttr u : access.distributed) {
+    while (nextInterval < access.coords.size() &&
+           !access.coords[nextInterval].interval)
+      ++nextInterval;
+    if (nextInterval == access.coords.size() ||
+        access.coords[nextInterval].extent <= 0) {
+      errors.push_back({access.op,
+                        "passes " + name +
+                            " to a parameter distributed over threads, but "
+                            "the window has no interval of constant size "
+                            "for the distributed dimension",
+                        {}});
+      return failure();
+    }
+    Coord &c = access.coords[nextInterval++];
+    auto unit = evaluateUnit(u.getCollType(), blockDim, clusterDim, why);
+    syntheticKeys.push_back(std::make_unique<char>());
+    c.syntheticKey = syntheticKeys.back().get();
+    FailureOr<CollTiling> derived =
+        failed(unit) ? FailureOr<CollTiling>(failure())
+                     : scope.derive(access.op, Value(), *unit, 0, c.extent,
+                                    /*tiled=*/true, why);
+    if (failed(derived)) {
+      errors.push_back({access.op,
+                        "cannot distribute " + name + " over the " +
+                            std::to_string(c.extent) +
+                            " collectives its parameter asks for: " + why,
+                        {}});
+      return failure();
+    }
+    scope = *derived;
+  }
+  return success();
+}
+
+/// Reports an access from a split loop whose variable indexes no leading
+/// dimension: its iterations' threads would share one copy.
+void BufferAccessChecker::reportUnindexedLoop(const Access &access,
+                                              ArrayRef<CopySplit> splits) {
+  Operation *loop = findUnindexedSplitLoop(access, splits);
+  SmallVector<std::pair<Location, std::string>, 2> notes{allocNote};
+  if (loop)
+    notes.push_back({loop->getLoc(), "the cuda_threads loop"});
+  errors.push_back(
+      {access.op,
+       "accesses " + name + " from each iteration of a cuda_threads "
+           "loop, but its indices do not depend on the loop's variable: "
+           "each " + nativeText + " would use its own copy where the "
+           "program means one; give the buffer a leading dimension "
+           "indexed by the loop variable, or access it outside the loop",
+       notes});
+}
+
+/// Checks one access; returns the distribution it implies, or nothing if it
+/// implies none (a multicast, no scope tiling, or an error it reported).
+std::optional<FoundSharding> BufferAccessChecker::check(Access &access) {
+  const CollTiling *tiling = coll.getScopeTiling(access.op);
+  if (!tiling)
+    return std::nullopt;
+  CollTiling scope = *tiling;
+
+  // An instruction parameter distributed over units: its leading
+  // intervals are iterated by synthetic cuda_threads loops inside the
+  // instruction's collective.
+  if (failed(distributeOverParams(access, scope)))
+    return std::nullopt;
+
+  auto completed = scope.completeWith(nativeUnit, why);
+  if (failed(completed)) {
+    errors.push_back({access.op,
+                      "cannot relate the threads that access " + name +
+                          " to the copies of its " + nativeText +
+                          " memory: " + why,
+                      {}});
+    return std::nullopt;
+  }
+  const CollTiling &t = completed->first;
+
+  // The refinements made since the allocation on the dimensions that
+  // select a copy, their keys and thread pitches.
+  CopySplits copySplits = findCopySplits(access, t, completed->second,
+                                         allocTiling.getDepth());
+  if (copySplits.undecidable) {
+    errors.push_back({access.op,
+                      "cannot decide which copy of " + name +
+                          " this access uses: a cuda_threads loop's range "
+                          "crosses the boundary between copies",
+                      {}});
+    return std::nullopt;
+  }
+  if (copySplits.spansCopies && !access.multicast) {
+    errors.push_back(
+        {access.op,
+         "accesses " + name + " from " + scope.describe() +
+             ", which spans several copies; access it from a scope within "
+             "one " + nativeText,
+         {allocNote}});
+    return std::nullopt;
+  }
+  if (access.multicast)
+    return std::nullopt;
+
+  // Find the distributed prefix: the leading dimensions whose indices are
+  // the split loops' variables.
+  DistributedPrefix prefix =
+      matchDistributedPrefix(access, copySplits.splits, copySplits.specOffset);
+  if (prefix.problem.empty() && prefix.covered < copySplits.splits.size()) {
+    // Some split loop's variable indexes no leading dimension: its
+    // iterations' threads would share one copy.
+    reportUnindexedLoop(access, copySplits.splits);
+    return std::nullopt;
+  }
+  if (!prefix.problem.empty()) {
+    errors.push_back({access.op, "accesses " + name + ", but " + prefix.problem,
+                      {allocNote}});
+    return std::nullopt;
+  }
+  return FoundSharding{prefix.sharding, access.op, access.coords, prefix.next};
+}
+
+/// Picks the reference distribution and reports the first access whose
+/// distribution differs from it; returns the reference.
+const FoundSharding &
+BufferAccessChecker::checkSameDistribution(ArrayRef<FoundSharding> found) {
+  // The distribution is the one with the most distributed dimensions. An
+  // access from fewer split loops (a single-iteration cuda_threads loop:
+  // lane 0 of each warp) names the rest of the distributed dimensions by
+  // constants, which pick its thread within the copies.
+  const FoundSharding *ref = &found.front();
+  for (const FoundSharding &f : found)
+    if (f.sharding.pitches.size() > ref->sharding.pitches.size())
+      ref = &f;
+  for (const FoundSharding &f : found) {
+    Sharding extended = extendToReference(f, ref->sharding);
+    if (extended == ref->sharding)
+      continue;
+    errors.push_back(
+        {f.op,
+         "accesses " + name + " with a different distribution (pitches " +
+             shardingText(extended) + ") than another access (pitches " +
+             shardingText(ref->sharding) +
+             "); every access must use the same copy for the same threads",
+         {{ref->op->getLoc(), "the other access"}, allocNote}});
+    break;
+  }
+  return *ref;
+}
+
+void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
+                                        CollUnitAttr native) {
+  const CollTiling *allocTiling = coll.getScopeTiling(alloc);
+  if (!allocTiling)
+    return;
+  auto [blockDim, clusterDim] = coll.getLaunchShape(alloc);
+  std::string why;
+  auto nativeUnit =
+      evaluateUnit(native.getCollType(), blockDim, clusterDim, why);
+  if (failed(nativeUnit))
+    return;
+  std::string nativeText = describeNativeUnit(native);
+  std::string name = describeBuffer(buffer, nativeText);
   std::pair<Location, std::string> allocNote{alloc->getLoc(),
                                              "the buffer is allocated here"};
 
@@ -334,300 +737,28 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
 
   // Check the accesses in program order, so the first one found wrong is
   // the first one a reader meets.
-  DenseMap<Operation *, unsigned> position;
-  alloc->getParentOfType<ProcOp>()->walk<WalkOrder::PreOrder>(
-      [&](Operation *op) { position[op] = position.size(); });
-  llvm::stable_sort(accesses, [&](const Access &a, const Access &b) {
-    return position[a.op] < position[b.op];
-  });
+  sortInProgramOrder(alloc, accesses);
   size_t errorsBefore = errors.size();
 
+  BufferAccessChecker checker{coll,       errors,     *allocTiling,
+                              blockDim,   clusterDim, *nativeUnit,
+                              name,       nativeText, allocNote,
+                              why};
   // The distribution each access implies, and where its distributed
   // dimensions end.
-  struct FoundSharding {
-    Sharding sharding;
-    Operation *op;
-    SmallVector<Coord> coords;
-    size_t next;
-  };
   SmallVector<FoundSharding> found;
-  // Keys of the synthetic loops of instruction parameters.
-  SmallVector<std::unique_ptr<char>> syntheticKeys;
-
   for (Access &access : accesses) {
     // One report per buffer: later accesses usually repeat the first mistake.
     if (errors.size() != errorsBefore)
       break;
-    const CollTiling *tiling = coll.getScopeTiling(access.op);
-    if (!tiling)
-      continue;
-    CollTiling scope = *tiling;
-
-    // An instruction parameter distributed over units: its leading
-    // intervals are iterated by synthetic cuda_threads loops inside the
-    // instruction's collective.
-    size_t nextInterval = 0;
-    bool failedSynthetic = false;
-    for (CollUnitAttr u : access.distributed) {
-      while (nextInterval < access.coords.size() &&
-             !access.coords[nextInterval].interval)
-        ++nextInterval;
-      if (nextInterval == access.coords.size() ||
-          access.coords[nextInterval].extent <= 0) {
-        errors.push_back({access.op,
-                          "passes " + name +
-                              " to a parameter distributed over threads, but "
-                              "the window has no interval of constant size "
-                              "for the distributed dimension",
-                          {}});
-        failedSynthetic = true;
-        break;
-      }
-      Coord &c = access.coords[nextInterval++];
-      auto unit = evaluateUnit(u.getCollType(), blockDim, clusterDim, why);
-      syntheticKeys.push_back(std::make_unique<char>());
-      c.syntheticKey = syntheticKeys.back().get();
-      FailureOr<CollTiling> derived =
-          failed(unit) ? FailureOr<CollTiling>(failure())
-                       : scope.derive(access.op, Value(), *unit, 0, c.extent,
-                                      /*tiled=*/true, why);
-      if (failed(derived)) {
-        errors.push_back({access.op,
-                          "cannot distribute " + name + " over the " +
-                              std::to_string(c.extent) +
-                              " collectives its parameter asks for: " + why,
-                          {}});
-        failedSynthetic = true;
-        break;
-      }
-      scope = *derived;
-    }
-    if (failedSynthetic)
-      continue;
-
-    auto completed = scope.completeWith(*nativeUnit, why);
-    if (failed(completed)) {
-      errors.push_back({access.op,
-                        "cannot relate the threads that access " + name +
-                            " to the copies of its " + nativeText +
-                            " memory: " + why,
-                        {}});
-      continue;
-    }
-    const CollTiling &t = completed->first;
-
-    // The refinements made since the allocation on the dimensions that
-    // select a copy, their keys and thread pitches.
-    struct Split {
-      const void *key;
-      int64_t pitch;
-      Operation *owner;
-    };
-    SmallVector<Split> splits;
-    int64_t specOffset = 0;
-    bool spansCopies = false;
-    bool undecidable = false;
-    for (auto [dim, expect] : llvm::zip(t.getDims(), completed->second)) {
-      if (expect != DimExpectation::Subdivided)
-        continue;
-      if (dim.box() != 1)
-        spansCopies = true;
-      for (const TileOp &op : dim.ops) {
-        if (op.level < allocTiling->getDepth())
-          continue;
-        if (op.div != 1) {
-          undecidable = true;
-          continue;
-        }
-        if (op.count == 1) {
-          specOffset += dim.pitch * op.offset;
-          continue;
-        }
-        const void *key = op.iv ? op.iv.getAsOpaquePointer() : nullptr;
-        if (!key) {
-          // A synthetic loop: find the coordinate it binds.
-          for (const Coord &c : access.coords)
-            if (c.syntheticKey && op.owner == access.op &&
-                llvm::none_of(splits, [&](const Split &s) {
-                  return s.key == c.syntheticKey;
-                })) {
-              key = c.syntheticKey;
-              break;
-            }
-        }
-        splits.push_back({key, dim.pitch * op.step, op.owner});
-      }
-    }
-    if (undecidable) {
-      errors.push_back({access.op,
-                        "cannot decide which copy of " + name +
-                            " this access uses: a cuda_threads loop's range "
-                            "crosses the boundary between copies",
-                        {}});
-      continue;
-    }
-    if (spansCopies && !access.multicast) {
-      errors.push_back(
-          {access.op,
-           "accesses " + name + " from " + scope.describe() +
-               ", which spans several copies; access it from a scope within "
-               "one " + nativeText,
-           {allocNote}});
-      continue;
-    }
-    if (access.multicast)
-      continue;
-
-    // Find the distributed prefix: the leading dimensions whose indices are
-    // the split loops' variables.
-    SmallVector<const void *> keys;
-    for (const Split &s : splits)
-      keys.push_back(s.key);
-    Sharding sharding;
-    sharding.base = specOffset;
-    size_t covered = 0;
-    size_t k = 0;
-    std::string problem;
-    for (; k < access.coords.size() && covered < keys.size(); ++k) {
-      const Coord &c = access.coords[k];
-      LinearForm f = c.lo;
-      if (c.syntheticKey)
-        f.coeffs[c.syntheticKey] += 1;
-      f.dropZeros();
-      if (c.interval && !c.syntheticKey) {
-        problem = "dimension " + std::to_string(k) +
-                  " selects a copy but is indexed by an interval";
-        break;
-      }
-      if (!f.linear) {
-        problem = "the index of dimension " + std::to_string(k) +
-                  ", which selects a copy, is not a sum of loop variables "
-                  "times constants";
-        break;
-      }
-      std::optional<int64_t> pitch;
-      bool any = false;
-      for (auto [key, coeff] : f.coeffs) {
-        auto it = llvm::find_if(splits, [&](const Split &s) { return s.key == key; });
-        if (it == splits.end()) {
-          problem = "the index of dimension " + std::to_string(k) +
-                    ", which selects a copy, depends on a variable that does "
-                    "not select threads";
-          break;
-        }
-        any = true;
-        ++covered;
-        if (it->pitch % coeff != 0 ||
-            (pitch && *pitch != it->pitch / coeff)) {
-          problem = "the index of dimension " + std::to_string(k) +
-                    " does not follow the threads of the loops it uses";
-          break;
-        }
-        pitch = it->pitch / coeff;
-      }
-      if (!problem.empty())
-        break;
-      if (!any) {
-        problem = "dimension " + std::to_string(k) +
-                  " comes before the dimensions that select a copy but is "
-                  "indexed by a constant";
-        break;
-      }
-      sharding.pitches.push_back(*pitch);
-      sharding.base -= *pitch * f.constant;
-    }
-    if (problem.empty() && covered < keys.size()) {
-      // Some split loop's variable indexes no leading dimension: its
-      // iterations' threads would share one copy.
-      Operation *loop = nullptr;
-      for (const Split &s : splits) {
-        bool used = false;
-        for (const Coord &c : access.coords) {
-          if (c.syntheticKey == s.key || c.lo.coeffs.count(s.key))
-            used = true;
-        }
-        if (!used) {
-          loop = s.owner;
-          break;
-        }
-      }
-      SmallVector<std::pair<Location, std::string>, 2> notes{allocNote};
-      if (loop)
-        notes.push_back({loop->getLoc(), "the cuda_threads loop"});
-      errors.push_back(
-          {access.op,
-           "accesses " + name + " from each iteration of a cuda_threads "
-               "loop, but its indices do not depend on the loop's variable: "
-               "each " + nativeText + " would use its own copy where the "
-               "program means one; give the buffer a leading dimension "
-               "indexed by the loop variable, or access it outside the loop",
-           notes});
-      continue;
-    }
-    if (!problem.empty()) {
-      errors.push_back({access.op, "accesses " + name + ", but " + problem,
-                        {allocNote}});
-      continue;
-    }
-    found.push_back({sharding, access.op, access.coords, k});
+    if (std::optional<FoundSharding> f = checker.check(access))
+      found.push_back(std::move(*f));
   }
   if (errors.size() != errorsBefore || found.empty()) {
     shardings[buffer] = Sharding{};
     return;
   }
 
-  // The distribution is the one with the most distributed dimensions. An
-  // access from fewer split loops (a single-iteration cuda_threads loop:
-  // lane 0 of each warp) names the rest of the distributed dimensions by
-  // constants, which pick its thread within the copies.
-  const FoundSharding *ref = &found.front();
-  for (const FoundSharding &f : found)
-    if (f.sharding.pitches.size() > ref->sharding.pitches.size())
-      ref = &f;
-  auto text = [](const Sharding &s) {
-    std::string r = "[";
-    llvm::raw_string_ostream os(r);
-    llvm::interleaveComma(s.pitches, os);
-    os << "] from thread " << s.base;
-    return r;
-  };
-  for (FoundSharding &f : found) {
-    Sharding extended = f.sharding;
-    for (size_t k = f.next; extended.pitches.size() <
-                                ref->sharding.pitches.size() &&
-                            k < f.coords.size();
-         ++k) {
-      LinearForm lo = f.coords[k].lo;
-      lo.dropZeros();
-      if (f.coords[k].interval || !lo.linear)
-        break;
-      // The variable of a single-iteration loop is a constant.
-      bool constant = true;
-      for (auto [key, coeff] : lo.coeffs) {
-        std::optional<int64_t> v =
-            singleIterationValue(Value::getFromOpaquePointer(key));
-        if (!v) {
-          constant = false;
-          break;
-        }
-        lo.constant += coeff * *v;
-      }
-      if (!constant)
-        break;
-      int64_t pitch = ref->sharding.pitches[extended.pitches.size()];
-      extended.pitches.push_back(pitch);
-      extended.base -= pitch * lo.constant;
-    }
-    if (extended == ref->sharding)
-      continue;
-    errors.push_back(
-        {f.op,
-         "accesses " + name + " with a different distribution (pitches " +
-             text(extended) + ") than another access (pitches " +
-             text(ref->sharding) +
-             "); every access must use the same copy for the same threads",
-         {{ref->op->getLoc(), "the other access"}, allocNote}});
-    break;
-  }
-  shardings[buffer] = ref->sharding;
+  const FoundSharding &ref = checker.checkSameDistribution(found);
+  shardings[buffer] = ref.sharding;
 }

@@ -240,65 +240,145 @@ uint64_t checksum(const Buffer &b) {
   return h;
 }
 
-int run() {
-  if (!seq)
-    return fail("only --seq (the sequential meaning on the host) is "
-                "available; running on the GPU comes with code generation");
+/// A parameter of the procedure: an index value or a buffer, by position in
+/// indexValues or buffers.
+struct Param {
+  bool isIndex;
+  unsigned index;
+};
 
-  DialectRegistry registry;
-  rake::registerRakeDialects(registry);
-  rake::rtest::registerTestDialect(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
-  std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+/// Writes the GPU launcher's arguments (scripts/gpu-run.sh): the kernel's
+/// launch shape from its ABI, each parameter, then its tensor maps.
+int writeLaunchArgs(rake::gpuir::ProcOp proc, const std::string &name,
+                    ArrayRef<Param> params, ArrayRef<Buffer> buffers,
+                    ArrayRef<int64_t> indexValues) {
+  rake::gpuir::DeviceFunctionOp device;
+  proc.walk([&](rake::gpuir::DeviceFunctionOp d) { device = d; });
+  if (!device)
+    return fail("@" + name + " has no device function to launch");
+  std::error_code ec;
+  llvm::raw_fd_ostream os(launchArgs, ec);
+  if (ec)
+    return fail("cannot write '" + launchArgs + "': " + ec.message());
+  FailureOr<mlir::rake::KernelABI> abi = mlir::rake::kernelABI(proc);
+  if (failed(abi))
     return 1;
-
-  // The procedure and its parameters.
-  rake::gpuir::ProcOp proc;
-  for (auto p : module->getOps<rake::gpuir::ProcOp>()) {
-    if (!procName.empty() ? p.getSymName() == procName : !proc) {
-      proc = p;
+  os << name << " --block " << abi->block << " --blocks-per-sm "
+     << abi->blocksPerSm << " --smem " << abi->dynamicSharedBytes;
+  if (abi->cluster > 1)
+    os << " --cluster " << abi->cluster;
+  for (Param p : params) {
+    if (p.isIndex) {
+      os << " i:" << indexValues[p.index];
       continue;
     }
-    if (procName.empty())
-      return fail("the file holds several procedures; name one with --proc");
+    const Buffer &b = buffers[p.index];
+    os << " m:" << b.elementType << ":";
+    llvm::interleave(b.shape, os, "x");
+    os << ":in/" << b.name << ".bin:gpu/" << b.name << ".bin";
   }
-  if (!proc)
-    return fail(procName.empty() ? "the file holds no gpuir.proc"
-                                 : "no procedure named '" + procName + "'");
-  std::string name = proc.getSymName().str();
+  // The tensor maps of the kernel's TMA copies, after the parameters.
+  for (const mlir::rake::TensorMapUse &m : abi->tensorMaps)
+    os << " t:" << m.arg << ":" << m.rows << "x" << m.cols << ":"
+       << m.swizzle;
+  os << "\n";
+  return 0;
+}
 
-  llvm::StringMap<SmallVector<int64_t>> sizes, shapes;
-  if (!sizesOpt.empty()) {
-    if (!parseAssignments(sizesOpt, "--sizes", sizes))
-      return 1;
-  } else if (auto list = proc->getAttrOfType<ArrayAttr>("gpuir.check_sizes")) {
-    if (auto first = list.empty() ? DictionaryAttr()
-                                  : dyn_cast<DictionaryAttr>(list[0]))
-      for (NamedAttribute a : first)
-        if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
-          sizes[a.getName().strref()] = {i.getInt()};
+/// Keeps only the procedure and those it calls: the others need not have a
+/// sequential meaning yet.
+void keepReachable(ModuleOp module, rake::gpuir::ProcOp proc,
+                   const std::string &name) {
+  llvm::StringSet<> reachable;
+  SmallVector<rake::gpuir::ProcOp> work = {proc};
+  reachable.insert(name);
+  while (!work.empty()) {
+    rake::gpuir::ProcOp p = work.pop_back_val();
+    p.walk([&](rake::gpuir::CallOp call) {
+      StringRef callee = call.getCallee();
+      if (reachable.insert(callee).second)
+        if (auto target = module.lookupSymbol<rake::gpuir::ProcOp>(callee))
+          work.push_back(target);
+    });
   }
-  if (!parseAssignments(shapesOpt, "--shape", shapes))
+  for (auto p : llvm::to_vector(module.getOps<rake::gpuir::ProcOp>()))
+    if (!reachable.contains(p.getSymName()))
+      p.erase();
+
+}
+
+/// Lowers the module to the LLVM dialect (the sequential meaning, with
+/// bounds checks), compiles it and calls the procedure on the buffers.
+int executeSequential(MLIRContext &context, ModuleOp module,
+                      const std::string &name, ArrayRef<Param> params,
+                      std::vector<Buffer> &buffers,
+                      ArrayRef<int64_t> indexValues) {
+  // Lower to the LLVM dialect: the sequential meaning, with bounds checks.
+  PassManager pm(&context);
+  std::string pipeline =
+      "convert-gpuir-to-cpu,generate-runtime-verification,"
+      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+      "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    return fail("internal error: bad pipeline");
+  if (failed(pm.run(module)))
     return 1;
 
-  Block &body = proc.getBody().front();
-  auto argNames = proc.getArgNames();
-  auto nameOf = [&](unsigned i) -> std::string {
-    if (argNames && i < argNames->size())
-      return cast<StringAttr>((*argNames)[i]).str();
-    return "arg" + std::to_string(i);
-  };
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine)
+    return fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
+  registerRuntimeHelpers(**engine);
 
+  // The lowered function takes each memref as (allocated, aligned, offset,
+  // sizes..., strides...) and each index as an i64.
+  std::vector<std::unique_ptr<int64_t>> scalars;
+  SmallVector<void *> args;
+  auto scalar = [&](int64_t v) {
+    scalars.push_back(std::make_unique<int64_t>(v));
+    args.push_back(scalars.back().get());
+  };
+  for (Param p : params) {
+    if (p.isIndex) {
+      scalar(indexValues[p.index]);
+      continue;
+    }
+    Buffer &b = buffers[p.index];
+    b.ptr = b.data.data();
+    args.push_back(&b.ptr);
+    args.push_back(&b.ptr);
+    scalar(0);
+    for (int64_t d : b.shape)
+      scalar(d);
+    for (int64_t s : b.strides)
+      scalar(s);
+  }
+  setvbuf(stdout, nullptr, _IONBF, 0);
+  struct sigaction action = {};
+  action.sa_handler = onAbort;
+  sigaction(SIGABRT, &action, nullptr);
+  llvm::Error err = (*engine)->invokePacked(name, args);
+  action.sa_handler = SIG_DFL;
+  sigaction(SIGABRT, &action, nullptr);
+  if (err)
+    return fail("cannot call @" + name + ": " + llvm::toString(std::move(err)));
+
+  return 0;
+}
+
+/// The procedure's parameters: each index parameter's value (--sizes) and
+/// each buffer's shape (--shape, or the extents the procedure declares),
+/// checked against what the machine can hold.
+int setUpParameters(rake::gpuir::ProcOp proc,
+                    llvm::function_ref<std::string(unsigned)> nameOf,
+                    llvm::StringMap<SmallVector<int64_t>> &sizes,
+                    llvm::StringMap<SmallVector<int64_t>> &shapes,
+                    std::vector<Buffer> &buffers,
+                    SmallVector<int64_t> &indexValues,
+                    SmallVector<Param> &params) {
+  Block &body = proc.getBody().front();
   // The control values in order, for the extents a procedure declares.
   SmallVector<int64_t> controls;
   bool allControls = true;
@@ -315,13 +395,6 @@ int run() {
   uint64_t memoryBytes = uint64_t(sysconf(_SC_PHYS_PAGES)) *
                          uint64_t(sysconf(_SC_PAGESIZE));
 
-  std::vector<Buffer> buffers;
-  SmallVector<int64_t> indexValues;
-  struct Param {
-    bool isIndex;
-    unsigned index;
-  };
-  SmallVector<Param> params;
   for (BlockArgument arg : body.getArguments()) {
     std::string argName = nameOf(arg.getArgNumber());
     if (arg.getType().isIndex() || arg.getType().isSignlessInteger()) {
@@ -364,7 +437,7 @@ int run() {
       for (AffineExpr e : map.getValue().getResults()) {
         SmallVector<AffineExpr> dims;
         for (int64_t v : controls)
-          dims.push_back(getAffineConstantExpr(v, &context));
+          dims.push_back(getAffineConstantExpr(v, proc.getContext()));
         auto c = dyn_cast<AffineConstantExpr>(e.replaceDims(dims));
         if (!c)
           return fail("cannot evaluate the extents of '" + argName + "'");
@@ -428,6 +501,74 @@ int run() {
     buffers.push_back(std::move(b));
   }
 
+  return 0;
+}
+
+int run() {
+  if (!seq)
+    return fail("only --seq (the sequential meaning on the host) is "
+                "available; running on the GPU comes with code generation");
+
+  DialectRegistry registry;
+  rake::registerRakeDialects(registry);
+  rake::rtest::registerTestDialect(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  // The procedure and its parameters.
+  rake::gpuir::ProcOp proc;
+  for (auto p : module->getOps<rake::gpuir::ProcOp>()) {
+    if (!procName.empty() ? p.getSymName() == procName : !proc) {
+      proc = p;
+      continue;
+    }
+    if (procName.empty())
+      return fail("the file holds several procedures; name one with --proc");
+  }
+  if (!proc)
+    return fail(procName.empty() ? "the file holds no gpuir.proc"
+                                 : "no procedure named '" + procName + "'");
+  std::string name = proc.getSymName().str();
+
+  llvm::StringMap<SmallVector<int64_t>> sizes, shapes;
+  if (!sizesOpt.empty()) {
+    if (!parseAssignments(sizesOpt, "--sizes", sizes))
+      return 1;
+  } else if (auto list = proc->getAttrOfType<ArrayAttr>("gpuir.check_sizes")) {
+    if (auto first = list.empty() ? DictionaryAttr()
+                                  : dyn_cast<DictionaryAttr>(list[0]))
+      for (NamedAttribute a : first)
+        if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
+          sizes[a.getName().strref()] = {i.getInt()};
+  }
+  if (!parseAssignments(shapesOpt, "--shape", shapes))
+    return 1;
+
+  auto argNames = proc.getArgNames();
+  auto nameOf = [&](unsigned i) -> std::string {
+    if (argNames && i < argNames->size())
+      return cast<StringAttr>((*argNames)[i]).str();
+    return "arg" + std::to_string(i);
+  };
+
+  std::vector<Buffer> buffers;
+  SmallVector<int64_t> indexValues;
+  SmallVector<Param> params;
+  if (int rc = setUpParameters(proc, nameOf, sizes, shapes, buffers,
+                               indexValues, params))
+    return rc;
+
   // Inputs: files, else the seeded generator (in parameter order).
   llvm::StringMap<std::string> inputFiles;
   for (StringRef in : inputs) {
@@ -483,108 +624,13 @@ int run() {
   };
   if (!saveInputs.empty() && !writeBuffers(saveInputs))
     return 1;
-  if (!launchArgs.empty()) {
-    rake::gpuir::DeviceFunctionOp device;
-    proc.walk([&](rake::gpuir::DeviceFunctionOp d) { device = d; });
-    if (!device)
-      return fail("@" + name + " has no device function to launch");
-    std::error_code ec;
-    llvm::raw_fd_ostream os(launchArgs, ec);
-    if (ec)
-      return fail("cannot write '" + launchArgs + "': " + ec.message());
-    FailureOr<mlir::rake::KernelABI> abi = mlir::rake::kernelABI(proc);
-    if (failed(abi))
-      return 1;
-    os << name << " --block " << abi->block << " --blocks-per-sm "
-       << abi->blocksPerSm << " --smem " << abi->dynamicSharedBytes;
-    if (abi->cluster > 1)
-      os << " --cluster " << abi->cluster;
-    for (Param p : params) {
-      if (p.isIndex) {
-        os << " i:" << indexValues[p.index];
-        continue;
-      }
-      const Buffer &b = buffers[p.index];
-      os << " m:" << b.elementType << ":";
-      llvm::interleave(b.shape, os, "x");
-      os << ":in/" << b.name << ".bin:gpu/" << b.name << ".bin";
-    }
-    // The tensor maps of the kernel's TMA copies, after the parameters.
-    for (const mlir::rake::TensorMapUse &m : abi->tensorMaps)
-      os << " t:" << m.arg << ":" << m.rows << "x" << m.cols << ":"
-         << m.swizzle;
-    os << "\n";
-  }
-
-  // Keep only the procedure and those it calls: the others need not have a
-  // sequential meaning yet.
-  llvm::StringSet<> reachable;
-  SmallVector<rake::gpuir::ProcOp> work = {proc};
-  reachable.insert(name);
-  while (!work.empty()) {
-    rake::gpuir::ProcOp p = work.pop_back_val();
-    p.walk([&](rake::gpuir::CallOp call) {
-      StringRef callee = call.getCallee();
-      if (reachable.insert(callee).second)
-        if (auto target = module->lookupSymbol<rake::gpuir::ProcOp>(callee))
-          work.push_back(target);
-    });
-  }
-  for (auto p : llvm::to_vector(module->getOps<rake::gpuir::ProcOp>()))
-    if (!reachable.contains(p.getSymName()))
-      p.erase();
-
-  // Lower to the LLVM dialect: the sequential meaning, with bounds checks.
-  PassManager pm(&context);
-  std::string pipeline =
-      "convert-gpuir-to-cpu,generate-runtime-verification,"
-      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-      "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
-      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    return fail("internal error: bad pipeline");
-  if (failed(pm.run(*module)))
-    return 1;
-
-  ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
-  auto engine = ExecutionEngine::create(*module, options);
-  if (!engine)
-    return fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
-  registerRuntimeHelpers(**engine);
-
-  // The lowered function takes each memref as (allocated, aligned, offset,
-  // sizes..., strides...) and each index as an i64.
-  std::vector<std::unique_ptr<int64_t>> scalars;
-  SmallVector<void *> args;
-  auto scalar = [&](int64_t v) {
-    scalars.push_back(std::make_unique<int64_t>(v));
-    args.push_back(scalars.back().get());
-  };
-  for (Param p : params) {
-    if (p.isIndex) {
-      scalar(indexValues[p.index]);
-      continue;
-    }
-    Buffer &b = buffers[p.index];
-    b.ptr = b.data.data();
-    args.push_back(&b.ptr);
-    args.push_back(&b.ptr);
-    scalar(0);
-    for (int64_t d : b.shape)
-      scalar(d);
-    for (int64_t s : b.strides)
-      scalar(s);
-  }
-  setvbuf(stdout, nullptr, _IONBF, 0);
-  struct sigaction action = {};
-  action.sa_handler = onAbort;
-  sigaction(SIGABRT, &action, nullptr);
-  llvm::Error err = (*engine)->invokePacked(name, args);
-  action.sa_handler = SIG_DFL;
-  sigaction(SIGABRT, &action, nullptr);
-  if (err)
-    return fail("cannot call @" + name + ": " + llvm::toString(std::move(err)));
+  if (!launchArgs.empty())
+    if (int rc = writeLaunchArgs(proc, name, params, buffers, indexValues))
+      return rc;
+  keepReachable(*module, proc, name);
+  if (int rc = executeSequential(context, *module, name, params, buffers,
+                                 indexValues))
+    return rc;
 
   // Results.
   llvm::outs() << "@" << name << " ran (sequential meaning, seed " << seed

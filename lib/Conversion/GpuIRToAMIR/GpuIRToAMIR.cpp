@@ -47,6 +47,14 @@ private:
   /// The barrier of each CTA that ends a device task.
   LogicalResult emitCtaBarriers(Operation *at);
   LogicalResult convertOp(Operation *op);
+  /// A GpuIR if as an AMIR guard, with its then and else blocks.
+  LogicalResult convertIf(IfOp ifOp);
+  /// A warps region as an AMIR guard on the threads it maps to.
+  LogicalResult convertWarps(WarpsOp warps);
+  /// An allocation as an AMIR variable and its whole-variable window.
+  LogicalResult convertAlloc(AllocOp alloc);
+  /// A window op's window, composed into its source's coordinates.
+  LogicalResult convertWindow(WindowOp window);
   LogicalResult convertFor(ForOp loop);
   LogicalResult convertDevice(DeviceFunctionOp device);
   LogicalResult convertAccess(Operation *op, Value memref, ValueRange indices,
@@ -495,108 +503,153 @@ LogicalResult Converter::convertSync(Operation *op) {
   return success();
 }
 
-LogicalResult Converter::convertOp(Operation *op) {
+LogicalResult Converter::convertIf(IfOp ifOp) {
+  Location loc = ifOp.getLoc();
+  SmallVector<Value> operands;
+  for (Value v : ifOp.getOperands())
+    operands.push_back(mapIndex(v));
+  auto guard = amir::GuardOp::create(b, loc, operands, ifOp.getMapAttr(),
+                                     ifOp.getPredicatesAttr(), Attribute());
+  guard.getBody().push_back(new Block());
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&guard.getBody().front());
+    if (failed(convertBlock(ifOp.getThenRegion().front())))
+      return failure();
+  }
+  if (ifOp.hasElse()) {
+    guard.getElseBody().push_back(new Block());
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&guard.getElseBody().front());
+    if (failed(convertBlock(ifOp.getElseRegion().front())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Converter::convertWarps(WarpsOp warps) {
   MLIRContext *ctx = b.getContext();
+  Location loc = warps.getLoc();
+  SmallVector<Attribute> slices = threadMapping(warps);
+  Attribute threads;
+  if (slices.size() == 1)
+    threads = slices.front();
+  else if (!slices.empty())
+    threads = b.getArrayAttr(slices);
+  auto guard = amir::GuardOp::create(b, loc, ValueRange(),
+                                     AffineMapAttr::get(AffineMap::get(ctx)),
+                                     b.getDenseI32ArrayAttr({}), threads);
+  guard.getBody().push_back(new Block());
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&guard.getBody().front());
+  return convertBlock(warps.getBody().front());
+}
+
+LogicalResult Converter::convertAlloc(AllocOp alloc) {
+  MLIRContext *ctx = b.getContext();
+  Location loc = alloc.getLoc();
+  Type type = alloc.getResult().getType();
+  Window w;
+  SmallVector<int64_t> shape;
+  bool shared = false;
+  Type varType = amir::DataType::get(ctx);
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    shape.assign(memref.getShape().begin(), memref.getShape().end());
+    w.memory = cast<MemoryTypeAttrInterface>(memref.getMemorySpace());
+    shared = w.memory.isSharedMemory();
+    w.exempt = w.memory.isSyncExempt() ||
+               (isa<RmemAttr>(w.memory) && onlyInOrderUses(alloc.getResult()));
+  } else {
+    auto barrier = cast<BarrierType>(type);
+    shape.assign(barrier.getShape().begin(), barrier.getShape().end());
+    varType = amir::BarrierType::get(ctx, barrier.getMechanism());
+    shared = barrier.isMbarrier();
+  }
+  // A dynamic dimension's extent is the alloc's size operand for it.
+  SmallVector<Value> sizes;
+  SmallVector<AffineExpr> extents;
+  unsigned nextSize = 0;
+  for (int64_t &d : shape) {
+    if (ShapedType::isDynamic(d)) {
+      d = -1;
+      sizes.push_back(mapIndex(alloc.getDynamicSizes()[nextSize]));
+      extents.push_back(b.getAffineDimExpr(nextSize++));
+    } else {
+      extents.push_back(b.getAffineConstantExpr(d));
+    }
+  }
+  auto amirAlloc = amir::AllocOp::create(
+      b, loc, varType,
+      alloc.getNameAttr() ? alloc.getNameAttr() : b.getStringAttr("buffer"),
+      b.getDenseI64ArrayAttr(shape), shared ? b.getUnitAttr() : UnitAttr());
+  if (!sizes.empty()) {
+    amirAlloc.getExtentOperandsMutable().assign(sizes);
+    amirAlloc.setExtentsAttr(
+        AffineMapAttr::get(AffineMap::get(sizes.size(), 0, extents, ctx)));
+  }
+  // The arrivals code generation initializes an mbarrier with: every
+  // phase the check interprets must complete with exactly as many.
+  if (auto barrier = dyn_cast<BarrierType>(type);
+      barrier && barrier.isMbarrier() && hasArriveStatement(alloc)) {
+    FailureOr<int64_t> arrivals = mbarrierArrivals(alloc, coll);
+    if (failed(arrivals))
+      return failure();
+    amirAlloc.setArrivalsAttr(b.getI64IntegerAttr(*arrivals));
+  }
+  w.var = amirAlloc;
+  for (int64_t d : shape) {
+    w.lo.push_back(b.getAffineConstantExpr(0));
+    w.hi.push_back(b.getAffineConstantExpr(d < 0 ? kUnboundedExtent : d));
+  }
+  windows[alloc.getResult()] = w;
+  return success();
+}
+
+LogicalResult Converter::convertWindow(WindowOp window) {
+  FailureOr<Window> src = windowOf(window, window.getSource());
+  if (failed(src))
+    return failure();
+  // The window's coordinates, composed into its source's.
+  Window w = *src;
+  unsigned base = w.operands.size();
+  w.operands.append(window.getIndices().begin(), window.getIndices().end());
+  AffineMap map = window.getMap();
+  unsigned r = 0, k = 0;
+  SmallVector<AffineExpr> lo, hi;
+  for (size_t d = 0; d < src->lo.size(); ++d) {
+    if (!src->hi[d]) {
+      lo.push_back(src->lo[d]);
+      hi.push_back(AffineExpr());
+      continue;
+    }
+    bool isInterval = window.getIntervals()[k++];
+    AffineExpr l = map.getResult(r++).shiftDims(map.getNumDims(), base);
+    lo.push_back(src->lo[d] + l);
+    if (isInterval) {
+      AffineExpr h = map.getResult(r++).shiftDims(map.getNumDims(), base);
+      hi.push_back(src->lo[d] + h);
+    } else {
+      hi.push_back(AffineExpr());
+    }
+  }
+  w.lo = lo;
+  w.hi = hi;
+  windows[window.getResult()] = w;
+  return success();
+}
+
+LogicalResult Converter::convertOp(Operation *op) {
   Location loc = op->getLoc();
   if (auto loop = dyn_cast<ForOp>(op))
     return convertFor(loop);
   if (auto device = dyn_cast<DeviceFunctionOp>(op))
     return convertDevice(device);
-  if (auto ifOp = dyn_cast<IfOp>(op)) {
-    SmallVector<Value> operands;
-    for (Value v : ifOp.getOperands())
-      operands.push_back(mapIndex(v));
-    auto guard = amir::GuardOp::create(b, loc, operands, ifOp.getMapAttr(),
-                                       ifOp.getPredicatesAttr(), Attribute());
-    guard.getBody().push_back(new Block());
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&guard.getBody().front());
-      if (failed(convertBlock(ifOp.getThenRegion().front())))
-        return failure();
-    }
-    if (ifOp.hasElse()) {
-      guard.getElseBody().push_back(new Block());
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&guard.getElseBody().front());
-      if (failed(convertBlock(ifOp.getElseRegion().front())))
-        return failure();
-    }
-    return success();
-  }
-  if (auto warps = dyn_cast<WarpsOp>(op)) {
-    SmallVector<Attribute> slices = threadMapping(warps);
-    Attribute threads;
-    if (slices.size() == 1)
-      threads = slices.front();
-    else if (!slices.empty())
-      threads = b.getArrayAttr(slices);
-    auto guard = amir::GuardOp::create(
-        b, loc, ValueRange(), AffineMapAttr::get(AffineMap::get(ctx)),
-        b.getDenseI32ArrayAttr({}), threads);
-    guard.getBody().push_back(new Block());
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&guard.getBody().front());
-    return convertBlock(warps.getBody().front());
-  }
-  if (auto alloc = dyn_cast<AllocOp>(op)) {
-    Type type = alloc.getResult().getType();
-    Window w;
-    SmallVector<int64_t> shape;
-    bool shared = false;
-    Type varType = amir::DataType::get(ctx);
-    if (auto memref = dyn_cast<MemRefType>(type)) {
-      shape.assign(memref.getShape().begin(), memref.getShape().end());
-      w.memory = cast<MemoryTypeAttrInterface>(memref.getMemorySpace());
-      shared = w.memory.isSharedMemory();
-      w.exempt = w.memory.isSyncExempt() ||
-                 (isa<RmemAttr>(w.memory) &&
-                  onlyInOrderUses(alloc.getResult()));
-    } else {
-      auto barrier = cast<BarrierType>(type);
-      shape.assign(barrier.getShape().begin(), barrier.getShape().end());
-      varType = amir::BarrierType::get(ctx, barrier.getMechanism());
-      shared = barrier.isMbarrier();
-    }
-    // A dynamic dimension's extent is the alloc's size operand for it.
-    SmallVector<Value> sizes;
-    SmallVector<AffineExpr> extents;
-    unsigned nextSize = 0;
-    for (int64_t &d : shape) {
-      if (ShapedType::isDynamic(d)) {
-        d = -1;
-        sizes.push_back(mapIndex(alloc.getDynamicSizes()[nextSize]));
-        extents.push_back(b.getAffineDimExpr(nextSize++));
-      } else {
-        extents.push_back(b.getAffineConstantExpr(d));
-      }
-    }
-    auto amirAlloc = amir::AllocOp::create(
-        b, loc, varType,
-        alloc.getNameAttr() ? alloc.getNameAttr() : b.getStringAttr("buffer"),
-        b.getDenseI64ArrayAttr(shape), shared ? b.getUnitAttr() : UnitAttr());
-    if (!sizes.empty()) {
-      amirAlloc.getExtentOperandsMutable().assign(sizes);
-      amirAlloc.setExtentsAttr(AffineMapAttr::get(
-          AffineMap::get(sizes.size(), 0, extents, ctx)));
-    }
-    // The arrivals code generation initializes an mbarrier with: every
-    // phase the check interprets must complete with exactly as many.
-    if (auto barrier = dyn_cast<BarrierType>(type);
-        barrier && barrier.isMbarrier() && hasArriveStatement(alloc)) {
-      FailureOr<int64_t> arrivals = mbarrierArrivals(alloc, coll);
-      if (failed(arrivals))
-        return failure();
-      amirAlloc.setArrivalsAttr(b.getI64IntegerAttr(*arrivals));
-    }
-    w.var = amirAlloc;
-    for (int64_t d : shape) {
-      w.lo.push_back(b.getAffineConstantExpr(0));
-      w.hi.push_back(b.getAffineConstantExpr(d < 0 ? kUnboundedExtent : d));
-    }
-    windows[alloc.getResult()] = w;
-    return success();
-  }
+  if (auto ifOp = dyn_cast<IfOp>(op))
+    return convertIf(ifOp);
+  if (auto warps = dyn_cast<WarpsOp>(op))
+    return convertWarps(warps);
+  if (auto alloc = dyn_cast<AllocOp>(op))
+    return convertAlloc(alloc);
   if (auto freeOp = dyn_cast<FreeOp>(op)) {
     FailureOr<Window> w = windowOf(op, freeOp.getBuffer());
     if (failed(w))
@@ -605,38 +658,8 @@ LogicalResult Converter::convertOp(Operation *op) {
     freed.insert(w->var);
     return success();
   }
-  if (auto window = dyn_cast<WindowOp>(op)) {
-    FailureOr<Window> src = windowOf(op, window.getSource());
-    if (failed(src))
-      return failure();
-    // The window's coordinates, composed into its source's.
-    Window w = *src;
-    unsigned base = w.operands.size();
-    w.operands.append(window.getIndices().begin(), window.getIndices().end());
-    AffineMap map = window.getMap();
-    unsigned r = 0, k = 0;
-    SmallVector<AffineExpr> lo, hi;
-    for (size_t d = 0; d < src->lo.size(); ++d) {
-      if (!src->hi[d]) {
-        lo.push_back(src->lo[d]);
-        hi.push_back(AffineExpr());
-        continue;
-      }
-      bool isInterval = window.getIntervals()[k++];
-      AffineExpr l = map.getResult(r++).shiftDims(map.getNumDims(), base);
-      lo.push_back(src->lo[d] + l);
-      if (isInterval) {
-        AffineExpr h = map.getResult(r++).shiftDims(map.getNumDims(), base);
-        hi.push_back(src->lo[d] + h);
-      } else {
-        hi.push_back(AffineExpr());
-      }
-    }
-    w.lo = lo;
-    w.hi = hi;
-    windows[window.getResult()] = w;
-    return success();
-  }
+  if (auto window = dyn_cast<WindowOp>(op))
+    return convertWindow(window);
   if (isa<TensorMapOp>(op)) {
     // A tensor map is a description made on the CPU; TMA instructions read
     // through it as their global-memory parameter.
