@@ -78,6 +78,16 @@ int rakeModuleCheck(RakeModule *module, RakeDiagnosticFn diagnostic,
 int rakeModuleToPtx(RakeModule *module, const char *chip, RakeStringFn out,
                     void *outUser, RakeDiagnosticFn diagnostic, void *user);
 
+/* The kernel ABI of procedure `proc` (lib/Analysis/KernelABI: computed once,
+   as code generation, rake-bundle and rake-run use it), as JSON:
+   {"block": B, "blocks_per_sm": K, "cluster": C, "dynamic_shared_bytes": N,
+    "shared_alignment": A, "roles": ["arg0.index", "arg1.allocated", ...],
+    "tensor_maps": [{"arg": I, "rows": R, "cols": C, "swizzle": S}, ...]}.
+   Returns 0 and calls `out`, or nonzero after reporting (no such
+   procedure, or one with no device function). */
+int rakeModuleKernelABI(RakeModule *module, const char *proc, RakeStringFn out,
+                        void *outUser, RakeDiagnosticFn diagnostic, void *user);
+
 #ifdef __cplusplus
 }
 #endif

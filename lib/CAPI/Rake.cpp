@@ -7,6 +7,8 @@
 
 #include "Rake-c/Rake.h"
 
+#include "Rake/Analysis/KernelABI.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "Rake/Init/InitRake.h"
 #include "Rake/Transforms/Passes.h"
 
@@ -180,6 +182,40 @@ int rakeModuleToPtx(RakeModule *module, const char *chip, RakeStringFn out,
     return 1;
   if (out)
     out(outUser, ptx->data(), ptx->size());
+  return 0;
+}
+
+int rakeModuleKernelABI(RakeModule *module, const char *procName,
+                        RakeStringFn out, void *outUser, RakeDiagnosticFn fn,
+                        void *user) {
+  if (!module || !procName)
+    return 1;
+  ModuleOp m = *module->module;
+  Forward forward(*m.getContext(), fn, user);
+  auto proc = m.lookupSymbol<rake::gpuir::ProcOp>(procName);
+  if (!proc) {
+    emitError(m.getLoc()) << "no procedure @" << procName << " in the module";
+    return 1;
+  }
+  FailureOr<rake::KernelABI> abi = rake::kernelABI(proc);
+  if (failed(abi))
+    return 1;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\"block\": " << abi->block << ", \"blocks_per_sm\": "
+     << abi->blocksPerSm << ", \"cluster\": " << abi->cluster
+     << ", \"dynamic_shared_bytes\": " << abi->dynamicSharedBytes
+     << ", \"shared_alignment\": " << abi->sharedAlignment << ", \"roles\": [";
+  llvm::interleaveComma(abi->roles, os,
+                        [&](const std::string &r) { os << '"' << r << '"'; });
+  os << "], \"tensor_maps\": [";
+  llvm::interleaveComma(abi->tensorMaps, os, [&](const rake::TensorMapUse &t) {
+    os << "{\"arg\": " << t.arg << ", \"rows\": " << t.rows
+       << ", \"cols\": " << t.cols << ", \"swizzle\": " << t.swizzle << "}";
+  });
+  os << "]}";
+  if (out)
+    out(outUser, text.data(), text.size());
   return 0;
 }
 

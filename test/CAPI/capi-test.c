@@ -42,7 +42,7 @@ static char *readAll(const char *path, size_t *length) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: rake-capi-test print|check|pipeline|ptx FILE [ARG]\n");
+    fprintf(stderr, "usage: rake-capi-test print|check|pipeline|ptx|abi FILE [ARG]\n");
     return 2;
   }
   printf("api version %d\n", rakeApiVersion());
@@ -69,6 +69,9 @@ int main(int argc, char **argv) {
       status = rakeModuleRunPipeline(module, argv[3], diagnostic, NULL);
       if (status == 0)
         rakeModulePrint(module, 0, print, NULL);
+    } else if (!strcmp(argv[1], "abi") && argc > 3) {
+      status = rakeModuleKernelABI(module, argv[3], print, NULL, diagnostic,
+                                   NULL);
     } else if (!strcmp(argv[1], "ptx") && argc > 3) {
       status = rakeModuleToPtx(module, argv[3], print, NULL, diagnostic, NULL);
     } else {

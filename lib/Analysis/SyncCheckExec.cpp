@@ -1,0 +1,810 @@
+//===- SyncCheckExec.cpp - the interpreter's statements -------------------===//
+//
+// The synchronization check's interpretation of AMIR, op by op (see
+// SyncCheckInternal.h): the evaluation of indices, windows and guards, the
+// threads of each statement, loops (tasks, thread loops and collapsed
+// sequential loops), allocations and frees, recorded accesses, and the
+// arrives and awaits of barriers and commit groups.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SyncCheckInternal.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::amir;
+
+namespace mlir::rake::sync_check_detail {
+
+/// An affine expression's value for integer dims, without building new
+/// expressions (AffineMap::compose uniques every intermediate).
+static int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
+  switch (e.getKind()) {
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(e).getValue();
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(e).getPosition()];
+  case AffineExprKind::SymbolId:
+    return 0;
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int64_t l = evalExpr(bin.getLHS(), dims), r = evalExpr(bin.getRHS(), dims);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::Mod:
+    return r ? ((l % r) + r) % r : 0;
+  case AffineExprKind::FloorDiv:
+    return r ? llvm::divideFloorSigned(l, r) : 0;
+  case AffineExprKind::CeilDiv:
+    return r ? llvm::divideCeilSigned(l, r) : 0;
+  default:
+    llvm_unreachable("every affine expression kind is handled");
+  }
+}
+
+static SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> out;
+  for (AffineExpr e : map.getResults())
+    out.push_back(evalExpr(e, dims));
+  return out;
+}
+
+unsigned Interpreter::run(ProcOp proc, ArrayRef<int64_t> controls) {
+  for (auto [arg, v] :
+       llvm::zip(proc.getBody().front().getArguments(), controls))
+    env[arg] = v;
+  current.kind = ThreadSet::Cpu;
+  runBlock(proc.getBody().front());
+  return errors;
+}
+
+int64_t Interpreter::tasksRun() const { return nextTask; }
+
+void Interpreter::runBlock(Block &block) {
+  for (Operation &op : block) {
+    if (stopped())
+      return;
+    exec(&op);
+  }
+}
+
+bool Interpreter::stopped() const {
+  return options.maxErrors && errors >= options.maxErrors;
+}
+
+int64_t Interpreter::eval(AffineExpr e, ValueRange operands) {
+  SmallVector<int64_t> dims;
+  for (Value v : operands)
+    dims.push_back(env.lookup(v));
+  return evalExpr(e, dims);
+}
+
+Box Interpreter::evalWindow(Var &var, ValueRange operands, AffineMap map,
+                            ArrayRef<bool> intervals) {
+  SmallVector<int64_t> dims, lastDims;
+  bool collapsedOperand = false;
+  for (Value v : operands) {
+    dims.push_back(env.lookup(v));
+    auto it = collapsed.find(v);
+    collapsedOperand |= it != collapsed.end();
+    lastDims.push_back(it != collapsed.end() ? it->second : dims.back());
+  }
+  // A check and the record that follows it evaluate the same window.
+  if (cachedWindow.map == map && cachedWindow.var == &var &&
+      cachedWindow.dims == dims && cachedWindow.lastDims == lastDims &&
+      cachedWindow.intervals == intervals)
+    return cachedWindow.box;
+  SmallVector<int64_t> vals = evalMap(map, dims);
+  SmallVector<int64_t> lastVals =
+      collapsedOperand ? evalMap(map, lastDims) : vals;
+  Box b;
+  unsigned r = 0;
+  for (bool isInterval : intervals) {
+    // Over a collapsed loop's range, each coordinate moves by 0 or 1 per
+    // iteration (see collapsible()): the union of the boxes is the hull of
+    // the first and last.
+    int64_t lo = std::min(vals[r], lastVals[r]);
+    int64_t hiFirst = isInterval ? vals[r + 1] : vals[r] + 1;
+    int64_t hiLast = isInterval ? lastVals[r + 1] : lastVals[r] + 1;
+    r += isInterval ? 2 : 1;
+    b.lo.push_back(lo);
+    b.hi.push_back(std::max(hiFirst, hiLast));
+  }
+  // A scalar variable (or one accessed whole) has one element.
+  if (intervals.empty())
+    for (size_t i = 0; i < var.shape.size(); ++i) {
+      b.lo.push_back(0);
+      b.hi.push_back(var.shape[i] < 0 ? gpuir::kUnboundedExtent
+                                      : var.shape[i]);
+    }
+  cachedWindow = {map, &var, std::move(dims), std::move(lastDims),
+                  ArrayRef<bool>(intervals), b};
+  return b;
+}
+
+bool Interpreter::conditionHolds(GuardOp guard) {
+  if (guard.getPredicates().empty())
+    return true;
+  SmallVector<int64_t> dims;
+  for (Value v : guard.getOperands())
+    dims.push_back(env.lookup(v));
+  SmallVector<int64_t> vals = evalMap(guard.getMap(), dims);
+  for (auto [i, p] : llvm::enumerate(guard.getPredicates())) {
+    int64_t l = vals[2 * i], r = vals[2 * i + 1];
+    bool ok = false;
+    switch (static_cast<gpuir::CmpPredicate>(p)) {
+    case gpuir::CmpPredicate::eq:
+      ok = l == r;
+      break;
+    case gpuir::CmpPredicate::lt:
+      ok = l < r;
+      break;
+    case gpuir::CmpPredicate::le:
+      ok = l <= r;
+      break;
+    case gpuir::CmpPredicate::gt:
+      ok = l > r;
+      break;
+    case gpuir::CmpPredicate::ge:
+      ok = l >= r;
+      break;
+    }
+    if (!ok)
+      return false;
+  }
+  return true;
+}
+
+/// Narrows the current threads by a tile or slice of a mapping.
+bool Interpreter::narrow(Attribute mapping, int64_t i) {
+  if (auto tile = dyn_cast<TileAttr>(mapping)) {
+    int64_t c = (tile.getOffset() + i * tile.getStep()) / tile.getDiv();
+    if (tile.getMod())
+      c %= tile.getMod();
+    int64_t d = tile.getDim();
+    if (d >= static_cast<int64_t>(current.lo.size()))
+      return false;
+    current.lo[d] += c;
+    current.hi[d] = current.lo[d] + tile.getBox();
+    return true;
+  }
+  if (auto slice = dyn_cast<SliceAttr>(mapping)) {
+    int64_t d = slice.getDim();
+    if (d >= static_cast<int64_t>(current.lo.size()))
+      return false;
+    int64_t start = current.lo[d];
+    current.lo[d] = start + slice.getLo();
+    current.hi[d] = start + slice.getHi();
+    return true;
+  }
+  if (auto list = dyn_cast<ArrayAttr>(mapping)) {
+    for (Attribute a : list)
+      if (!narrow(a, i))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+void Interpreter::exec(Operation *op) {
+  if (auto loop = dyn_cast<LoopOp>(op))
+    return execLoop(loop);
+  if (auto guard = dyn_cast<GuardOp>(op)) {
+    ThreadSet saved = current;
+    if (auto threads = guard.getThreads()) {
+      if (auto domainAttr = dyn_cast<DomainAttr>(*threads);
+          domainAttr && domainAttr.getExtents().size() > kMaxDomainRank) {
+        report(guard, "the synchronization check supports thread domains "
+                      "of at most " +
+                          std::to_string(kMaxDomainRank) +
+                          " dimensions; this device function's has " +
+                          std::to_string(domainAttr.getExtents().size()),
+               {});
+        return;
+      }
+      if (auto domainAttr = dyn_cast<DomainAttr>(*threads)) {
+        domains.push_back(std::make_unique<SmallVector<int64_t>>(
+            domainAttr.getExtents()));
+        current.kind = ThreadSet::Device;
+        current.domain = domains.back().get();
+        current.lo.assign(domainAttr.getExtents().size(), 0);
+        current.hi.assign(domainAttr.getExtents().begin(),
+                          domainAttr.getExtents().end());
+      } else {
+        narrow(*threads, 0);
+      }
+    }
+    if (conditionHolds(guard))
+      runBlock(guard.getBody().front());
+    else if (!guard.getElseBody().empty())
+      runBlock(guard.getElseBody().front());
+    current = saved;
+    return;
+  }
+  if (auto alloc = dyn_cast<AllocOp>(op)) {
+    if (alloc.getShared() && current.kind == ThreadSet::Device)
+      checkPendingFrees(current.task, alloc,
+                        "a later allocation that may take its memory");
+    auto var = std::make_unique<Var>();
+    var->name = alloc.getName().str();
+    var->shape.assign(alloc.getShape().begin(), alloc.getShape().end());
+    var->shared = alloc.getShared();
+    var->global = current.kind == ThreadSet::Cpu;
+    var->alloc = op;
+    if (auto bt = dyn_cast<BarrierType>(alloc.getResult().getType())) {
+      var->isBarrier = true;
+      var->mechanism = bt.getMechanism();
+    }
+    var->extents = var->shape;
+    if (std::optional<AffineMap> map = alloc.getExtents()) {
+      SmallVector<int64_t> dims;
+      for (Value v : alloc.getExtentOperands())
+        dims.push_back(env.lookup(v));
+      SmallVector<int64_t> declared = evalMap(*map, dims);
+      for (auto [d, extent] : llvm::enumerate(var->extents))
+        if (extent < 0)
+          extent = declared[d];
+    }
+    if (std::optional<int64_t> arrivals = alloc.getArrivals())
+      var->arrivals = *arrivals;
+    vars[alloc.getResult()] = var.get();
+    storage.push_back(std::move(var));
+    return;
+  }
+  if (auto freeOp = dyn_cast<FreeOp>(op))
+    return execFree(freeOp);
+  if (auto rec = dyn_cast<RecordReadOp>(op))
+    return record(op, rec.getVariable(), rec.getIndices(), rec.getMap(),
+                  rec.getIntervals(), rec.getQuals(), false,
+                  rec.getOutOfOrder());
+  if (auto rec = dyn_cast<RecordMutateOp>(op))
+    return record(op, rec.getVariable(), rec.getIndices(), rec.getMap(),
+                  rec.getIntervals(), rec.getQuals(), true,
+                  rec.getOutOfOrder());
+  if (auto check = dyn_cast<CheckReadsOp>(op))
+    return execCheck(op, check.getVariable(), check.getIndices(),
+                     check.getMap(), check.getIntervals(), check.getQuals(),
+                     /*mutate=*/false, check.getRequiredLevel());
+  if (auto check = dyn_cast<CheckMutatesOp>(op))
+    return execCheck(op, check.getVariable(), check.getIndices(),
+                     check.getMap(), check.getIntervals(), check.getQuals(),
+                     /*mutate=*/true, check.getRequiredLevel());
+  if (isa<CheckBarrierOp>(op))
+    return;
+  if (auto fence = dyn_cast<FenceOp>(op)) {
+    uint32_t pre = static_cast<uint32_t>(fence.getPre());
+    SmallVector<Captured> captured = capture(pre, fence.getTransitive(), op);
+    publish(captured, syncActors(), static_cast<uint32_t>(fence.getFull()),
+            static_cast<uint32_t>(fence.getTemporal()), op);
+    return;
+  }
+  if (auto arrive = dyn_cast<ArriveOp>(op))
+    return execArrive(arrive);
+  if (auto await = dyn_cast<AwaitOp>(op))
+    return execAwait(await);
+}
+
+/// The threads a synchronization statement acts for: at CPU scope the
+/// whole stream (a launch or a stream synchronization), else the current
+/// collective.
+ThreadSet Interpreter::syncActors() {
+  if (current.kind == ThreadSet::Cpu) {
+    ThreadSet all;
+    all.kind = ThreadSet::Everything;
+    return all;
+  }
+  return current;
+}
+
+void Interpreter::execLoop(LoopOp loop) {
+  int64_t lb = eval(loop.getLowerMap().getResult(0), loop.getLowerOperands());
+  int64_t ub = eval(loop.getUpperMap().getResult(0), loop.getUpperOperands());
+  Value iv = loop.getBody().getArgument(0);
+  bool threadLoop = loop.getThreads().has_value();
+  // Each iteration of the innermost loop over tasks is a device task.
+  bool newTask = loop.getTasks() &&
+                 llvm::none_of(loop.getBody().front().getOps<LoopOp>(),
+                               [](LoopOp inner) { return inner.getTasks(); });
+  if (!threadLoop && !loop.getTasks() && lb < ub && collapsible(loop)) {
+    // One pass for the whole range: the same threads make the same
+    // in-order accesses in every iteration, so the iterations cannot race
+    // with each other and each access covers the union of its elements.
+    env[iv] = lb;
+    collapsed[iv] = ub - 1;
+    runBlock(loop.getBody().front());
+    collapsed.erase(iv);
+    return;
+  }
+  for (int64_t i = lb; i < ub && !stopped(); ++i) {
+    env[iv] = i;
+    ThreadSet saved = current;
+    if (newTask) {
+      current.task = nextTask++;
+      if (current.kind == ThreadSet::Device)
+        current.lo.assign(current.lo.size(), 0),
+            current.hi.assign(current.domain->begin(),
+                              current.domain->end());
+    } else if (threadLoop) {
+      narrow(*loop.getThreads(), i - lb);
+    }
+    if (!threadLoop)
+      iterationKeys.push_back({loop, i});
+    runBlock(loop.getBody().front());
+    if (!threadLoop)
+      iterationKeys.pop_back();
+    if (newTask) {
+      checkPendingFrees(current.task, loop,
+                        "the CTA's next task reuses its memory after the "
+                        "barrier that ends this one");
+      summarizeTask(current.task);
+      // No collective of a finished task synchronizes again.
+      taskRecords.erase(current.task);
+      taskTokens.erase(current.task);
+      events.erase(current.task);
+    }
+    current = saved;
+  }
+}
+
+/// Whether a sequential loop can run as one pass over its whole range: its
+/// body (and nested loops) only checks and records in-order accesses, and
+/// every coordinate depends on at most one of the collapsed loop
+/// variables, with coefficient -1, 0 or 1, each variable in at most one
+/// coordinate, so that the union of an access's boxes is a box.
+bool Interpreter::collapsible(LoopOp loop) {
+  auto it = collapsibleCache.find(loop);
+  if (it != collapsibleCache.end())
+    return it->second;
+  SmallVector<Value> ivs;
+  bool ok = true;
+  loop.walk([&](Operation *op) {
+    if (auto inner = dyn_cast<LoopOp>(op)) {
+      if (inner.getThreads() || inner.getTasks())
+        ok = false;
+      ivs.push_back(inner.getBody().getArgument(0));
+      return;
+    }
+    if (isa<CheckReadsOp, CheckMutatesOp>(op))
+      return;
+    if (auto r = dyn_cast<RecordReadOp>(op)) {
+      ok &= !r.getOutOfOrder();
+      return;
+    }
+    if (auto r = dyn_cast<RecordMutateOp>(op)) {
+      ok &= !r.getOutOfOrder();
+      return;
+    }
+    ok = false;
+  });
+  if (ok)
+    loop.walk([&](Operation *op) {
+      if (!isa<CheckReadsOp, CheckMutatesOp, RecordReadOp, RecordMutateOp>(
+              op))
+        return;
+      AffineMap map = cast<AffineMapAttr>(op->getAttr("map")).getValue();
+      ValueRange operands = op->getOperands().drop_front();
+      SmallVector<unsigned> dimsOf(ivs.size(), 0);
+      for (AffineExpr e : map.getResults()) {
+        unsigned depending = 0;
+        for (auto [k, iv] : llvm::enumerate(ivs)) {
+          std::optional<int64_t> c = coefficient(e, operands, iv);
+          if (!c || *c < -1 || *c > 1) {
+            ok = false;
+            return;
+          }
+          if (*c) {
+            ++depending;
+            ++dimsOf[k];
+          }
+        }
+        ok &= depending <= 1;
+      }
+      for (unsigned n : dimsOf)
+        ok &= n <= 2; // lo and hi of one interval
+    });
+  collapsibleCache[loop] = ok;
+  return ok;
+}
+
+/// The coefficient of `v` in `e` (over `operands`), if `e` is linear in it.
+std::optional<int64_t> Interpreter::coefficient(AffineExpr e,
+                                                ValueRange operands, Value v) {
+  if (isa<AffineConstantExpr>(e))
+    return 0;
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return operands[d.getPosition()] == v ? 1 : 0;
+  if (isa<AffineSymbolExpr>(e))
+    return 0;
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  std::optional<int64_t> l = coefficient(bin.getLHS(), operands, v);
+  std::optional<int64_t> r = coefficient(bin.getRHS(), operands, v);
+  if (!l || !r)
+    return std::nullopt;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return *l + *r;
+  case AffineExprKind::Mul:
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return *l * c.getValue();
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+      return *r * c.getValue();
+    return (*l || *r) ? std::nullopt : std::optional<int64_t>(0);
+  default:
+    // floordiv, ceildiv, mod: only if the variable does not appear.
+    return (*l || *r) ? std::nullopt : std::optional<int64_t>(0);
+  }
+}
+
+Var *Interpreter::lookup(Operation *op, Value v) {
+  Var *var = vars.lookup(v);
+  if (var && var->freed) {
+    report(op, "use after free: " + describe(current) + " use " + var->name + " after it was freed",
+           {{var->freeOp, "freed here"}});
+    return nullptr;
+  }
+  return var;
+}
+
+void Interpreter::record(Operation *op, Value v, ValueRange indices,
+                         AffineMap map, ArrayRef<bool> intervals,
+                         QualTimeline q, bool mutate, bool outOfOrder) {
+  Var *var = lookup(op, v);
+  if (!var)
+    return;
+  auto r = std::make_shared<Record>();
+  r->region = evalWindow(*var, indices, map, intervals);
+  r->actors = current;
+  r->qual = static_cast<uint32_t>(q);
+  r->mutate = mutate;
+  r->outOfOrder = outOfOrder;
+  r->op = op;
+  r->var = var;
+  r->seq = ++seq;
+  if (!outOfOrder)
+    r->vis.push_back({current, r->qual, Level::fully_ordered, nullptr});
+  // Drop what this access supersedes: older accesses it covers that were
+  // already ordered before it on its own timeline (a write, in order or
+  // not: whatever must be ordered after the old access must be ordered
+  // after this one, which covers it and comes later), or the same
+  // threads' earlier in-order reads of part of the region (a read).
+  // Without this the asynchronous copies into a ring of stages would
+  // pile up, one record per iteration, and every synchronization would
+  // rescan them.
+  if (mutate) {
+    forEachOverlap(*var, r->region, /*includeReads=*/true,
+                   [&](const RecordPtr &o) {
+                     return r->region.contains(o->region) &&
+                            visibleTo(*o, current, r->qual,
+                                      Level::temporally_ordered);
+                   });
+  } else if (!mutate && !outOfOrder) {
+    // The same threads' earlier in-order reads on the same timeline that
+    // this read covers say nothing more: find them by their threads.
+    llvm::hash_code key = llvm::hash_combine(
+        current.task, r->qual,
+        llvm::hash_combine_range(current.lo.begin(), current.lo.end()),
+        llvm::hash_combine_range(current.hi.begin(), current.hi.end()));
+    auto [entry, inserted] = var->readsBy.try_emplace(key);
+    if (inserted && current.kind == ThreadSet::Device)
+      readsByOfTask[current.task].push_back({var, key});
+    auto &list = entry->second;
+    llvm::erase_if(list, [&](const RecordPtr &o) {
+      if (o->actors == current && o->qual == r->qual &&
+          r->region.contains(o->region)) {
+        o->dead = true;
+        o->var->unindex(o.get());
+        return true;
+      }
+      return false;
+    });
+    if (list.size() >= 64)
+      list.erase(list.begin());
+    list.push_back(r);
+  }
+  Var::Index &index = mutate ? var->writes : var->reads;
+  std::optional<ElementKey> pointKey =
+      isPoint(r->region) ? ElementKey::of(r->region.lo) : std::nullopt;
+  if (pointKey) {
+    index.points.emplace(*pointKey, r);
+  } else {
+    index.boxes.insert(r);
+  }
+  if (current.kind == ThreadSet::Device)
+    taskRecords[current.task].push_back(r);
+  lastRecords[lastRecordsNext++ % lastRecords.size()] = r;
+}
+
+int64_t Interpreter::linearize(const Var &var, ArrayRef<int64_t> index) {
+  int64_t l = 0;
+  for (auto [i, d] : llvm::enumerate(var.shape))
+    l = l * std::max<int64_t>(d, 1) + (i < index.size() ? index[i] : 0);
+  return l;
+}
+
+/// The elements of a barrier window (several for a multicast).
+SmallVector<int64_t> Interpreter::elements(const Var &var, const Box &box) {
+  SmallVector<int64_t> out;
+  forEachPoint(box.lo, box.hi,
+               [&](ArrayRef<int64_t> idx) { out.push_back(linearize(var, idx)); });
+  return out;
+}
+
+/// Whether the hardware counts a barrier's arrivals into phases (an
+/// mbarrier), which the checks of phase order below are about.
+bool Interpreter::phased(const Var &var) {
+  return var.mechanism == BarrierMechanism::mbarrier ||
+         var.mechanism == BarrierMechanism::mbarrier_prearrive;
+}
+
+/// Whether a thread's arrivals on the barrier must alternate with the
+/// phases' completions: mbarriers, and the cluster barrier (a thread that
+/// arrives again before waiting may be counted in the phase it already
+/// arrived on).
+bool Interpreter::ordersPhases(const Var &var) {
+  return phased(var) || var.mechanism == BarrierMechanism::cluster_sync;
+}
+
+/// Arrivals on one barrier in one iteration of the enclosing sequential
+/// loops (by several collectives, or several instructions completing on
+/// it) make one phase.
+llvm::hash_code Interpreter::phaseKey() {
+  llvm::hash_code h = llvm::hash_combine(current.task);
+  for (auto &[loop, i] : iterationKeys)
+    h = llvm::hash_combine(h, loop, i);
+  return h;
+}
+
+void Interpreter::execArrive(ArriveOp arrive) {
+  Var *var = lookup(arrive, arrive.getBarrier());
+  if (!var)
+    return;
+  Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
+                       arrive.getIntervals());
+  SmallVector<Captured> captured;
+  if (std::optional<int64_t> last = arrive.getLast()) {
+    // An instruction completing on its trailing barrier: only its own
+    // accesses, the threads' last records.
+    events[current.kind == ThreadSet::Device ? current.task : -1].push_back(
+        {++seq, arrive, current, static_cast<uint32_t>(arrive.getPre())});
+    for (size_t i = 1; i <= lastRecords.size(); ++i) {
+      const RecordPtr &r =
+          lastRecords[(lastRecordsNext - i) % lastRecords.size()];
+      if (!r || (int64_t)captured.size() >= *last)
+        break;
+      markCaptured(*r, arrive);
+      captured.push_back({r, true});
+    }
+    // The instruction issues after what its threads were ordered after,
+    // and completes later still.
+    if (current.kind == ThreadSet::Device)
+      for (const std::weak_ptr<Record> &w : taskTokens[current.task])
+        if (RecordPtr r = w.lock();
+            r && !r->dead && (tokenSeen(*r, current, false) ||
+                              tokenTakenBy(*r, current)))
+          captured.push_back({r, true});
+  } else {
+    uint32_t pre = static_cast<uint32_t>(arrive.getPre());
+    bool tmaOnMbarrier =
+        pre == static_cast<uint32_t>(QualTimeline::tma_to_smem_async) &&
+        !gpuir::isCommitGroup(var->mechanism);
+    captured = capture(pre, arrive.getTransitive(), arrive, tmaOnMbarrier);
+  }
+  llvm::hash_code key = phaseKey();
+  RecordPtr arrival = ordersPhases(*var) ? makeToken(true, arrive) : nullptr;
+  for (int64_t e : elements(*var, box)) {
+    BarrierElem &elem = var->elems[e];
+    bool commit = gpuir::isCommitGroup(var->mechanism);
+    if (!commit && !elem.phases.empty() && elem.phases.back().key == key &&
+        !elem.phases.back().awaited) {
+      Phase &p = elem.phases.back();
+      p.captured.append(captured.begin(), captured.end());
+      p.arrivers.push_back(current);
+      if (ordersPhases(*var))
+        arriveInto(arrive, *var, e, elem, elem.phases.size() - 1, arrival);
+      continue;
+    }
+    if (ordersPhases(*var) && !elem.phases.empty()) {
+      closePhase(*var, e, elem, elem.phases.size() - 1);
+      if (phased(*var) && !elem.awaited.empty())
+        checkCount(elem.phases.back().op, *var, e, elem.phases.back(),
+                   elem.phases.size() - 1);
+    }
+    elem.phases.push_back({key, false, captured, {current}, arrive});
+    if (ordersPhases(*var)) {
+      Phase &p = elem.phases.back();
+      p.completion = makeToken(false, arrive);
+      p.captured.push_back({p.completion, true});
+      auto pending = elem.pending.find(elem.phases.size() - 1);
+      if (pending != elem.pending.end()) {
+        p.follows = std::move(pending->second);
+        elem.pending.erase(pending);
+      }
+      arriveInto(arrive, *var, e, elem, elem.phases.size() - 1, arrival);
+    }
+  }
+}
+
+/// The current threads' arrival into phase `q` of an mbarrier element.
+void Interpreter::arriveInto(ArriveOp arrive, const Var &var, int64_t e,
+                             BarrierElem &elem, size_t q,
+                             const RecordPtr &arrival) {
+  Phase &p = elem.phases[q];
+  p.threads += threadCount(current);
+  ++arrival->holds;
+  p.arrivals.push_back(arrival);
+  p.captured.push_back({arrival, true});
+  for (Follow &f : p.follows) {
+    if (std::optional<ThreadSet> own = f.awaiters.intersect(current))
+      f.selfArrived += threadCount(*own);
+    f.ordered |= tokenSeen(*f.token, current, /*byAll=*/false) ||
+                 f.selfArrived >= threadCount(f.awaiters);
+  }
+  checkArrivalOrder(arrive, var, e, elem, q);
+}
+
+/// Identifies the awaiting collective.
+size_t Interpreter::awaiterKey() {
+  return llvm::hash_combine(
+      current.task,
+      llvm::hash_combine_range(current.lo.begin(), current.lo.end()),
+      llvm::hash_combine_range(current.hi.begin(), current.hi.end()));
+}
+
+void Interpreter::execAwait(AwaitOp await) {
+  Var *var = lookup(await, await.getBarrier());
+  if (!var)
+    return;
+  Box box = evalWindow(*var, await.getIndices(), await.getMap(),
+                       await.getIntervals());
+  BarrierElem &elem = var->elems[elements(*var, box).front()];
+  uint32_t full = static_cast<uint32_t>(await.getFull());
+  uint32_t temporal = static_cast<uint32_t>(await.getTemporal());
+  ThreadSet to = syncActors();
+  if (gpuir::isCommitGroup(var->mechanism)) {
+    // wait_group n: every group these threads committed but the newest n.
+    int64_t keep = await.getOutstanding().value_or(0);
+    // The groups these threads committed, found incrementally: phases are
+    // only appended.
+    CommitView &view = elem.commits[awaiterKey()];
+    for (; view.scanned < elem.phases.size(); ++view.scanned)
+      if (llvm::any_of(elem.phases[view.scanned].arrivers,
+                       [&](const ThreadSet &a) { return a.intersects(to); }))
+        view.mine.push_back(view.scanned);
+    // Groups completed for these threads before need not be published
+    // again on the same timelines.
+    int64_t &done = view.done[{full, temporal}];
+    // A thread's wait_group covers only its own copies: each record
+    // becomes visible to the threads that made it.
+    for (size_t i = done; i + keep < view.mine.size(); ++i)
+      publish(elem.phases[view.mine[i]].captured, to, full, temporal, await,
+              /*ownOnly=*/true);
+    done = std::max<int64_t>(done, (int64_t)view.mine.size() - keep);
+    return;
+  }
+  int64_t j = elem.awaited[awaiterKey()]++;
+  int64_t lag = await.getLag().value_or(0);
+  if (var->mechanism == BarrierMechanism::mbarrier_prearrive)
+    lag += 1;
+  int64_t target = j - lag;
+  int64_t e = elements(*var, box).front();
+  if (ordersPhases(*var)) {
+    // The next phase must not complete before this wait.
+    Follow f{makeToken(true, await), await, current};
+    size_t next = std::max<int64_t>(target + 1, 0);
+    if (next < elem.phases.size() && elem.phases[next].closed)
+      reportRunAhead(*var, e, f, elem.phases[next], next);
+    else if (next < elem.phases.size())
+      elem.phases[next].follows.push_back(std::move(f));
+    else
+      elem.pending[next].push_back(std::move(f));
+  }
+  if (target < 0)
+    return; // A slot that starts free: nothing to wait for.
+  if (target >= static_cast<int64_t>(elem.phases.size())) {
+    report(await, "await without matching arrive: " + describe(current) +
+               " await phase " + std::to_string(target) + " of " +
+               var->name + ", but only " +
+               std::to_string(elem.phases.size()) +
+               " arrives happened on it before",
+           {});
+    return;
+  }
+  Phase &p = elem.phases[target];
+  p.awaited = true;
+  if (p.arrivers.size() != elem.phases.front().arrivers.size()) {
+    report(await, "arrive count mismatch: phase " + std::to_string(target) + " of " +
+               var->name + " completes with " +
+               std::to_string(p.arrivers.size()) + " arrives, phase 0 with " +
+               std::to_string(elem.phases.front().arrivers.size()),
+           {{p.op, "the arrive"}});
+    return;
+  }
+  if (ordersPhases(*var)) {
+    unsigned before = errors;
+    if (phased(*var))
+      checkCount(await, *var, e, p, target);
+    closePhase(*var, e, elem, target);
+    if (errors != before)
+      return;
+  }
+  publish(p.captured, to, full, temporal, await);
+}
+
+void Interpreter::execFree(FreeOp freeOp) {
+  Var *var = lookup(freeOp, freeOp.getVariable());
+  if (!var)
+    return;
+  if (var->isBarrier && ordersPhases(*var))
+    for (auto &[e, elem] : var->elems)
+      for (size_t q = 0; q < elem.phases.size(); ++q) {
+        closePhase(*var, e, elem, q);
+        if (phased(*var) && !elem.awaited.empty())
+          checkCount(elem.phases[q].op, *var, e, elem.phases[q], q);
+      }
+  if (var->isBarrier && phased(*var))
+    checkPhasesBalanced(freeOp, *var);
+  // A freed shared-memory region may be reused by any thread of the
+  // cluster: every access must be ordered before all of them.
+  ThreadSet freers = syncActors();
+  if (var->shared && freers.kind == ThreadSet::Device) {
+    freers.lo.assign(freers.lo.size(), 0);
+    freers.hi.assign(freers.domain->begin(), freers.domain->end());
+  }
+  // The accesses not yet ordered before the threads that may reuse the
+  // memory.
+  SmallVector<RecordPtr> unordered;
+  var->forEachRecord([&](RecordPtr &r) {
+    if (!orderedBefore(*r, var->shared ? freers : r->actors))
+      unordered.push_back(r);
+  });
+  // A shared buffer of a block inside the task (a staging tile in a
+  // one-iteration loop or an if, or in a warps region) is reused only by
+  // a later allocation of the task or by the CTA's next task, after the
+  // barrier that ends this one: its accesses must be ordered by then,
+  // not already at the block's end (code generation lays out such
+  // buffers like a stack, so any later allocation may take its bytes).
+  auto parentLoop = dyn_cast<LoopOp>(freeOp->getParentOp());
+  bool nested = var->shared && freers.kind == ThreadSet::Device &&
+                !(parentLoop && parentLoop.getTasks());
+  if (nested && !unordered.empty()) {
+    for (RecordPtr &r : unordered)
+      var->unindex(r.get());
+    pendingFrees[freers.task].push_back(
+        {var, freeOp, freers, std::move(unordered)});
+    unordered.clear();
+  } else if (!unordered.empty()) {
+    reportFree(freeOp, *var, **llvm::min_element(
+                                 unordered, [](const RecordPtr &a,
+                                               const RecordPtr &b) {
+                                   return a->seq < b->seq;
+                                 }),
+               "unordered with the threads that free it", nullptr, "");
+  }
+  var->freed = true;
+  var->freeOp = freeOp;
+  var->forEachRecord([](RecordPtr &r) { r->dead = true; });
+  var->reads = Var::Index();
+  var->writes = Var::Index();
+  var->readsBy.clear();
+  for (auto &[e, elem] : var->elems) {
+    for (Phase &p : elem.phases) {
+      if (p.completion)
+        p.completion->dead = true;
+      for (RecordPtr &a : p.arrivals)
+        a->dead = true;
+      for (Follow &f : p.follows)
+        f.token->dead = true;
+    }
+    for (auto &[q, follows] : elem.pending)
+      for (Follow &f : follows)
+        f.token->dead = true;
+  }
+  var->elems.clear();
+}
+
+} // namespace mlir::rake::sync_check_detail

@@ -1,0 +1,595 @@
+//===- SyncCheckInternal.h - the abstract machine's state -------*- C++ -*-===//
+//
+// What the parts of the synchronization check share (internal to
+// lib/Analysis): the abstract machine's state (thread sets, boxes, the
+// records of accesses and their visibility, barrier phases, variables) and
+// the interpreter, whose members are defined in SyncCheckExec.cpp (the
+// statements), SyncCheckState.cpp (records, visibility and tokens) and
+// SyncCheck.cpp (the checks, the reports and checkSynchronization).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_LIB_ANALYSIS_SYNCCHECKINTERNAL_H
+#define RAKE_LIB_ANALYSIS_SYNCCHECKINTERNAL_H
+
+#include "Rake/Analysis/SyncCheck.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
+
+#include "llvm/ADT/Hashing.h"
+
+#include <array>
+#include <limits>
+#include <map>
+#include <memory>
+
+namespace mlir::rake::sync_check_detail {
+
+using gpuir::BarrierMechanism;
+using gpuir::QualTimeline;
+
+using Level = amir::VisibilityLevel;
+
+/// Coordinates in a device function's thread domain (the interpreter
+/// refuses deeper domains). Trivially copyable and small, since thread sets
+/// are copied on every synchronization and kept in every record.
+constexpr size_t kMaxDomainRank = 8;
+struct Coords {
+  std::array<int64_t, kMaxDomainRank> v{};
+  uint8_t n = 0;
+  size_t size() const { return n; }
+  bool empty() const { return n == 0; }
+  int64_t &operator[](size_t i) { return v[i]; }
+  int64_t operator[](size_t i) const { return v[i]; }
+  void push_back(int64_t x) { v[n++] = x; }
+  void assign(size_t count, int64_t x) {
+    n = count;
+    for (size_t i = 0; i < count; ++i)
+      v[i] = x;
+  }
+  template <typename It> void assign(It b, It e) {
+    n = 0;
+    for (; b != e; ++b)
+      push_back(*b);
+  }
+  const int64_t *begin() const { return v.data(); }
+  const int64_t *end() const { return v.data() + n; }
+  bool operator==(const Coords &o) const {
+    return n == o.n && std::equal(begin(), end(), o.begin());
+  }
+};
+
+/// The index of an element, as a map key without a heap allocation.
+struct ElementKey {
+  std::array<int64_t, 8> v{};
+  uint8_t n = 0;
+  static std::optional<ElementKey> of(ArrayRef<int64_t> index) {
+    if (index.size() > 8)
+      return std::nullopt;
+    ElementKey k;
+    k.n = index.size();
+    std::copy(index.begin(), index.end(), k.v.begin());
+    return k;
+  }
+  bool operator<(const ElementKey &o) const {
+    return std::lexicographical_compare(v.begin(), v.begin() + n, o.v.begin(),
+                                        o.v.begin() + o.n);
+  }
+};
+
+/// A set of threads: the CPU, a box of one task's threads in the device
+/// function's coordinate system, or everything (the stream, at CPU scope).
+struct ThreadSet {
+  enum Kind : uint8_t { Cpu, Device, Everything } kind = Cpu;
+  int64_t task = -1;
+  Coords lo, hi;
+  /// The domain the box is in, for descriptions.
+  const SmallVector<int64_t> *domain = nullptr;
+
+  bool intersects(const ThreadSet &o) const {
+    if (kind == Everything || o.kind == Everything)
+      return true;
+    if (kind != o.kind)
+      return false;
+    if (kind == Cpu)
+      return true;
+    if (task != o.task || lo.size() != o.lo.size())
+      return false;
+    for (size_t i = 0; i < lo.size(); ++i)
+      if (hi[i] <= o.lo[i] || o.hi[i] <= lo[i])
+        return false;
+    return true;
+  }
+  bool contains(const ThreadSet &o) const {
+    if (kind == Everything)
+      return true;
+    if (o.kind == Everything || kind != o.kind)
+      return false;
+    if (kind == Cpu)
+      return true;
+    if (task != o.task || lo.size() != o.lo.size())
+      return false;
+    for (size_t i = 0; i < lo.size(); ++i)
+      if (o.lo[i] < lo[i] || hi[i] < o.hi[i])
+        return false;
+    return true;
+  }
+  bool operator==(const ThreadSet &o) const {
+    return kind == o.kind && task == o.task && lo == o.lo && hi == o.hi;
+  }
+  /// The threads in both sets, if any.
+  std::optional<ThreadSet> intersect(const ThreadSet &o) const {
+    if (kind == Everything)
+      return o;
+    if (o.kind == Everything || kind == Cpu)
+      return *this;
+    if (!intersects(o))
+      return std::nullopt;
+    ThreadSet r = *this;
+    for (size_t i = 0; i < lo.size(); ++i) {
+      r.lo[i] = std::max(lo[i], o.lo[i]);
+      r.hi[i] = std::min(hi[i], o.hi[i]);
+    }
+    return r;
+  }
+};
+
+struct Box {
+  SmallVector<int64_t, 4> lo, hi;
+  bool overlaps(const Box &o) const {
+    for (size_t i = 0; i < lo.size() && i < o.lo.size(); ++i)
+      if (hi[i] <= o.lo[i] || o.hi[i] <= lo[i])
+        return false;
+    return true;
+  }
+  bool contains(const Box &o) const {
+    for (size_t i = 0; i < lo.size() && i < o.lo.size(); ++i)
+      if (o.lo[i] < lo[i] || hi[i] < o.hi[i])
+        return false;
+    return true;
+  }
+};
+
+/// Calls `fn` with each point of the box [lo, hi), last coordinate
+/// fastest; once for rank 0, never for an empty box.
+template <typename Fn>
+void forEachPoint(ArrayRef<int64_t> lo, ArrayRef<int64_t> hi, Fn fn) {
+  for (size_t i = 0; i < lo.size(); ++i)
+    if (hi[i] <= lo[i])
+      return;
+  SmallVector<int64_t, 8> c(lo.begin(), lo.end());
+  while (true) {
+    fn(ArrayRef<int64_t>(c));
+    size_t d = c.size();
+    while (true) {
+      if (d == 0)
+        return;
+      --d;
+      if (++c[d] < hi[d])
+        break;
+      c[d] = lo[d];
+    }
+  }
+}
+
+struct Vis {
+  ThreadSet threads;
+  uint32_t quals;
+  Level level;
+  Operation *via;
+};
+
+struct Var;
+
+struct Record {
+  uint64_t seq = 0;
+  Var *var = nullptr;
+  Box region;
+  ThreadSet actors;
+  uint32_t qual;
+  bool mutate;
+  bool outOfOrder;
+  Operation *op;
+  SmallVector<Vis, 2> vis;
+  /// Whether a fence or arrive ever captured it.
+  bool captured = false;
+  /// A TMA copy completes on the mbarrier of the first arrive on its
+  /// timeline after it, and on no later one: set once that arrive took it.
+  bool claimed = false;
+  /// Superseded by a later access; skipped, and erased when next met.
+  bool dead = false;
+  /// The last fences and arrives that captured it, for reports.
+  SmallVector<Operation *, 2> capturedBy;
+  /// For an arrival token: the barrier elements whose next phase has not
+  /// closed yet (a multicast arrive arrives on several).
+  int32_t holds = 0;
+};
+using RecordPtr = std::shared_ptr<Record>;
+
+struct Captured {
+  RecordPtr record;
+  /// Captured for full visibility, or only for time order.
+  bool full;
+};
+
+struct SyncEvent {
+  uint64_t seq;
+  Operation *op;
+  ThreadSet actors;
+  uint32_t pre;
+};
+
+/// An await of phase p by a collective, which the next phase (p + 1) must
+/// not be able to complete before: the hardware wait sees only the parity
+/// of the current phase, so if p + 1 completed too the awaiters would take
+/// p + 2 for the phase they wait for (a hang, or a wait that returns a
+/// phase late).
+struct Follow {
+  /// Made by the await, visible to what the awaiters do after it.
+  RecordPtr token;
+  Operation *await;
+  ThreadSet awaiters;
+  /// Whether an arrival of the next phase is ordered after the await.
+  bool ordered = false;
+  /// Awaiting threads that arrive into the next phase themselves (each
+  /// after its own wait); all of them together order the phase after it.
+  int64_t selfArrived = 0;
+};
+
+struct Phase {
+  llvm::hash_code key;
+  /// Whether an await already matched it; later arrivals start a new phase.
+  bool awaited = false;
+  SmallVector<Captured> captured;
+  SmallVector<ThreadSet, 2> arrivers;
+  Operation *op;
+  /// The thread arrivals so far (each thread of an arriving collective
+  /// arrives once).
+  int64_t threads = 0;
+  /// Stands for the phase's completion: visible to those ordered after it
+  /// (its awaiters, and whatever they synchronize with afterwards).
+  RecordPtr completion;
+  /// Stand for each arrival: threads ordered after all of them are ordered
+  /// after the completion too.
+  SmallVector<RecordPtr, 2> arrivals;
+  /// The awaits of the previous phase that this phase must follow.
+  SmallVector<Follow, 2> follows;
+  /// No more arrivals join it (the next phase began, an await matched it,
+  /// or the barrier was freed); its follows and count are judged.
+  bool closed = false;
+  bool countChecked = false;
+};
+
+/// One collective's view of a commit group: the groups it committed, and
+/// how many it has waited for on each pair of timelines.
+struct CommitView {
+  size_t scanned = 0;
+  std::vector<size_t> mine;
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> done;
+};
+
+struct BarrierElem {
+  std::vector<Phase> phases;
+  /// Follows of phases that no arrive has begun yet, by phase.
+  std::map<int64_t, SmallVector<Follow, 2>> pending;
+  std::map<size_t, CommitView> commits;
+  /// Awaits made so far, per awaiting collective.
+  std::map<size_t, int64_t> awaited;
+};
+
+struct Var {
+  std::string name;
+  SmallVector<int64_t> shape;
+  bool shared = false;
+  /// Allocated by the CPU (global memory): outlives every task.
+  bool global = false;
+  bool isBarrier = false;
+  BarrierMechanism mechanism = BarrierMechanism::mbarrier;
+  /// The extent of each dimension at these sizes (-1: not declared).
+  SmallVector<int64_t> extents;
+  /// The thread arrivals that complete a phase of an mbarrier, as code
+  /// generation initializes it (-1: unknown).
+  int64_t arrivals = -1;
+  /// The pseudo variable of phase and await tokens: ordering facts between
+  /// synchronization events, carried by the same capture and publication
+  /// as accesses, on every timeline.
+  bool isToken = false;
+  /// The live records, reads and writes apart (a read checks only writes):
+  /// single elements by their index, so that a check of an element finds
+  /// them directly, and boxes by the start of their first two dimensions
+  /// (so that the rows of a matrix written by many tasks, each its own
+  /// column range, are not all visited by a check of one of them).
+  struct Boxes {
+    std::multimap<std::pair<int64_t, int64_t>, RecordPtr> map;
+    /// The largest extent of a box along dimensions 0 and 1.
+    int64_t maxSpan = 1, maxSpan1 = 1;
+    void noteSpans(const Box &b) {
+      if (b.lo.size() > 0)
+        maxSpan = std::max(maxSpan, b.hi[0] - b.lo[0]);
+      if (b.lo.size() > 1)
+        maxSpan1 = std::max(maxSpan1, b.hi[1] - b.lo[1]);
+    }
+    static std::pair<int64_t, int64_t> keyOf(const Box &b) {
+      return {b.lo.empty() ? 0 : b.lo[0], b.lo.size() > 1 ? b.lo[1] : 0};
+    }
+    void insert(const RecordPtr &r) {
+      noteSpans(r->region);
+      map.emplace(keyOf(r->region), r);
+    }
+    void erase(const Record *r) {
+      auto range = map.equal_range(keyOf(r->region));
+      for (auto it = range.first; it != range.second; ++it)
+        if (it->second.get() == r) {
+          map.erase(it);
+          return;
+        }
+    }
+  };
+  struct Index {
+    std::multimap<ElementKey, RecordPtr> points;
+    Boxes boxes;
+    /// Finished tasks' records merged into tiles (summarizeTask): kept apart
+    /// so that their larger extents do not widen the searches of the rest.
+    Boxes summaries;
+  };
+  Index reads, writes;
+  /// Takes a record that died outside a sweep out of its index, so that its
+  /// memory goes now rather than when a later access meets it.
+  void unindex(const Record *r);
+  /// Recent in-order reads by their threads and timeline.
+  DenseMap<llvm::hash_code, SmallVector<RecordPtr, 4>> readsBy;
+  bool freed = false;
+
+  template <typename Fn> void forEachRecord(Fn fn) {
+    for (Index *index : {&reads, &writes}) {
+      for (auto &[key, r] : index->points)
+        if (!r->dead)
+          fn(r);
+      for (Boxes *boxes : {&index->boxes, &index->summaries})
+        for (auto &[key, r] : boxes->map)
+          if (!r->dead)
+            fn(r);
+    }
+  }
+  Operation *freeOp = nullptr;
+  Operation *alloc = nullptr;
+  std::map<int64_t, BarrierElem> elems;
+};
+
+/// Whether `r` is visible to threads `t` on a timeline of `qual` at `level`
+/// or above (SyncCheckState.cpp).
+bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
+               Level level);
+
+class Interpreter {
+public:
+  Interpreter(const SyncCheckOptions &options) : options(options) {}
+  unsigned run(amir::ProcOp proc, ArrayRef<int64_t> controls);
+  int64_t tasksRun() const;
+
+private:
+  // The statements (SyncCheckExec.cpp).
+  void runBlock(Block &block);
+  bool stopped() const;
+  int64_t eval(AffineExpr e, ValueRange operands);
+  Box evalWindow(Var &var, ValueRange operands, AffineMap map,
+                 ArrayRef<bool> intervals);
+  bool conditionHolds(amir::GuardOp guard);
+  bool narrow(Attribute mapping, int64_t i);
+  void exec(Operation *op);
+  ThreadSet syncActors();
+  void execLoop(amir::LoopOp loop);
+  bool collapsible(amir::LoopOp loop);
+  static std::optional<int64_t> coefficient(AffineExpr e, ValueRange operands,
+                                            Value v);
+  Var *lookup(Operation *op, Value v);
+  void record(Operation *op, Value v, ValueRange indices, AffineMap map,
+              ArrayRef<bool> intervals, QualTimeline q, bool mutate,
+              bool outOfOrder);
+  int64_t linearize(const Var &var, ArrayRef<int64_t> index);
+  SmallVector<int64_t> elements(const Var &var, const Box &box);
+  static bool phased(const Var &var);
+  static bool ordersPhases(const Var &var);
+  llvm::hash_code phaseKey();
+  void execArrive(amir::ArriveOp arrive);
+  void arriveInto(amir::ArriveOp arrive, const Var &var, int64_t e,
+                  BarrierElem &elem, size_t q, const RecordPtr &arrival);
+  size_t awaiterKey();
+  void execAwait(amir::AwaitOp await);
+  void execFree(amir::FreeOp freeOp);
+
+  // Records, visibility and tokens (SyncCheckState.cpp).
+  static bool isPoint(const Box &b);
+  static bool sameVis(const Record &a, const Record &b);
+  static bool mergeInto(Record &into, Record &r);
+  void summarizeTask(int64_t task);
+  /// Groups of at least this many records of a finished task become one
+  /// tile (tileTask).
+  static constexpr size_t kTileRecords = 256;
+  void tileTask(SmallVector<RecordPtr> &live);
+  static void markCaptured(Record &r, Operation *by);
+  SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op,
+                                bool claim = false);
+  static bool implied(const Record &r, const ThreadSet &to, uint32_t quals,
+                      Level level);
+  static void addVis(Record &r, const Vis &v);
+  void publish(ArrayRef<Captured> records, const ThreadSet &toAll,
+               uint32_t full, uint32_t temporal, Operation *via,
+               bool ownOnly = false);
+  static bool tokenSeen(const Record &token, const ThreadSet &t, bool byAll);
+  template <typename Fn>
+  static void forEachThread(const ThreadSet &t, Fn fn);
+  static bool tokenTakenBy(const Record &token, const ThreadSet &s);
+  RecordPtr makeToken(bool byCurrent, Operation *op);
+  static int64_t threadCount(const ThreadSet &t);
+
+  // Visiting the records of an index (below).
+  template <typename Fn>
+  static void forEachOverlap(Var::Index &index, const Box &box, Fn drop);
+  template <typename Fn>
+  static void sweepBoxes(Var::Boxes &index, const Box &box, Fn &drop);
+  template <typename Map, typename Fn>
+  static void sweep(Map &map, typename Map::iterator it,
+                    typename Map::iterator end, const Box &box, Fn &drop);
+  template <typename Fn>
+  static void forEachOverlap(Var &var, const Box &box, bool includeReads,
+                             Fn drop);
+
+  // The checks and the reports (SyncCheck.cpp).
+  void execCheck(Operation *op, Value v, ValueRange indices, AffineMap map,
+                 ArrayRef<bool> intervals, QualTimeline q, bool mutate,
+                 Level required);
+  bool inBounds(Operation *op, const Var &var, const Box &region,
+                bool mutate);
+  const SyncEvent *missedSync(const Record &r);
+  Operation *lastSyncFor(const Record &r, const ThreadSet &t);
+  static const Vis *lastVisVia(const Record &r);
+  std::string elementName(const Var &var, int64_t e);
+  void checkArrivalOrder(amir::ArriveOp arrive, const Var &var, int64_t e,
+                         BarrierElem &elem, size_t q);
+  void closePhase(const Var &var, int64_t e, BarrierElem &elem, size_t q);
+  void reportRunAhead(const Var &var, int64_t e, const Follow &f,
+                      const Phase &next, size_t q);
+  void checkCount(Operation *at, const Var &var, int64_t e, Phase &p,
+                  size_t q);
+  static bool orderedBefore(const Record &r, const ThreadSet &who);
+  Operation *freeSite(Operation *freeOp, const Var &var,
+                      SmallVectorImpl<std::pair<Operation *, std::string>>
+                          &notes);
+  void reportFree(Operation *freeOp, const Var &var, const Record &r,
+                  StringRef unorderedWith, Operation *reuse,
+                  StringRef reuseNote);
+  void checkPendingFrees(int64_t task, Operation *reuse, StringRef note);
+  void checkPhasesBalanced(amir::FreeOp freeOp, const Var &var);
+  std::string describe(const ThreadSet &t);
+  std::string describe(const Var &var, const Box &b);
+  void report(Operation *op, const std::string &message,
+              ArrayRef<std::pair<Operation *, std::string>> notes);
+
+  const SyncCheckOptions &options;
+  /// The variable of the synchronization tokens.
+  Var tokens = [] {
+    Var v;
+    v.name = "phase";
+    v.isToken = true;
+    return v;
+  }();
+  DenseMap<Value, int64_t> env;
+  DenseMap<Value, Var *> vars;
+  std::vector<std::unique_ptr<Var>> storage;
+  std::vector<std::unique_ptr<SmallVector<int64_t>>> domains;
+  SmallVector<std::pair<Operation *, int64_t>> iterationKeys;
+  ThreadSet current;
+  int64_t nextTask = 0;
+  unsigned errors = 0;
+  uint64_t seq = 0;
+  /// The fences and arrives of each task (-1: the CPU), for reports.
+  DenseMap<int64_t, std::vector<SyncEvent>> events;
+  /// The last window evaluated.
+  struct {
+    AffineMap map;
+    Var *var = nullptr;
+    SmallVector<int64_t> dims, lastDims;
+    ArrayRef<bool> intervals;
+    Box box;
+  } cachedWindow;
+  /// The most recent records, for instructions' trailing barriers.
+  std::array<RecordPtr, 16> lastRecords;
+  size_t lastRecordsNext = 0;
+  /// Collapsed loop variables and their last value.
+  DenseMap<Value, int64_t> collapsed;
+  DenseMap<Operation *, bool> collapsibleCache;
+  /// Each task's records, for the synchronization of its collectives.
+  DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskRecords;
+  /// Freed nested shared buffers of each running task whose accesses are
+  /// judged at the next reuse of their memory.
+  struct PendingFree {
+    Var *var;
+    Operation *freeOp;
+    ThreadSet freers;
+    SmallVector<RecordPtr> records;
+  };
+  DenseMap<int64_t, SmallVector<PendingFree>> pendingFrees;
+  /// The synchronization tokens of each running task.
+  DenseMap<int64_t, std::vector<std::weak_ptr<Record>>> taskTokens;
+  /// The readsBy entries that each running task's threads made.
+  DenseMap<int64_t, SmallVector<std::pair<Var *, llvm::hash_code>, 4>>
+      readsByOfTask;
+};
+
+/// Calls `drop(record)` on each record of `index` that overlaps `box`,
+/// erasing those for which it returns true.
+template <typename Fn>
+void Interpreter::forEachOverlap(Var::Index &index, const Box &box, Fn drop) {
+  auto &points = index.points;
+  auto it = points.begin(), end = points.end();
+  std::optional<ElementKey> lo = ElementKey::of(box.lo);
+  if (lo && !box.lo.empty()) {
+    it = points.lower_bound(*lo);
+    if (isPoint(box)) {
+      end = points.upper_bound(*lo);
+    } else {
+      ElementKey hi = *lo;
+      std::fill(hi.v.begin(), hi.v.begin() + hi.n, INT64_MIN);
+      hi.v[0] = box.hi[0];
+      end = points.lower_bound(hi);
+    }
+  }
+  sweep(points, it, end, box, drop);
+  sweepBoxes(index.boxes, box, drop);
+  sweepBoxes(index.summaries, box, drop);
+}
+
+template <typename Fn>
+void Interpreter::sweepBoxes(Var::Boxes &index, const Box &box, Fn &drop) {
+  auto &boxes = index.map;
+  if (boxes.empty())
+    return;
+  if (box.lo.empty()) {
+    sweep(boxes, boxes.begin(), boxes.end(), box, drop);
+    return;
+  }
+  constexpr int64_t lowest = std::numeric_limits<int64_t>::min();
+  auto bit = boxes.lower_bound({box.lo[0] - index.maxSpan + 1, lowest});
+  if (box.lo.size() == 1) {
+    sweep(boxes, bit, boxes.lower_bound({box.hi[0], lowest}), box, drop);
+    return;
+  }
+  // Each first coordinate in range, then only the second coordinates
+  // that can reach the box.
+  while (bit != boxes.end() && bit->first.first < box.hi[0]) {
+    int64_t row = bit->first.first;
+    auto rowBegin =
+        boxes.lower_bound({row, box.lo[1] - index.maxSpan1 + 1});
+    auto rowEnd = boxes.lower_bound({row, box.hi[1]});
+    sweep(boxes, rowBegin, rowEnd, box, drop);
+    bit = boxes.lower_bound({row + 1, lowest});
+  }
+}
+
+/// Visits the records in [it, end) that overlap `box`, erasing (and
+/// killing) those `drop` returns true for and any already dead.
+template <typename Map, typename Fn>
+void Interpreter::sweep(Map &map, typename Map::iterator it,
+                        typename Map::iterator end, const Box &box, Fn &drop) {
+  while (it != end) {
+    Record &r = *it->second;
+    if (r.dead || (r.region.overlaps(box) && drop(it->second))) {
+      r.dead = true;
+      it = map.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+template <typename Fn>
+void Interpreter::forEachOverlap(Var &var, const Box &box, bool includeReads,
+                                 Fn drop) {
+  forEachOverlap(var.writes, box, drop);
+  if (includeReads)
+    forEachOverlap(var.reads, box, drop);
+}
+
+} // namespace mlir::rake::sync_check_detail
+
+#endif // RAKE_LIB_ANALYSIS_SYNCCHECKINTERNAL_H

@@ -1,0 +1,883 @@
+//===- GpuIRVerifiers.cpp - GpuIR operation verifiers ---------------------===//
+//
+// The verifiers of GpuIR's ops (verify, verifyRegions, verifySymbolUses),
+// the InstrOpInterface check verifyInstrOp, and the memory-space, scope and
+// coordinate checks they share. The ops' syntax is in GpuIRSyntax.cpp; their
+// builders and accessors in GpuIROps.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+//===----------------------------------------------------------------------===//
+// Scope queries
+//===----------------------------------------------------------------------===//
+
+static MemoryTypeAttrInterface getMemoryType(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return dyn_cast_or_null<MemoryTypeAttrInterface>(memref.getMemorySpace());
+  return {};
+}
+
+/// Checks that a memref names a GpuIR memory type.
+static LogicalResult verifyMemorySpace(Operation *op, Type type,
+                                       StringRef what) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return success();
+  if (!memref.getMemorySpace())
+    return op->emitOpError() << what << " has no memory space; give it a "
+                                "memory type such as #gpuir.gmem, "
+                                "#gpuir.smem or #gpuir.rmem";
+  if (!getMemoryType(memref))
+    return op->emitOpError() << what << " has memory space "
+                             << memref.getMemorySpace()
+                             << ", which is not a memory type; use one of "
+                                "#gpuir.host, #gpuir.gmem, #gpuir.smem, "
+                                "#gpuir.rmem, ... (a MemoryTypeAttrInterface)";
+  return success();
+}
+
+/// Checks that a memory type may be accessed from the op's scope.
+static LogicalResult verifyAccessScope(Operation *op, Type type) {
+  MemoryTypeAttrInterface mem = getMemoryType(type);
+  if (!mem)
+    return success();
+  DeviceScope scope = getDeviceScope(op);
+  if (scope == DeviceScope::CUDA && !mem.isDeviceVisible())
+    return op->emitOpError() << "accesses " << mem.getMemoryName()
+                             << " memory inside a device function; device "
+                                "code cannot see it";
+  if (scope == DeviceScope::CPU && !mem.isHostVisible())
+    return op->emitOpError() << "accesses " << mem.getMemoryName()
+                             << " memory at CPU scope; only device code "
+                                "(inside gpuir.device_function) can access it";
+  return success();
+}
+
+/// Grid constants are kernel parameters (__grid_constant__): the launch
+/// passes their value and the device only reads them. A device write would
+/// go to the parameter space that every thread reads, unordered by the
+/// check, which exempts grid constants because they never change.
+static LogicalResult verifyWritable(Operation *op, Type type, StringRef what) {
+  MemoryTypeAttrInterface mem = getMemoryType(type);
+  if (!isa_and_nonnull<GridConstantAttr>(mem) ||
+      getDeviceScope(op) != DeviceScope::CUDA)
+    return success();
+  return op->emitOpError()
+         << "writes " << what
+         << " in grid_constant memory inside a device function; grid "
+            "constants are kernel parameters that the device only reads: "
+            "write the value at CPU scope before the launch, or keep it in "
+            "#gpuir.gmem";
+}
+
+//===----------------------------------------------------------------------===//
+// ProcOp
+//===----------------------------------------------------------------------===//
+
+/// A buffer parameter's declared extents: one per dimension, over the
+/// control parameters, equal to the static ones.
+LogicalResult ProcOp::verifyExtents(unsigned i, MemRefType type) {
+  Attribute attr = getArgAttr(i, kExtentsAttrName);
+  if (!attr)
+    return success();
+  auto map = dyn_cast<AffineMapAttr>(attr);
+  unsigned controls = llvm::count_if(getArgumentTypes(), [](Type t) {
+    return isa<IndexType>(t);
+  });
+  if (!map || map.getValue().getNumSymbols() != 0 ||
+      map.getValue().getNumDims() != controls)
+    return emitOpError() << "parameter #" << i << " has " << kExtentsAttrName
+                         << " = " << attr
+                         << "; expected an affine map over the procedure's "
+                         << controls
+                         << " control parameters, in order, for example "
+                            "affine_map<(M, N) -> (M, N * 64)>";
+  if (map.getValue().getNumResults() != type.getRank())
+    return emitOpError() << "parameter #" << i << " has "
+                         << map.getValue().getNumResults() << " extents for "
+                         << type.getRank() << " dimensions";
+  for (auto [d, e] : llvm::enumerate(map.getValue().getResults())) {
+    if (type.isDynamicDim(d))
+      continue;
+    auto c = dyn_cast<AffineConstantExpr>(e);
+    if (!c || c.getValue() != type.getDimSize(d)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      e.print(os);
+      return emitOpError() << "parameter #" << i << " declares extent " << text
+                           << " for dimension " << d
+                           << ", whose static size is " << type.getDimSize(d);
+    }
+  }
+  return success();
+}
+
+LogicalResult ProcOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError() << "has " << type.getNumResults()
+                         << " results; procedures return data through their "
+                            "buffer parameters";
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    if (isa<IndexType>(t))
+      continue;
+    if (auto memref = dyn_cast<MemRefType>(t)) {
+      if (failed(verifyMemorySpace(*this, t,
+                                   "parameter #" + std::to_string(i))) ||
+          failed(verifyExtents(i, memref)))
+        return failure();
+      continue;
+    }
+    if (isa<TensorMapType>(t))
+      continue;
+    return emitOpError() << "parameter #" << i << " has type " << t
+                         << "; a procedure parameter is a control value "
+                            "(index), a buffer (memref) or a tensor map";
+  }
+  return success();
+}
+
+/// The rules of GpuIR that a procedure as a whole enforces: control values
+/// are parameters or loop variables, and scalar data values stay in the block
+/// that makes them.
+LogicalResult ProcOp::verifyRegions() {
+  WalkResult result = walk([&](Operation *op) -> WalkResult {
+    if (op == getOperation())
+      return WalkResult::advance();
+    bool isGpuIR = isa_and_nonnull<GpuIRDialect>(op->getDialect());
+    for (OpOperand &use : op->getOpOperands()) {
+      Value v = use.get();
+      if (!isGpuIR || !isa<IndexType>(v.getType()))
+        continue;
+      auto arg = dyn_cast<BlockArgument>(v);
+      Operation *owner = arg ? arg.getOwner()->getParentOp() : nullptr;
+      if (!owner || !isa<ProcOp, ForOp>(owner)) {
+        InFlightDiagnostic diag =
+            op->emitOpError()
+            << "operand #" << use.getOperandNumber()
+            << " is a control value computed by an operation; control values "
+               "are procedure parameters and loop variables, and arithmetic "
+               "on them is written as an affine expression in the operation "
+               "that uses them";
+        if (Operation *def = v.getDefiningOp())
+          diag.attachNote(def->getLoc()) << "computed here";
+        return WalkResult::interrupt();
+      }
+    }
+    for (Value res : op->getResults()) {
+      Type t = res.getType();
+      if (!t.isIntOrFloat() || isa<IndexType>(t))
+        continue;
+      for (OpOperand &use : res.getUses()) {
+        if (use.getOwner()->getBlock() == op->getBlock())
+          continue;
+        InFlightDiagnostic diag =
+            use.getOwner()->emitOpError()
+            << "uses a scalar data value made in another block; a data value "
+               "that outlives its statement must be stored in a buffer (for "
+               "example a register buffer indexed by thread)";
+        diag.attachNote(op->getLoc()) << "value made here";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// CallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto callee =
+      symbolTable.lookupNearestSymbolFrom<ProcOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError() << "'" << getCallee()
+                         << "' does not name a gpuir.proc";
+  FunctionType type = callee.getFunctionType();
+  if (type.getNumInputs() != getArgs().size())
+    return emitOpError() << "passes " << getArgs().size() << " arguments to '"
+                         << getCallee() << "', which takes "
+                         << type.getNumInputs();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(type.getInputs(), getArgs())))
+    if (std::get<0>(pair) != std::get<1>(pair).getType())
+      return emitOpError() << "argument #" << i << " has type "
+                           << std::get<1>(pair).getType() << " but '"
+                           << getCallee() << "' expects "
+                           << std::get<0>(pair);
+  return success();
+}
+
+LogicalResult CallOp::verify() {
+  if (getDeviceScope(*this) == DeviceScope::CUDA)
+    return emitOpError() << "calls procedure '" << getCallee()
+                         << "' inside a device function; procedures are "
+                            "called only at CPU scope (outside "
+                            "gpuir.device_function)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ForOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ForOp::verify() {
+  if (getLowerMap().getNumResults() != 1 || getUpperMap().getNumResults() != 1)
+    return emitOpError() << "each bound is one affine expression";
+  if (getLowerMap().getNumDims() != getLowerOperands().size() ||
+      getUpperMap().getNumDims() != getUpperOperands().size())
+    return emitOpError() << "bound maps and operands disagree";
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError() << "the body takes one index argument, the loop "
+                            "variable";
+
+  LoopMode mode = getLoopMode();
+  if (mode == LoopMode::cuda_threads && !getUnit())
+    return emitOpError() << "a cuda_threads loop needs a collective unit: "
+                            "cuda_threads<#gpuir.unit<...>>";
+  if (mode != LoopMode::cuda_threads && getUnit())
+    return emitOpError() << "only cuda_threads loops take a collective unit";
+
+  Operation *parent = (*this)->getParentOp();
+  if (mode == LoopMode::cuda_tasks) {
+    auto parentFor = dyn_cast<ForOp>(parent);
+    bool inNest = isa<DeviceFunctionOp>(parent) ||
+                  (parentFor && parentFor.getLoopMode() == LoopMode::cuda_tasks);
+    if (!inNest)
+      return emitOpError()
+             << "cuda_tasks loops appear only as the nest that forms the body "
+                "of a gpuir.device_function; found one inside '"
+             << parent->getName() << "'";
+    if (parentFor && !llvm::hasSingleElement(parentFor.getBodyBlock()->getOperations()))
+      return emitOpError()
+             << "a cuda_tasks loop nested in another must be its only "
+                "statement; the device tasks are the iterations of a perfect "
+                "nest";
+  }
+  if (mode == LoopMode::cuda_threads) {
+    if (getDeviceScope(*this) == DeviceScope::CPU)
+      return emitOpError() << "cuda_threads loops run inside a device "
+                              "function; at CPU scope only seq loops are "
+                              "allowed";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// IfOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IfOp::verify() {
+  if (getMap().getNumResults() != 2 * getPredicates().size())
+    return emitOpError() << "needs two expressions for each comparison";
+  if (getMap().getNumDims() != getOperands().size())
+    return emitOpError() << "condition map and operands disagree";
+  for (int32_t p : getPredicates())
+    if (!symbolizeCmpPredicate(p))
+      return emitOpError() << "unknown comparison " << p;
+  if (getPredicates().empty())
+    return emitOpError() << "needs a condition";
+  if (hasElse() && !llvm::hasSingleElement(getElseRegion()))
+    return emitOpError() << "the else region is one block";
+  for (Region *r : {&getThenRegion(), &getElseRegion()})
+    if (!r->empty() && r->front().getNumArguments() != 0)
+      return emitOpError() << "branches take no arguments";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceFunctionOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DeviceFunctionOp::verify() {
+  int64_t cluster = getCluster();
+  if (cluster < 1 || cluster > 16 || !llvm::isPowerOf2_64(cluster))
+    return emitOpError() << "cluster size must be a power of two from 1 to "
+                            "16, found "
+                         << cluster;
+  if (getBlocksPerSm() < 1)
+    return emitOpError() << "blocks_per_sm must be positive, found "
+                         << getBlocksPerSm();
+  if (getBlock().has_value() == getWarpGroups().has_value())
+    return emitOpError() << "give the CTA size either as block(n) or as named "
+                            "warp groups warps(name = count, ...), not "
+                         << (getBlock() ? "both" : "neither");
+  if (getBlock()) {
+    int64_t n = *getBlock();
+    if (n < 32 || n > 1024 || n % 32 != 0)
+      return emitOpError() << "block size must be a multiple of 32 from 32 "
+                              "to 1024, found "
+                           << n;
+  } else {
+    llvm::StringSet<> names;
+    for (auto g : getWarpGroups()->getAsRange<WarpGroupAttr>()) {
+      StringRef name = g.getName().getValue();
+      if (!names.insert(name).second)
+        return emitOpError() << "warp group '" << name << "' named twice";
+      if (g.getCount() < 1)
+        return emitOpError() << "warp group '" << name
+                             << "' needs at least one warp, found "
+                             << g.getCount();
+      if (g.getChange() != RegisterChange::none &&
+          (g.getRegisters() < 24 || g.getRegisters() > 256 ||
+           g.getRegisters() % 8 != 0))
+        return emitOpError() << "warp group '" << name
+                             << "' sets its register count to "
+                             << g.getRegisters()
+                             << "; setmaxnreg takes a multiple of 8 from 24 "
+                                "to 256";
+    }
+    if (getBlockDim() > 1024)
+      return emitOpError() << "the warp groups add up to " << getBlockDim()
+                           << " threads; a CTA has at most 1024 (32 warps)";
+  }
+  if ((*this)->getParentOfType<DeviceFunctionOp>())
+    return emitOpError() << "device functions cannot nest; a device function "
+                            "is launched from CPU code";
+  return success();
+}
+
+// The body is checked once its ops have been verified themselves.
+LogicalResult DeviceFunctionOp::verifyRegions() {
+  Block &body = getBody().front();
+  auto loop = dyn_cast_or_null<ForOp>(body.empty() ? nullptr : &body.front());
+  bool startsWithTasks = loop && loop.getLoopMode() == LoopMode::cuda_tasks;
+  if (!llvm::hasSingleElement(body) || !startsWithTasks)
+    return emitOpError() << "the body of a device function is one nest of "
+                            "cuda_tasks loops; found "
+                         << body.getOperations().size() << " statement(s)"
+                         << (body.empty() || startsWithTasks
+                                 ? ""
+                                 : ", the first of which is not a cuda_tasks "
+                                   "loop");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpsOp::verify() {
+  auto device = (*this)->getParentOfType<DeviceFunctionOp>();
+  if (!device)
+    return emitOpError() << "selects warps of a device function and must be "
+                            "inside one";
+  auto found = device.lookupWarpGroup(getGroup());
+  if (!found) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "names warp group '" << getGroup()
+                              << "', which the device function does not have";
+    if (!device.getWarpGroups())
+      diag << " (it declares block(n), no named warp groups)";
+    else {
+      diag << "; it has ";
+      llvm::interleaveComma(
+          device.getWarpGroups()->getAsRange<WarpGroupAttr>(), diag,
+          [&](WarpGroupAttr g) { diag << "'" << g.getName().getValue() << "'"; });
+    }
+    return diag;
+  }
+  int64_t count = found->first.getCount();
+  if (getLo().has_value() != getHi().has_value())
+    return emitOpError() << "a warp range needs both bounds";
+  if (getLo()) {
+    int64_t lo = *getLo(), hi = *getHi();
+    if (lo < 0 || hi > count || lo >= hi)
+      return emitOpError() << "selects warps [" << lo << ", " << hi
+                           << ") of group '" << getGroup() << "', which has "
+                           << count << " warps; the range must be non-empty "
+                           << "and within [0, " << count << ")";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp, FreeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  Type type = getResult().getType();
+  DeviceScope scope = getDeviceScope(*this);
+  if (auto barrier = dyn_cast<BarrierType>(type)) {
+    if (!getDynamicSizes().empty())
+      return emitOpError() << "barrier arrays have static shapes";
+    if (scope == DeviceScope::CPU)
+      return emitOpError() << "allocates a barrier at CPU scope; barriers are "
+                              "allocated inside a device function";
+    return success();
+  }
+  auto memref = cast<MemRefType>(type);
+  if (failed(verifyMemorySpace(*this, memref, "the buffer")))
+    return failure();
+  MemoryTypeAttrInterface mem = getMemoryType(memref);
+  if (!memref.getLayout().isIdentity())
+    return emitOpError() << "allocates a buffer with a non-identity layout; "
+                            "the memory type decides the layout, so allocate "
+                            "it row-major and take windows of it";
+  if (memref.getNumDynamicDims() != getDynamicSizes().size())
+    return emitOpError() << "the type has " << memref.getNumDynamicDims()
+                         << " dynamic sizes but " << getDynamicSizes().size()
+                         << " size operands are given";
+  if (memref.getNumDynamicDims() && !mem.allowsDynamicShape())
+    return emitOpError() << mem.getMemoryName()
+                         << " buffers need static sizes; only host and "
+                            "global memory have sizes known at run time";
+  if (scope == DeviceScope::CPU && !mem.isAllocatedOnHost())
+    return emitOpError() << "allocates " << mem.getMemoryName()
+                         << " memory at CPU scope; it is allocated inside a "
+                            "device function";
+  if (scope == DeviceScope::CUDA && mem.isAllocatedOnHost())
+    return emitOpError() << "allocates " << mem.getMemoryName()
+                         << " memory inside a device function; allocate it "
+                            "on the CPU and pass it in";
+  if (mem.isSharedMemory()) {
+    // The static size in bytes, or overflow.
+    Type elt = memref.getElementType();
+    int64_t bits = 8;
+    if (auto vec = dyn_cast<VectorType>(elt);
+        vec && vec.getElementType().isIntOrFloat())
+      bits = vec.getNumElements() * vec.getElementType().getIntOrFloatBitWidth();
+    else if (elt.isIntOrFloat())
+      bits = elt.getIntOrFloatBitWidth();
+    int64_t bytes = std::max<int64_t>(1, bits / 8);
+    bool overflow = false;
+    for (int64_t d : memref.getShape())
+      overflow |= llvm::MulOverflow(bytes, d, bytes);
+    if (overflow || bytes > kMaxSharedBytesPerCta)
+      return emitOpError()
+             << "allocates "
+             << (overflow ? std::string("more than 2^63")
+                          : std::to_string(bytes))
+             << " bytes of shared memory; a CTA has at most "
+             << kMaxSharedBytesPerCta
+             << " (227 KiB on sm_90a): tile the buffer or keep it in "
+                "#gpuir.gmem";
+  }
+  return success();
+}
+
+LogicalResult FreeOp::verify() {
+  if (!getBuffer().getDefiningOp<AllocOp>())
+    return emitOpError() << "frees a value that no gpuir.alloc made; only "
+                            "allocated buffers and barriers are freed";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Read, write, reduce
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAccess(Operation *op, Value value, Value memref,
+                                  ValueRange indices, AffineMap map) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (failed(verifyMemorySpace(op, type, "the buffer")))
+    return failure();
+  if (map.getNumDims() != indices.size())
+    return op->emitOpError() << "index map and operands disagree";
+  if (map.getNumResults() != static_cast<unsigned>(type.getRank()))
+    return op->emitOpError() << "gives " << map.getNumResults()
+                             << " indices for a buffer of rank "
+                             << type.getRank();
+  if (value && value.getType() != type.getElementType())
+    return op->emitOpError() << "value of type " << value.getType()
+                             << " does not match the element type "
+                             << type.getElementType();
+  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    auto c = dyn_cast<AffineConstantExpr>(expr);
+    if (c && !type.isDynamicDim(dim) &&
+        (c.getValue() < 0 || c.getValue() >= type.getDimSize(dim)))
+      return op->emitOpError() << "index " << c.getValue() << " of dimension "
+                               << dim << " is out of bounds [0, "
+                               << type.getDimSize(dim) << ")";
+  }
+  return verifyAccessScope(op, type);
+}
+
+LogicalResult ReadOp::verify() {
+  if (getValue().getType() !=
+      cast<MemRefType>(getMemref().getType()).getElementType())
+    return emitOpError() << "result type does not match the element type";
+  return verifyAccess(*this, nullptr, getMemref(), getIndices(), getMap());
+}
+
+LogicalResult WriteOp::verify() {
+  if (failed(verifyWritable(*this, getMemref().getType(), "its buffer")))
+    return failure();
+  return verifyAccess(*this, getValue(), getMemref(), getIndices(), getMap());
+}
+
+LogicalResult ReduceOp::verify() {
+  if (!getValue().getType().isIntOrFloat())
+    return emitOpError() << "reduces values of type " << getValue().getType()
+                         << "; only integer and float values are added";
+  if (failed(verifyWritable(*this, getMemref().getType(), "its buffer")))
+    return failure();
+  return verifyAccess(*this, getValue(), getMemref(), getIndices(), getMap());
+}
+
+//===----------------------------------------------------------------------===//
+// Window, tensor map
+//===----------------------------------------------------------------------===//
+
+/// Checks the coordinates of a window: one per source dimension, each
+/// interval's extent, and returns the extents of the kept dimensions
+/// (ShapedType::kDynamic where not constant).
+static LogicalResult verifyWindowCoords(Operation *op, MemRefType source,
+                                        ValueRange indices, AffineMap map,
+                                        ArrayRef<bool> intervals,
+                                        SmallVectorImpl<int64_t> &extents) {
+  if (map.getNumDims() != indices.size())
+    return op->emitOpError() << "window map and operands disagree";
+  unsigned expected = intervals.size() + llvm::count(intervals, true);
+  if (map.getNumResults() != expected)
+    return op->emitOpError() << "window map has " << map.getNumResults()
+                             << " expressions, expected " << expected;
+  if (intervals.size() != static_cast<size_t>(source.getRank()))
+    return op->emitOpError() << "gives " << intervals.size()
+                             << " coordinates for a buffer of rank "
+                             << source.getRank();
+  unsigned r = 0;
+  for (auto [dim, isInterval] : llvm::enumerate(intervals)) {
+    AffineExpr lo = map.getResult(r++);
+    if (!isInterval)
+      continue;
+    AffineExpr hi = map.getResult(r++);
+    AffineExpr extent =
+        simplifyAffineExpr(hi - lo, map.getNumDims(), map.getNumSymbols());
+    auto c = dyn_cast<AffineConstantExpr>(extent);
+    if (!c) {
+      extents.push_back(ShapedType::kDynamic);
+      continue;
+    }
+    if (c.getValue() <= 0)
+      return op->emitOpError() << "interval of dimension " << dim
+                               << " has extent " << c.getValue()
+                               << "; intervals are lo : hi with hi > lo";
+    if (!source.isDynamicDim(dim) && c.getValue() > source.getDimSize(dim))
+      return op->emitOpError() << "interval of dimension " << dim
+                               << " has extent " << c.getValue()
+                               << ", larger than the dimension's size "
+                               << source.getDimSize(dim);
+    extents.push_back(c.getValue());
+  }
+  return success();
+}
+
+LogicalResult WindowOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  if (failed(verifyMemorySpace(*this, source, "the source")))
+    return failure();
+  SmallVector<int64_t> extents;
+  if (failed(verifyWindowCoords(*this, source, getIndices(), getMap(),
+                                getIntervals(), extents)))
+    return failure();
+  if (result.getElementType() != source.getElementType() ||
+      result.getMemorySpace() != source.getMemorySpace())
+    return emitOpError() << "a window keeps its source's element type and "
+                            "memory type; expected a memref of "
+                         << source.getElementType() << " in "
+                         << source.getMemorySpace();
+  if (extents.size() != static_cast<size_t>(result.getRank()))
+    return emitOpError() << "the window has " << extents.size()
+                         << " intervals, so its type must have rank "
+                         << extents.size() << ", not " << result.getRank();
+  for (auto [i, e] : llvm::enumerate(extents))
+    if (result.getDimSize(i) != e)
+      return emitOpError() << "dimension " << i << " of the window has "
+                           << (ShapedType::isDynamic(e)
+                                   ? std::string("a size known at run time")
+                                   : "size " + std::to_string(e))
+                           << " but the result type says "
+                           << (result.isDynamicDim(i)
+                                   ? std::string("?")
+                                   : std::to_string(result.getDimSize(i)));
+  // The result's strides are those of the source's interval dimensions.
+  SmallVector<int64_t> sourceStrides, resultStrides;
+  int64_t sourceOffset, resultOffset;
+  if (succeeded(source.getStridesAndOffset(sourceStrides, sourceOffset)) &&
+      succeeded(result.getStridesAndOffset(resultStrides, resultOffset))) {
+    SmallVector<int64_t> expected;
+    for (auto [d, isInterval] : llvm::enumerate(getIntervals()))
+      if (isInterval)
+        expected.push_back(sourceStrides[d]);
+    auto show = [](ArrayRef<int64_t> strides) {
+      std::string text = "[";
+      for (auto [i, st] : llvm::enumerate(strides))
+        text += (i ? ", " : "") + (ShapedType::isDynamic(st)
+                                       ? std::string("?")
+                                       : std::to_string(st));
+      return text + "]";
+    };
+    for (auto [e, r] : llvm::zip(expected, resultStrides))
+      if (!ShapedType::isDynamic(e) && !ShapedType::isDynamic(r) && e != r)
+        return emitOpError() << "the window's strides are " << show(expected)
+                             << " but the result type says "
+                             << show(resultStrides);
+  }
+  return success();
+}
+
+LogicalResult TensorMapOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto tm = cast<TensorMapType>(getResult().getType());
+  if (failed(verifyMemorySpace(*this, source, "the source")))
+    return failure();
+  MemoryTypeAttrInterface mem = getMemoryType(source);
+  if (!isa<GmemAttr>(mem))
+    return emitOpError() << "a tensor map windows global memory "
+                            "(#gpuir.gmem), not "
+                         << mem.getMemoryName();
+  if (getDeviceScope(*this) == DeviceScope::CUDA)
+    return emitOpError() << "tensor maps are made at CPU scope and passed "
+                            "to the kernel";
+  SmallVector<int64_t> extents;
+  if (failed(verifyWindowCoords(*this, source, getIndices(), getMap(),
+                                getIntervals(), extents)))
+    return failure();
+  if (tm.getElementType() != source.getElementType())
+    return emitOpError() << "the tensor map's element type "
+                         << tm.getElementType()
+                         << " differs from the buffer's "
+                         << source.getElementType();
+  if (extents.size() != tm.getBox().size())
+    return emitOpError() << "the window has " << extents.size()
+                         << " intervals but the box has " << tm.getBox().size()
+                         << " dimensions";
+  for (auto [i, e] : llvm::enumerate(extents))
+    if (!ShapedType::isDynamic(e) && tm.getBox()[i] > e)
+      return emitOpError() << "box dimension " << i << " (" << tm.getBox()[i]
+                           << ") is larger than the window (" << e << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+/// The timelines a device-side synchronization statement may name.
+static LogicalResult verifyDeviceTimeline(Operation *op, SyncTimeline tl,
+                                          StringRef which) {
+  if (tl == SyncTimeline::cpu_in_order || tl == SyncTimeline::cuda_stream_sync)
+    return op->emitOpError()
+           << "uses " << stringifySyncTimeline(tl) << " as its " << which
+           << " timeline inside a device function; it names CPU-side "
+              "accesses, use a CUDA timeline such as cuda_in_order";
+  return success();
+}
+
+LogicalResult FenceOp::verify() {
+  SyncTimeline pre = getPre(), post = getPost();
+  if (pre == SyncTimeline::empty || post == SyncTimeline::empty)
+    return emitOpError() << "a fence with an empty timeline orders nothing; "
+                            "name the accesses it orders on both sides";
+  if (getDeviceScope(*this) == DeviceScope::CPU) {
+    bool ok = (pre == SyncTimeline::cuda_stream_sync ||
+               pre == SyncTimeline::cpu_in_order) &&
+              post == SyncTimeline::cpu_in_order;
+    if (!ok)
+      return emitOpError()
+             << "at CPU scope a fence is cuda_stream_sync -> cpu_in_order "
+                "(wait for the device) or cpu_in_order -> cpu_in_order; found "
+             << stringifySyncTimeline(pre) << " -> "
+             << stringifySyncTimeline(post);
+    return success();
+  }
+  if (failed(verifyDeviceTimeline(*this, pre, "first")) ||
+      failed(verifyDeviceTimeline(*this, post, "second")))
+    return failure();
+  return success();
+}
+
+/// Checks a barrier expression's coordinates against the barrier's shape.
+static LogicalResult verifyBarrierCoords(Operation *op, BarrierType type,
+                                         AffineMap map,
+                                         ArrayRef<bool> intervals) {
+  if (intervals.size() != static_cast<size_t>(type.getRank()))
+    return op->emitOpError() << "gives " << intervals.size()
+                             << " coordinates for a barrier array of rank "
+                             << type.getRank();
+  unsigned r = 0;
+  for (auto [dim, isInterval] : llvm::enumerate(intervals)) {
+    for (unsigned k = 0; k < (isInterval ? 2u : 1u); ++k) {
+      auto c = dyn_cast<AffineConstantExpr>(map.getResult(r++));
+      int64_t limit = type.getShape()[dim] + (k == 1 ? 1 : 0);
+      if (c && (c.getValue() < 0 || c.getValue() >= limit))
+        return op->emitOpError()
+               << "barrier coordinate " << c.getValue() << " of dimension "
+               << dim << " is out of bounds [0, " << type.getShape()[dim]
+               << ")";
+    }
+  }
+  return success();
+}
+
+LogicalResult ArriveOp::verify() {
+  if (getDeviceScope(*this) == DeviceScope::CPU)
+    return emitOpError() << "arrive is a device statement; at CPU scope use "
+                            "gpuir.fence cuda_stream_sync -> cpu_in_order";
+  SyncTimeline pre = getPre();
+  if (failed(verifyDeviceTimeline(*this, pre, "first")))
+    return failure();
+  if (getMaps().size() != getBarriers().size() ||
+      getIntervals().size() != getBarriers().size())
+    return emitOpError() << "needs one index map and interval list per "
+                            "barrier";
+  unsigned totalDims = 0;
+  for (Attribute m : getMaps())
+    totalDims += cast<AffineMapAttr>(m).getValue().getNumDims();
+  if (totalDims != getIndices().size())
+    return emitOpError() << "index maps and operands disagree";
+  for (unsigned i = 0, e = getBarriers().size(); i < e; ++i) {
+    auto type = cast<BarrierType>(getBarriers()[i].getType());
+    ArrayRef<bool> intervals =
+        cast<DenseBoolArrayAttr>(getIntervals()[i]).asArrayRef();
+    if (failed(verifyBarrierCoords(
+            *this, type, cast<AffineMapAttr>(getMaps()[i]).getValue(),
+            intervals)))
+      return failure();
+    if (!type.isMbarrier() &&
+        (e > 1 || llvm::is_contained(intervals, true)))
+      return emitOpError() << "arrives on several barriers at once; only "
+                              "mbarriers take multicast arrives, this one is "
+                           << stringifyBarrierMechanism(type.getMechanism());
+    if (std::optional<SyncTimeline> needed =
+            getCommitGroupTimeline(type.getMechanism());
+        needed && *needed != pre)
+      return emitOpError() << "commits a " << stringifyBarrierMechanism(
+                                                 type.getMechanism())
+                           << " group, whose arrive timeline is "
+                           << stringifySyncTimeline(*needed) << ", not "
+                           << stringifySyncTimeline(pre);
+    if (type.getMechanism() == BarrierMechanism::cluster_sync &&
+        pre == SyncTimeline::empty)
+      return emitOpError() << "a cluster sync arrive orders the accesses "
+                              "before it; give a timeline such as "
+                              "cuda_in_order";
+  }
+  return success();
+}
+
+LogicalResult AwaitOp::verify() {
+  if (getDeviceScope(*this) == DeviceScope::CPU)
+    return emitOpError() << "await is a device statement; at CPU scope use "
+                            "gpuir.fence cuda_stream_sync -> cpu_in_order";
+  SyncTimeline post = getPost();
+  if (failed(verifyDeviceTimeline(*this, post, "second")))
+    return failure();
+  auto type = cast<BarrierType>(getBarrier().getType());
+  if (getMap().getNumDims() != getIndices().size())
+    return emitOpError() << "index map and operands disagree";
+  SmallVector<bool> points(getMap().getNumResults(), false);
+  if (failed(verifyBarrierCoords(*this, type, getMap(), points)))
+    return failure();
+  if (getLag() && !type.isMbarrier())
+    return emitOpError() << "lag(n) counts phases of an mbarrier ring; this "
+                            "barrier is "
+                         << stringifyBarrierMechanism(type.getMechanism());
+  if (getLag() && *getLag() < 0)
+    return emitOpError() << "lag must not be negative, found " << *getLag();
+  if (getOutstanding() && !type.isCommitGroup())
+    return emitOpError() << "outstanding(n) counts unfinished commit groups; "
+                            "this barrier is "
+                         << stringifyBarrierMechanism(type.getMechanism());
+  if (getOutstanding() && *getOutstanding() < 0)
+    return emitOpError() << "outstanding must not be negative, found "
+                         << *getOutstanding();
+  if (post == SyncTimeline::empty)
+    return emitOpError() << "an await with an empty timeline orders nothing "
+                            "after it";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rake::gpuir::verifyInstrOp(Operation *op) {
+  auto instr = cast<InstrOpInterface>(op);
+  bool onDevice = getDeviceScope(op) == DeviceScope::CUDA;
+  InstrTimeline itl = instr.getInstrTimeline();
+  bool cpuInstr =
+      itl == InstrTimeline::cpu_in_order || itl == InstrTimeline::cpu_cuda_stream;
+  if (onDevice == cpuInstr)
+    return op->emitOpError()
+           << "is a " << (cpuInstr ? "CPU" : "CUDA") << " instruction ("
+           << stringifyInstrTimeline(itl) << ") used "
+           << (onDevice ? "inside a device function" : "at CPU scope");
+  for (const InstrParam &param : instr.getParams()) {
+    if (param.operandIndex >= op->getNumOperands())
+      return op->emitOpError() << "parameter '" << param.name
+                               << "' names a missing operand";
+    Type type = op->getOperand(param.operandIndex).getType();
+    auto memref = dyn_cast<MemRefType>(type);
+    if (!memref)
+      return op->emitOpError() << "parameter '" << param.name
+                               << "' takes a buffer (memref), found " << type;
+    if (param.elementType && memref.getElementType() != param.elementType)
+      return op->emitOpError() << "parameter '" << param.name << "' takes "
+                               << param.elementType << " elements, found "
+                               << memref.getElementType();
+    if (!param.shape.empty()) {
+      bool ok = static_cast<size_t>(memref.getRank()) == param.shape.size();
+      for (size_t i = 0; ok && i < param.shape.size(); ++i)
+        ok = ShapedType::isDynamic(param.shape[i]) ||
+             memref.getDimSize(i) == param.shape[i];
+      if (!ok) {
+        auto show = [](ArrayRef<int64_t> shape) {
+          std::string s = "[";
+          for (auto [i, d] : llvm::enumerate(shape))
+            s += (i ? ", " : "") +
+                 (ShapedType::isDynamic(d) ? std::string("?")
+                                           : std::to_string(d));
+          return s + "]";
+        };
+        return op->emitOpError()
+               << "parameter '" << param.name << "' takes a window of shape "
+               << show(param.shape) << ", found " << show(memref.getShape());
+      }
+    }
+    MemoryTypeAttrInterface mem = getMemoryType(memref);
+    if (!mem)
+      return verifyMemorySpace(op, memref, "parameter '" + param.name.str() + "'");
+    if (!param.memoryTypes.empty() &&
+        !llvm::is_contained(param.memoryTypes, mem.getTypeID()))
+      return op->emitOpError() << "parameter '" << param.name
+                               << "' cannot take a buffer in "
+                               << mem.getMemoryName() << " memory";
+    if (param.access != AccessMode::read &&
+        failed(verifyWritable(op, memref,
+                              "parameter '" + param.name.str() + "'")))
+      return failure();
+  }
+  std::optional<BarrierMechanism> mech = instr.getBarrierMechanism();
+  Value barrier = instr.getTrailingBarrier();
+  if (mech && !barrier)
+    return op->emitOpError() << "needs a trailing barrier of mechanism "
+                             << stringifyBarrierMechanism(*mech);
+  if (barrier) {
+    auto type = dyn_cast<BarrierType>(barrier.getType());
+    if (!type)
+      return op->emitOpError() << "trailing barrier is not a barrier";
+    if (mech && type.getMechanism() != *mech)
+      return op->emitOpError() << "completes through a "
+                               << stringifyBarrierMechanism(*mech)
+                               << " barrier, but the trailing barrier is "
+                               << stringifyBarrierMechanism(type.getMechanism());
+  }
+  return success();
+}
