@@ -1,0 +1,462 @@
+//===- DeviceBarriers.cpp - GpuIR synchronization on the device -----------===//
+//
+// The DeviceLowering class's synchronization: mbarriers (created at the
+// kernel's entry, their elements and phase parities), arrives and awaits on
+// mbarriers, cluster barriers and cp.async / wgmma commit groups, proxy
+// fences, and fences as CTA, cluster, warp and named barriers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceLowering.h"
+
+#include "Rake/Analysis/CodegenFacts.h"
+#include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace mlir::rake::nvvm_detail {
+
+/// Creates the device function's mbarriers at the kernel's entry:
+/// thread 0 initializes each with the number of threads that arrive on it
+/// in a phase, then the CTA meets. Each lives for the whole kernel and
+/// its phases carry over from task to task (every task completes the
+/// phases it waits for, so the parities stay consistent); an mbarrier
+/// allocated at task scope is thereby reused by the CTA's next task.
+LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
+  SmallVector<AllocOp> allocs;
+  device.walk([&](AllocOp alloc) {
+    if (auto t = dyn_cast<BarrierType>(alloc.getResult().getType());
+        t && t.isMbarrier())
+      allocs.push_back(alloc);
+  });
+  if (allocs.empty())
+    return success();
+  Location loc = device.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      ctaThreadId, zero);
+  for (AllocOp alloc : allocs) {
+    auto type = cast<BarrierType>(alloc.getResult().getType());
+    Operation *parent = alloc->getParentOp();
+    auto parentLoop = dyn_cast<ForOp>(parent);
+    bool taskScope =
+        isa<DeviceFunctionOp>(parent) ||
+        (parentLoop && parentLoop.getMode() == LoopMode::cuda_tasks);
+    if (!taskScope)
+      return alloc.emitOpError()
+             << "allocates an mbarrier inside a loop or region of a task; "
+                "code generation keeps mbarriers for the whole kernel and "
+                "needs them allocated at task scope";
+    int64_t elems = 1;
+    for (int64_t d : type.getShape())
+      elems *= d;
+    if (elems > 32)
+      return alloc.emitOpError()
+             << "allocates " << elems
+             << " mbarriers; code generation keeps their phases in one "
+                "32-bit register and handles at most 32";
+    // How many threads arrive on each element in a phase: the count the
+    // synchronization check holds every phase to.
+    FailureOr<int64_t> count = mbarrierArrivals(alloc, coll);
+    if (failed(count))
+      return failure();
+    auto groupType = nvgpu::MBarrierGroupType::get(
+        ctx,
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
+        static_cast<unsigned>(elems));
+    Value group = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
+    {
+      auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(init.thenBlock()->getTerminator());
+      Value n = arith::ConstantIndexOp::create(b, loc, *count);
+      for (int64_t e = 0; e < elems; ++e)
+        nvgpu::MBarrierInitOp::create(
+            b, loc, group, n, arith::ConstantIndexOp::create(b, loc, e),
+            Value());
+    }
+    // A barrier that starts arrived once: each thread's first wait on an
+    // element is for the phase before the current one, which is done.
+    Value parity = memref::AllocaOp::create(
+        b, loc, MemRefType::get({}, b.getI32Type()));
+    bool preArrived =
+        type.getMechanism() == BarrierMechanism::mbarrier_prearrive;
+    memref::StoreOp::create(
+        b, loc,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                     preArrived ? -1 : 0),
+        parity, ValueRange{});
+    mbarriers[alloc.getResult()] = {group, parity,
+                                    SmallVector<int64_t>(type.getShape())};
+  }
+  // Every thread sees the initialized barriers before it uses them.
+  NVVM::BarrierOp::create(b, loc);
+  return success();
+}
+
+/// The element of an mbarrier array a barrier expression names, as an
+/// index (row-major, as the synchronization check numbers them).
+Value DeviceLowering::mbarrierElement(const MBarrier &bar, AffineMap m,
+                                      ValueRange operands, Location loc) {
+  SmallVector<Value> idx = applyAll(loc, m, operands);
+  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  for (auto [i, d] : llvm::enumerate(bar.shape)) {
+    linear = arith::MulIOp::create(
+        b, loc, linear, arith::ConstantIndexOp::create(b, loc, d));
+    linear = arith::AddIOp::create(b, loc, linear, idx[i]);
+  }
+  return linear;
+}
+
+/// The shared-memory address of an element of an mbarrier array, as the
+/// NVVM ops that complete on it take it.
+Value DeviceLowering::mbarrierPointer(const MBarrier &bar, Value element,
+                                      Location loc) {
+  return LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+      nvgpu::MBarrierGetOp::create(b, loc, b.getI64Type(), bar.group, element)
+          .getResult());
+}
+
+/// An arrive: on a cp.async commit group, cp.async.commit_group; on an
+/// mbarrier, each thread of the scope arrives once (mbarrier.arrive, or
+/// cp.async.mbarrier.arrive.noinc for the thread's earlier copies, which
+/// arrives when they complete).
+LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
+  Location loc = arrive.getLoc();
+  auto type = cast<BarrierType>(arrive.getBarriers().front().getType());
+  if (type.getMechanism() == BarrierMechanism::cp_async_group) {
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    return success();
+  }
+  if (type.getMechanism() == BarrierMechanism::wgmma_group) {
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    return success();
+  }
+  if (type.getMechanism() == BarrierMechanism::cluster_sync) {
+    if (failed(checkWholeCluster(arrive)))
+      return failure();
+    fenceForAsyncAwaiters(arrive);
+    NVVM::ClusterArriveOp::create(
+        b, loc, currentGroup.empty() ? b.getUnitAttr() : UnitAttr());
+    return success();
+  }
+  auto it = mbarriers.find(arrive.getBarriers().front());
+  if (!type.isMbarrier() || it == mbarriers.end())
+    return arrive.emitOpError()
+           << "arrives on a " << stringifyBarrierMechanism(type.getMechanism())
+           << " barrier; only mbarriers and cp.async commit groups are "
+              "lowered yet";
+  if (arrive.getBarriers().size() != 1 ||
+      llvm::is_contained(
+          cast<DenseBoolArrayAttr>(arrive.getIntervals()[0]).asArrayRef(),
+          true))
+    return arrive.emitOpError()
+           << "arrives on several mbarriers at once (a multicast arrive), "
+              "which is not lowered yet: arrive on each CTA's mbarrier "
+              "separately";
+  const MBarrier &bar = it->second;
+  Value element = mbarrierElement(
+      bar, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
+      arrive.getBarrierIndices(0), loc);
+  if (arrive.getPre() == SyncTimeline::Sm80_cp_async) {
+    NVVM::CpAsyncMBarrierArriveOp::create(
+        b, loc, mbarrierPointer(bar, element, loc), /*noinc=*/true);
+    return success();
+  }
+  if (arrive.getPre() == SyncTimeline::tma_to_smem_async) {
+    // One arrive for this thread's copies since its previous such arrive
+    // in the block, expecting their bytes.
+    int64_t bytes = 0;
+    for (Operation *prev = arrive->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      if (auto before = dyn_cast<ArriveOp>(prev);
+          before && before.getPre() == SyncTimeline::tma_to_smem_async)
+        break;
+      if (auto tma = dyn_cast<TmaLoadOp>(prev))
+        bytes += tma.getBytes();
+    }
+    if (bytes == 0)
+      return arrive.emitOpError()
+             << "arrives on the tma_to_smem_async timeline with no "
+                "gpuir.sm90a.tma_load before it in its block";
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, bar.group, arith::ConstantIndexOp::create(b, loc, bytes),
+        element, Value());
+    return success();
+  }
+  fenceForAsyncAwaiters(arrive);
+  if (!isInOrder(arrive.getPre()))
+    return arrive.emitOpError()
+           << "arrives on an mbarrier after "
+           << stringifySyncTimeline(arrive.getPre())
+           << " accesses; only cuda_in_order, Sm80_cp_async and "
+              "tma_to_smem_async arrives are lowered yet";
+  nvgpu::MBarrierArriveOp::create(
+      b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
+      element);
+  return success();
+}
+
+/// fence.proxy.async for the CTA's shared memory.
+void DeviceLowering::proxyFence(Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+/// Generic-proxy accesses before an in-order arrive, async-proxy accesses
+/// (TMA, wgmma) after the awaits: the writer's proxy fence.
+void DeviceLowering::fenceForAsyncAwaiters(ArriveOp arrive) {
+  if (isInOrder(arrive.getPre()) &&
+      awaitedByAsyncProxy(arrive.getBarriers().front()))
+    proxyFence(arrive.getLoc());
+}
+
+/// Whether an await on the barrier makes accesses before the arrive
+/// visible to accesses of the async proxy (TMA, wgmma's shared operands)
+/// after it: generic-proxy writes read through the async proxy need the
+/// writer's fence.proxy.async. (Accesses only ordered in time, as a TMA
+/// copy overwriting what in-order reads read, need none: the mbarrier
+/// orders them, as CUTLASS's pipelines rely on.)
+bool DeviceLowering::awaitedByAsyncProxy(Value barrier) {
+  QualTimeline async = QualTimeline::tma_to_smem_async |
+                       QualTimeline::tma_to_gmem_async |
+                       QualTimeline::wgmma_async_smem;
+  for (Operation *user : barrier.getUsers())
+    if (auto await = dyn_cast<AwaitOp>(user);
+        await && bitEnumContainsAny(
+                     getSyncTimelineInfo(await.getPost()).full, async))
+      return true;
+  return false;
+}
+
+/// barrier.cluster.arrive and .wait count every thread of the cluster.
+/// (A wgmma commit group is committed and waited for by warpgroups.)
+LogicalResult DeviceLowering::checkWholeCluster(Operation *op) {
+  const CollTiling *scope = coll.getScopeTiling(op);
+  int64_t n = scope ? scope->getNumThreads() : 0;
+  if (n != blockDim * clusterSize)
+    return op->emitOpError()
+           << "uses a cluster barrier from " << n
+           << " threads; barrier.cluster counts all " << blockDim * clusterSize
+           << " threads of the cluster, so arrive and await on it from the "
+              "whole cluster";
+  return success();
+}
+
+/// An await: on a commit group, cp.async.wait_group n (all but the newest
+/// n groups of the thread are done; groups of other commit-group
+/// variables only make it wait longer); on an mbarrier, each thread waits
+/// for the next phase of the element (mbarrier.try_wait.parity in a loop)
+/// and flips its parity bit.
+LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
+  Location loc = await.getLoc();
+  auto type = cast<BarrierType>(await.getBarrier().getType());
+  if (type.getMechanism() == BarrierMechanism::cp_async_group) {
+    NVVM::CpAsyncWaitGroupOp::create(
+        b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)));
+    return success();
+  }
+  if (type.getMechanism() == BarrierMechanism::wgmma_group) {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
+                                       await.getOutstanding().value_or(0));
+    return success();
+  }
+  if (type.getMechanism() == BarrierMechanism::cluster_sync) {
+    if (failed(checkWholeCluster(await)))
+      return failure();
+    NVVM::ClusterWaitOp::create(
+        b, loc, currentGroup.empty() ? b.getUnitAttr() : UnitAttr());
+    return success();
+  }
+  auto it = mbarriers.find(await.getBarrier());
+  if (!type.isMbarrier() || it == mbarriers.end())
+    return await.emitOpError()
+           << "awaits a " << stringifyBarrierMechanism(type.getMechanism())
+           << " barrier; only mbarriers and cp.async commit groups are "
+              "lowered yet";
+  if (failed(verifyMbarrierLag(await)))
+    return failure();
+  if (!isInOrder(await.getPost()) &&
+      await.getPost() != SyncTimeline::tma_to_smem_async &&
+      await.getPost() != SyncTimeline::wgmma_async)
+    return await.emitOpError()
+           << "awaits an mbarrier for " << stringifySyncTimeline(await.getPost())
+           << " accesses; only cuda_in_order, tma_to_smem_async and "
+              "wgmma_async awaits are lowered yet";
+  const MBarrier &bar = it->second;
+  Value element =
+      mbarrierElement(bar, await.getMap(), await.getIndices(), loc);
+  Type i32 = b.getI32Type();
+  Value shift = arith::IndexCastOp::create(b, loc, i32, element);
+  Value bits = memref::LoadOp::create(b, loc, bar.parity, ValueRange{});
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value bit = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, shift), one);
+  Value parity = arith::TruncIOp::create(b, loc, b.getI1Type(), bit);
+  Value ticks = arith::ConstantIndexOp::create(b, loc, 10000000);
+  nvgpu::MBarrierTryWaitParityOp::create(b, loc, bar.group, parity, ticks,
+                                         element);
+  Value flipped = arith::XOrIOp::create(
+      b, loc, bits, arith::ShLIOp::create(b, loc, one, shift));
+  memref::StoreOp::create(b, loc, flipped, bar.parity, ValueRange{});
+  return success();
+}
+
+LogicalResult DeviceLowering::lowerFence(FenceOp fence) {
+  const CollTiling *scope = coll.getScopeTiling(fence);
+  int64_t n = scope ? scope->getNumThreads() : 0;
+  Location loc = fence.getLoc();
+  // Accumulator registers' in-order accesses before the warpgroup's next
+  // wgmma: wgmma.fence, by each warpgroup of the scope.
+  if (fence.getPre() == SyncTimeline::wgmma_fence_1 &&
+      fence.getPost() == SyncTimeline::wgmma_fence_2) {
+    if (n % 128 != 0)
+      return fence.emitOpError()
+             << "is a wgmma fence over " << n
+             << " threads; wgmma.fence is executed by whole warpgroups";
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    return success();
+  }
+  // Generic-proxy writes of shared memory (st.shared, cp.async) before
+  // async-proxy reads (wgmma operands): fence.proxy.async by each thread,
+  // then the barrier of the scope.
+  bool toAsyncProxy =
+      fence.getPost() == SyncTimeline::cuda_async_proxy ||
+      fence.getPost() == SyncTimeline::cuda_generic_and_async_proxy;
+  if (!isInOrder(fence.getPre()) ||
+      !(isInOrder(fence.getPost()) || toAsyncProxy))
+    return fence.emitOpError()
+           << "orders asynchronous timelines; only fences after in-order "
+              "accesses, to in-order accesses or the async proxy, and "
+              "wgmma fences are lowered yet";
+  if (toAsyncProxy)
+    proxyFence(loc);
+  if (clusterSize > 1 && n == blockDim * clusterSize) {
+    clusterBarrier(loc);
+    return success();
+  }
+  if (n == blockDim) {
+    ctaBarrier(loc);
+    return success();
+  }
+  if (n == 32) {
+    Value all = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                             0xffffffff);
+    NVVM::SyncWarpOp::create(b, loc, all);
+    return success();
+  }
+  // A group of whole warps: a named barrier per group (ids 1..15; 0 is
+  // the CTA's), when the groups are aligned blocks of n consecutive
+  // threads, so that a thread's group is tid / n. Each group size has
+  // its own range of ids: groups of different sizes can be live at once
+  // (a warpgroup's halves while another warpgroup meets whole), and two
+  // groups on one id with different counts fault.
+  if (n % 32 != 0 || !scope || !isAlignedBlock(*scope, n))
+    return fence.emitOpError()
+           << "synchronizes " << n
+           << " threads that are not whole warps forming one aligned block "
+              "of consecutive threads; such fences are not lowered yet";
+  int64_t groups = blockDim / n;
+  auto [slot, isNew] = namedBarrierBase.try_emplace(n, nextNamedBarrier);
+  if (isNew)
+    nextNamedBarrier += groups;
+  if (nextNamedBarrier - 1 > 15 && namedBarrierBase.size() == 1)
+    return fence.emitOpError()
+           << "synchronizes groups of " << n << " threads: " << groups
+           << " named barriers, but a CTA has 15 besides barrier 0";
+  if (nextNamedBarrier - 1 > 15) {
+    std::string sizes;
+    llvm::raw_string_ostream os(sizes);
+    llvm::interleave(
+        namedBarrierBase, os,
+        [&](const auto &entry) {
+          os << blockDim / entry.first << " of " << entry.first;
+        },
+        ", ");
+    return fence.emitOpError()
+           << "synchronizes groups of " << n << " threads: with the other "
+           << "group sizes of this device function it needs "
+           << nextNamedBarrier - 1 << " named barriers (" << sizes
+           << " threads), but a CTA has 15 besides barrier 0";
+  }
+  Value size = arith::ConstantIndexOp::create(b, loc, n);
+  Value base = arith::ConstantIndexOp::create(b, loc, slot->second);
+  Value id = arith::AddIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, ctaThreadId, size), base);
+  Value id32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), id);
+  Value n32 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
+  NVVM::BarrierOp::create(b, loc, TypeRange{}, id32, n32, {}, Value());
+  return success();
+}
+
+/// A barrier of the CTA's threads. Not gpu.barrier: its canonicalization
+/// merges adjacent barriers, which would give a warp group's code path
+/// fewer barrier instances than the other paths it must meet. With warp
+/// specialization the paths meet at different instructions, which the
+/// aligned form (bar.sync) forbids: barrier.sync, not aligned.
+void DeviceLowering::ctaBarrier(Location loc) {
+  if (currentGroup.empty()) {
+    NVVM::BarrierOp::create(b, loc);
+    return;
+  }
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  LLVM::CallIntrinsicOp::create(
+      b, loc, b.getStringAttr("llvm.nvvm.barrier.cta.sync.all"),
+      ValueRange{zero});
+}
+
+/// A barrier of the cluster's threads: barrier.cluster.arrive (release)
+/// then barrier.cluster.wait (acquire); aligned unless warp groups reach
+/// it at different instructions.
+void DeviceLowering::clusterBarrier(Location loc) {
+  UnitAttr aligned = currentGroup.empty() ? b.getUnitAttr() : UnitAttr();
+  NVVM::ClusterArriveOp::create(b, loc, aligned);
+  NVVM::ClusterWaitOp::create(b, loc, aligned);
+}
+
+/// Whether each collective of `tiling` is n consecutive threads starting
+/// at a multiple of n: the dimensions, innermost first, are whole, then at
+/// most one is cut into boxes at multiples of the box, then the rest are
+/// single coordinates.
+bool DeviceLowering::isAlignedBlock(const CollTiling &tiling, int64_t n) {
+  SmallVector<const CollDim *> dims;
+  for (const CollDim &d : tiling.getDims())
+    dims.push_back(&d);
+  llvm::sort(dims, [](const CollDim *a, const CollDim *b) {
+    return a->pitch < b->pitch;
+  });
+  int64_t threads = 1;
+  bool cut = false;
+  for (const CollDim *d : dims) {
+    int64_t box = d->box();
+    if (cut) {
+      if (box != 1)
+        return false;
+      continue;
+    }
+    if (box == d->extent) {
+      threads *= box;
+      continue;
+    }
+    if (d->extent % box != 0)
+      return false;
+    for (const TileOp &t : d->ops)
+      if (t.div != 1 || t.mod != 0 || t.offset % box != 0 ||
+          t.step % box != 0)
+        return false;
+    threads *= box;
+    cut = true;
+  }
+  return threads == n;
+}
+
+} // namespace mlir::rake::nvvm_detail

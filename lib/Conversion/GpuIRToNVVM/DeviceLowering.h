@@ -1,0 +1,135 @@
+//===- DeviceLowering.h - GpuIR device code to GPU kernels ----------------===//
+//
+// The lowering of a GpuIR procedure whose body is a device function to a
+// gpu.func kernel (private to the GpuIRToNVVM library). Its member functions
+// are defined by concern: DeviceLowering.cpp (the kernel, warp paths, the
+// task nest, loops and the dispatch of ops), DeviceMemory.cpp (shared and
+// register memory, TMA) and DeviceBarriers.cpp (mbarriers, arrives, awaits,
+// commit groups and fences).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_LIB_CONVERSION_GPUIRTONVVM_DEVICELOWERING_H
+#define RAKE_LIB_CONVERSION_GPUIRTONVVM_DEVICELOWERING_H
+
+#include "Rake/Analysis/CollectiveAnalysis.h"
+#include "Rake/Analysis/DistributedMemory.h"
+#include "Rake/Analysis/KernelABI.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
+#include "../GpuIRToCPU/SequentialLowering.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <map>
+
+namespace mlir::rake::nvvm_detail {
+
+using namespace mlir::rake::gpuir;
+
+inline bool isInOrder(SyncTimeline t) {
+  return t == SyncTimeline::cuda_in_order;
+}
+
+class DeviceLowering : public Lowering {
+public:
+  DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll,
+                 const DistributedMemoryAnalysis &dist)
+      : Lowering(b), coll(coll), dist(dist) {}
+
+  LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule);
+
+private:
+  /// An mbarrier array of the CTA: its barriers in shared memory, and the
+  /// register holding, per element, the parity of the phase this thread
+  /// waits for next.
+  struct MBarrier {
+    Value group;
+    Value parity;
+    SmallVector<int64_t> shape;
+  };
+
+  /// Frees at block ends are implicit on the device.
+  LogicalResult lowerBlock(Block &block) override {
+    for (Operation &op : block)
+      if (failed(lowerOp(&op)))
+        return failure();
+    return success();
+  }
+
+  // The kernel's structure, loops, the dispatch of ops (DeviceLowering.cpp).
+  LogicalResult lowerPaths(DeviceFunctionOp device);
+  LogicalResult lowerWarps(WarpsOp warps);
+  LogicalResult lowerDevice(DeviceFunctionOp device);
+  LogicalResult lowerOp(Operation *op) override;
+  LogicalResult lowerSeqLoop(ForOp loop);
+  static bool indexesRegisters(ForOp loop);
+  LogicalResult lowerThreadLoop(ForOp loop);
+  FailureOr<Value> boxStartOf(const CollDim &dim, Operation *op);
+
+  // Memory (DeviceMemory.cpp).
+  static ArriveOp tmaArriveAfter(Operation *op);
+  LogicalResult lowerTmaLoad(TmaLoadOp tma);
+  LogicalResult checkNotSwizzled(Operation *op, Value buffer);
+  SmallVector<Value> accessIndices(Value buffer, AffineMap m,
+                                   ValueRange operands, Location loc) override;
+  LogicalResult lowerLocalWindow(WindowOp window);
+  LogicalResult lowerAlloc(AllocOp alloc);
+
+  // Synchronization (DeviceBarriers.cpp).
+  LogicalResult prepareBarriers(DeviceFunctionOp device);
+  Value mbarrierElement(const MBarrier &bar, AffineMap m, ValueRange operands,
+                        Location loc);
+  Value mbarrierPointer(const MBarrier &bar, Value element, Location loc);
+  LogicalResult lowerArrive(ArriveOp arrive);
+  void proxyFence(Location loc);
+  void fenceForAsyncAwaiters(ArriveOp arrive);
+  static bool awaitedByAsyncProxy(Value barrier);
+  LogicalResult checkWholeCluster(Operation *op);
+  LogicalResult lowerAwait(AwaitOp await);
+  LogicalResult lowerFence(FenceOp fence);
+  void ctaBarrier(Location loc);
+  void clusterBarrier(Location loc);
+  static bool isAlignedBlock(const CollTiling &tiling, int64_t n);
+
+  static constexpr StringLiteral kUnroll = "rake.unroll";
+  static constexpr int64_t kMaxUnroll = 64;
+
+  const CollectiveAnalysis &coll;
+  const DistributedMemoryAnalysis &dist;
+  /// How many leading dimensions of a register buffer (or window of one)
+  /// are distributed over threads, and so absent from each thread's part.
+  DenseMap<Value, unsigned> distributedDims;
+  int64_t blockDim = 0;
+  gpu::GPUFuncOp kernel;
+  SharedMemoryLayout sharedLayout;
+  /// The warp group whose code path is being built (empty without warp
+  /// specialization).
+  StringRef currentGroup;
+  /// The first named-barrier id of each group size of the device function,
+  /// and the next free id.
+  std::map<int64_t, int64_t> namedBarrierBase;
+  int64_t nextNamedBarrier = 1;
+  /// The registers a thread has (PTX: at most 255 per thread).
+  static constexpr int64_t kMaxRegistersPerThread = 255;
+  /// The mbarrier arrays, by their gpuir.alloc.
+  DenseMap<Value, MBarrier> mbarriers;
+  /// The tensor maps of the kernel's TMA copies; their addresses are the
+  /// kernel's last parameters.
+  KernelTensorMaps tensorMaps;
+  /// The dynamic shared memory (null when the kernel has no shared buffer).
+  Value sharedBase;
+  /// The thread's index in its cluster (what the collective tilings
+  /// number) and in its CTA.
+  Value threadId;
+  Value ctaThreadId;
+  int64_t clusterSize = 1;
+  /// The start of the current box of threads in each tiled dimension of the
+  /// thread domain, by (pitch, extent).
+  std::map<std::pair<int64_t, int64_t>, Value> boxStarts;
+  bool usesSharedMemory = false;
+};
+
+} // namespace mlir::rake::nvvm_detail
+
+#endif // RAKE_LIB_CONVERSION_GPUIRTONVVM_DEVICELOWERING_H

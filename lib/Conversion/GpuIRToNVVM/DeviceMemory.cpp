@@ -1,0 +1,194 @@
+//===- DeviceMemory.cpp - GpuIR memory on the device ----------------------===//
+//
+// The DeviceLowering class's memory: TMA copies (their tensor maps and
+// mbarriers), accesses and windows of buffers distributed over threads,
+// swizzled shared memory, and allocations (views of the dynamic shared
+// memory, register buffers as allocas at the kernel's entry).
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceLowering.h"
+
+#include "Rake/Analysis/KernelABI.h"
+#include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace mlir::rake::nvvm_detail {
+
+/// The arrive on the tma_to_smem_async timeline that follows a TMA copy
+/// in its block: the copy completes on its mbarrier.
+ArriveOp DeviceLowering::tmaArriveAfter(Operation *op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (auto arrive = dyn_cast<ArriveOp>(next);
+        arrive && arrive.getPre() == SyncTimeline::tma_to_smem_async)
+      return arrive;
+  return nullptr;
+}
+
+/// A TMA copy: its tensor map (a kernel parameter), the mbarrier of the
+/// arrive after it, and the box's coordinates (the window's starts).
+LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
+  Location loc = tma.getLoc();
+  ArriveOp arrive = tmaArriveAfter(tma);
+  if (!arrive)
+    return tma.emitOpError()
+           << "has no 'gpuir.arrive tma_to_smem_async' after it in its "
+              "block; the copy completes on that arrive's mbarrier";
+  auto it = mbarriers.find(arrive.getBarriers().front());
+  if (it == mbarriers.end())
+    return tma.emitOpError()
+           << "completes on the barrier of its arrive, which is not an "
+              "mbarrier";
+  Value element = mbarrierElement(
+      it->second, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
+      arrive.getBarrierIndices(0), loc);
+  Value mbar = mbarrierPointer(it->second, element, loc);
+  auto window = tma.getSrc().getDefiningOp<WindowOp>();
+  SmallVector<Value> starts;
+  for (AffineExpr start : window.getStarts())
+    starts.push_back(arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        applyExpr(loc, start, window.getMap().getNumDims(),
+                  window.getIndices())));
+  Value map = kernel.getArgument(
+      kernel.getNumArguments() - tensorMaps.maps.size() +
+      tensorMaps.byOp.lookup(tma));
+  SmallVector<Value> operands = instrOperands(tma);
+  // TMA's coordinates run from the innermost dimension: column, row.
+  operands.append({map, mbar, starts[1], starts[0]});
+  return cast<InstrOpInterface>(tma.getOperation())
+      .buildDevice(b, operands, threadId);
+}
+
+/// Plain reads and writes of swizzled shared memory would need the
+/// swizzle applied to their addresses: refused for now.
+LogicalResult DeviceLowering::checkNotSwizzled(Operation *op, Value buffer) {
+  if (isSwizzledBuffer(buffer.getType()))
+    return op->emitOpError()
+           << "accesses swizzled shared memory element by element; only "
+              "the instructions that know the swizzle (cp.async, wgmma) "
+              "access it yet";
+  return success();
+}
+
+/// The indices of an access in this thread's part of a buffer: those of
+/// the dimensions distributed over threads are dropped (the distributed
+/// memory analysis has proven that they name this thread's part).
+SmallVector<Value> DeviceLowering::accessIndices(Value buffer, AffineMap m,
+                                                 ValueRange operands,
+                                                 Location loc) {
+  SmallVector<Value> idx = applyAll(loc, m, operands);
+  unsigned k = distributedDims.lookup(buffer);
+  return SmallVector<Value>(idx.begin() + k, idx.end());
+}
+
+/// A window of a buffer distributed over threads views this thread's
+/// part: the distributed dimensions are dropped; those the window keeps
+/// (as intervals) remain distributed in the result.
+LogicalResult DeviceLowering::lowerLocalWindow(WindowOp window) {
+  FailureOr<unsigned> kept =
+      lowerWindow(window, distributedDims.lookup(window.getSource()));
+  if (failed(kept))
+    return failure();
+  if (*kept)
+    distributedDims[window.getResult()] = *kept;
+  return success();
+}
+
+LogicalResult DeviceLowering::lowerAlloc(AllocOp alloc) {
+  Type t = alloc.getResult().getType();
+  if (auto barrier = dyn_cast<BarrierType>(t)) {
+    // A thread's cp.async commit groups live in the hardware; mbarriers
+    // were made at the kernel's entry (prepareBarriers).
+    if (barrier.getMechanism() == BarrierMechanism::cp_async_group ||
+        barrier.getMechanism() == BarrierMechanism::wgmma_group ||
+        barrier.getMechanism() == BarrierMechanism::cluster_sync ||
+        barrier.isMbarrier())
+      return success();
+    return alloc.emitOpError()
+           << "allocates a barrier of mechanism "
+           << stringifyBarrierMechanism(barrier.getMechanism())
+           << "; only mbarriers, cluster barriers, cp.async and wgmma commit "
+              "groups are lowered yet";
+  }
+  auto type = cast<MemRefType>(t);
+  Attribute space = type.getMemorySpace();
+  if (auto swizzled = dyn_cast<SmemSwizzledAttr>(space)) {
+    // Rows of 128 bytes in the 128-byte swizzle (a 16-byte chunk c of row
+    // r at chunk c xor (r mod 8)): the buffer is its logical row-major
+    // view, and the instructions that know the swizzle (cp.async, wgmma)
+    // address it themselves; other accesses are refused.
+    Type elt = type.getElementType();
+    int64_t rowBytes =
+        type.getRank() ? type.getShape().back() *
+                             (elt.isIntOrFloat() ? elt.getIntOrFloatBitWidth() / 8 : 8)
+                       : 0;
+    if (swizzled.getBytes() != 128 || rowBytes != 128)
+      return alloc.emitOpError()
+             << "allocates shared memory in the " << swizzled.getBytes()
+             << "-byte swizzle with rows of " << rowBytes
+             << " bytes; only the 128-byte swizzle of 128-byte rows is "
+                "lowered yet";
+  }
+  if (isa<SmemAttr, SmemAtomic16Attr, SmemSwizzledAttr>(space)) {
+    // Each CTA holds its part of a buffer shared out over the cluster.
+    unsigned k = mlir::rake::distributedDims(dist, alloc.getResult());
+    distributedDims[alloc.getResult()] = k;
+    auto wg = MemRefType::get(
+        type.getShape().drop_front(k), type.getElementType(),
+        MemRefLayoutAttrInterface(),
+        gpu::AddressSpaceAttr::get(b.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    // A view at the buffer's offset, made once at the kernel's entry.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(sharedBase.getDefiningOp());
+    Value offset = arith::ConstantIndexOp::create(
+        b, alloc.getLoc(), sharedLayout.offsets.lookup(alloc));
+    map.map(alloc.getResult(),
+            memref::ViewOp::create(b, alloc.getLoc(), wg, sharedBase, offset,
+                                   ValueRange{})
+                .getResult());
+    usesSharedMemory = true;
+    return success();
+  }
+  if (isa<RmemAttr>(space)) {
+    // Each thread holds its part: the dimensions the distributed memory
+    // analysis found distributed over threads are dropped.
+    const Sharding *sharding = dist.getSharding(alloc.getResult());
+    unsigned k = sharding ? sharding->pitches.size() : 0;
+    auto local = MemRefType::get(type.getShape().drop_front(k),
+                                 type.getElementType());
+    // A buffer beyond a thread's 255 registers cannot live in them: it
+    // would spill to local memory. (Buffers that are not live at once
+    // share registers, so only each buffer is held to the limit here;
+    // rake-verify refuses any spill of the cubin.)
+    int64_t bits = type.getElementType().isIntOrFloat()
+                       ? type.getElementType().getIntOrFloatBitWidth()
+                       : 64;
+    int64_t words = (local.getNumElements() * bits + 31) / 32;
+    if (words > kMaxRegistersPerThread)
+      return alloc.emitOpError()
+             << "needs " << words
+             << " 32-bit registers per thread; a thread has at most "
+             << kMaxRegistersPerThread
+             << ": use smaller fragments or shared memory";
+    // At the kernel's entry, where LLVM promotes allocas to registers.
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&kernel.getBody().front());
+    map.map(alloc.getResult(),
+            memref::AllocaOp::create(b, alloc.getLoc(), local).getResult());
+    distributedDims[alloc.getResult()] = k;
+    return success();
+  }
+  // The verifier keeps host and global allocations out of device code and
+  // gives the others static shapes.
+  return alloc.emitOpError() << "allocates " << space
+                             << " memory, which is not lowered yet";
+}
+
+} // namespace mlir::rake::nvvm_detail
