@@ -152,24 +152,36 @@ static int pack(const rake_bundle *b, const char *k, unsigned char *buf,
   return 0;
 }
 
+/* Opens the bundle, the driver and device 0's primary context, and loads
+ * the bundle's module there; 0, or the exit status after saying why. */
+static int openAndLoad(const char *dir, struct Cuda *c, rake_bundle **b,
+                       rake_module **m, int *sms) {
+  rake_error e;
+  if (openWith(dir, b, &e) != RAKE_OK)
+    return refused(&e);
+  if (!cudaOpen(c))
+    return 1;
+  int dev = 0;
+  struct CUctx_st *ctx = NULL;
+  if (c->init(0) || c->deviceGet(&dev, 0) || c->attr(sms, 16, dev) ||
+      c->retain(&ctx, dev) || c->setCurrent(ctx)) {
+    printf("cannot set up device 0\n");
+    return 1;
+  }
+  if (rake_module_load(*b, ctx, m, &e) != RAKE_OK)
+    return refused(&e);
+  return 0;
+}
+
 static int run(const char *dir, long long n) {
   rake_bundle *b = NULL;
   rake_module *m = NULL;
   rake_error e;
   struct Cuda c;
-  if (openWith(dir, &b, &e) != RAKE_OK)
-    return refused(&e);
-  if (!cudaOpen(&c))
-    return 1;
-  int dev = 0, sms = 0;
-  struct CUctx_st *ctx = NULL;
-  if (c.init(0) || c.deviceGet(&dev, 0) || c.attr(&sms, 16, dev) ||
-      c.retain(&ctx, dev) || c.setCurrent(ctx)) {
-    printf("cannot set up device 0\n");
-    return 1;
-  }
-  if (rake_module_load(b, ctx, &m, &e) != RAKE_OK)
-    return refused(&e);
+  int sms = 0;
+  int status = openAndLoad(dir, &c, &b, &m, &sms);
+  if (status)
+    return status;
   size_t size = (size_t)n * sizeof(float);
   float *host = malloc(size), *out = malloc(size);
   CUdeviceptr bufs[4] = {0, 0, 0, 0};
@@ -279,19 +291,10 @@ static int checks(const char *dir) {
   rake_module *m = NULL;
   rake_error e;
   struct Cuda c;
-  if (openWith(dir, &b, &e) != RAKE_OK)
-    return refused(&e);
-  if (!cudaOpen(&c))
-    return 1;
-  int dev = 0, sms = 0;
-  struct CUctx_st *ctx = NULL;
-  if (c.init(0) || c.deviceGet(&dev, 0) || c.attr(&sms, 16, dev) ||
-      c.retain(&ctx, dev) || c.setCurrent(ctx)) {
-    printf("cannot set up device 0\n");
-    return 1;
-  }
-  if (rake_module_load(b, ctx, &m, &e) != RAKE_OK)
-    return refused(&e);
+  int sms = 0;
+  int status = openAndLoad(dir, &c, &b, &m, &sms);
+  if (status)
+    return status;
   const char *k = rake_bundle_kernel_name(b, 0);
   uint32_t version, bytes, count;
   rake_kernel_layout(b, k, &version, &bytes, &count, &e);
