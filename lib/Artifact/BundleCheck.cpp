@@ -70,6 +70,7 @@ bool Checker::sealAndSchema() {
     bad("manifest", "no manifest.json in " + dir);
     return false;
   }
+  c.manifestFound = true;
   c.manifestSha256 = crypto::sha256Hex(c.manifestText);
   std::string seal;
   if (!readFile(dir + "/manifest.sha256", seal))

@@ -233,7 +233,7 @@ extern "C" rake_status rake_bundle_open_with(const char *dirC,
   rake::artifact::Checked c = rake::artifact::checkBundle(dirC, co);
   if (!c.ok()) {
     const rake::artifact::Finding &f = c.findings.front();
-    if (f.message.rfind("no manifest.json", 0) == 0)
+    if (!c.manifestFound)
       return fail(err, RAKE_ERR_IO, "cannot read %s/manifest.json", dirC);
     size_t more = c.findings.size() - 1;
     return fail(err, statusOf(f.rule), "%s [rule %s]%s", f.message.c_str(),

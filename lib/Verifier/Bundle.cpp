@@ -28,12 +28,7 @@ std::string rake::bundle::sha256Hex(const std::string &bytes) {
 }
 
 bool rake::bundle::readFile(const std::string &path, std::string &out) {
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf)
-    return false;
-  out = (*buf)->getBuffer().str();
-  return true;
+  return artifact::readFile(path, out);
 }
 
 static bool writeFile(const std::string &path, const std::string &bytes) {

@@ -119,7 +119,8 @@ struct CheckOptions {
 struct Checked {
   std::vector<Finding> findings;
   std::string manifestText, manifestSha256;
-  bool manifestRead = false;
+  bool manifestFound = false; ///< manifest.json could be read
+  bool manifestRead = false;  ///< ... and it is a rake-bundle/2 manifest
   Manifest manifest;
   const profile::Profile *profile = nullptr;
   std::string cubinBytes, ptxText, disasmText;
