@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh) and runs every test: the lit suite under test/.
 # GPU tests run only where a CUDA device answers and are reported as
-# unsupported elsewhere. Ends with one summary line: "N passed, N failed".
+# unsupported elsewhere; the sync check's tests run a second time with each
+# check compared against the check without its symmetry reduction. Ends with one summary line: "N passed, N failed".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -14,6 +15,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cmake --build "$build" --target check-rake 2>&1 | tee "$log" || status=$?
+# Then the sync check's tests with every check compared against the check
+# without its symmetry reduction (the summary line counts the first run).
+cmake --build "$build" --target check-rake-symmetry 2>&1 | tail -n 4 || status=$?
 count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$log" | tail -n 1; }
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
 xfailed=$(count "Expectedly Failed")

@@ -20,6 +20,11 @@ config.substitutions.append(("%examples", os.path.join(config.rake_src_root, "ex
 config.substitutions.append(("%rake_src", config.rake_src_root))
 config.substitutions.append(("%rake_bin", config.rake_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# `lit --param sync_check_compare=1`: every synchronization check runs with
+# and without the symmetry reduction and fails on any difference
+# (docs/SyncCheck.md, "Symmetry across tasks").
+if lit_config.params.get("sync_check_compare") == "1":
+    config.environment["RAKE_SYNC_CHECK_COMPARE"] = "1"
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

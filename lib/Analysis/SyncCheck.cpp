@@ -54,6 +54,8 @@ void Interpreter::execCheck(Operation *op, Value v, ValueRange indices,
   if (!var)
     return;
   Box region = evalWindow(*var, indices, map, intervals);
+  if (footprint && var->global && current.kind == ThreadSet::Device)
+    footprint->add(var->alloc, region, mutate);
   uint32_t qual = static_cast<uint32_t>(q);
   if (!inBounds(op, *var, region, mutate))
     return;
@@ -440,20 +442,11 @@ std::string Interpreter::describe(const Var &var, const Box &b) {
 void Interpreter::report(Operation *op, const std::string &message,
                          ArrayRef<std::pair<Operation *, std::string>> notes) {
   ++errors;
+  if (silent)
+    return;
   InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
   for (auto &[noteOp, text] : notes)
     diag.attachNote(noteOp->getLoc()) << text;
 }
 
 } // namespace mlir::rake::sync_check_detail
-
-unsigned mlir::rake::checkSynchronization(ProcOp proc,
-                                          ArrayRef<int64_t> controls,
-                                          const SyncCheckOptions &options,
-                                          SyncCheckStats *stats) {
-  sync_check_detail::Interpreter interp(options);
-  unsigned errors = interp.run(proc, controls);
-  if (stats)
-    stats->tasks = interp.tasksRun();
-  return errors;
-}

@@ -18,7 +18,7 @@ namespace mlir::rake::sync_check_detail {
 
 /// An affine expression's value for integer dims, without building new
 /// expressions (AffineMap::compose uniques every intermediate).
-static int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
+int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
   switch (e.getKind()) {
   case AffineExprKind::Constant:
     return cast<AffineConstantExpr>(e).getValue();
@@ -47,7 +47,7 @@ static int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
   }
 }
 
-static SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
+SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
   SmallVector<int64_t> out;
   for (AffineExpr e : map.getResults())
     out.push_back(evalExpr(e, dims));
@@ -321,6 +321,10 @@ void Interpreter::execLoop(LoopOp loop) {
     return;
   }
   for (int64_t i = lb; i < ub && !stopped(); ++i) {
+    if (newTask && onlyTasks && !onlyTasks->contains(nextTask)) {
+      ++nextTask;
+      continue;
+    }
     env[iv] = i;
     ThreadSet saved = current;
     if (newTask) {
@@ -458,6 +462,8 @@ void Interpreter::record(Operation *op, Value v, ValueRange indices,
     return;
   auto r = std::make_shared<Record>();
   r->region = evalWindow(*var, indices, map, intervals);
+  if (footprint && var->global && current.kind == ThreadSet::Device)
+    footprint->add(var->alloc, r->region, mutate);
   r->actors = current;
   r->qual = static_cast<uint32_t>(q);
   r->mutate = mutate;

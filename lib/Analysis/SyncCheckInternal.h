@@ -15,7 +15,9 @@
 #include "Rake/Analysis/SyncCheck.h"
 #include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <array>
 #include <limits>
@@ -360,11 +362,44 @@ struct Var {
 bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
                Level level);
 
+/// An affine expression's or map's value for integer dims, without building
+/// new expressions (SyncCheckExec.cpp).
+int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims);
+SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims);
+
+/// The elements of global variables (by their allocation) that one task's
+/// checks and records touched, for the symmetry reduction's proofs across
+/// tasks (SyncCheckSymmetry.cpp).
+struct Footprint {
+  struct Access {
+    Box box;
+    bool mutate;
+  };
+  llvm::MapVector<Operation *, std::vector<Access>> accesses;
+  void add(Operation *alloc, const Box &box, bool mutate) {
+    std::vector<Access> &list = accesses[alloc];
+    // A check and the record that follows it touch the same elements.
+    if (!list.empty() && list.back().mutate == mutate &&
+        list.back().box.lo == box.lo && list.back().box.hi == box.hi)
+      return;
+    list.push_back({box, mutate});
+  }
+};
+
 class Interpreter {
 public:
   Interpreter(const SyncCheckOptions &options) : options(options) {}
   unsigned run(amir::ProcOp proc, ArrayRef<int64_t> controls);
   int64_t tasksRun() const;
+  /// For the symmetry reduction: interpret only the device tasks in `only`
+  /// (the others are numbered, not run), count hazards without reporting
+  /// them when `silent`, and collect the global accesses into `footprint`.
+  void restrictTo(const llvm::DenseSet<int64_t> *only, bool silent,
+                  Footprint *footprint) {
+    onlyTasks = only;
+    this->silent = silent;
+    this->footprint = footprint;
+  }
 
 private:
   // The statements (SyncCheckExec.cpp).
@@ -466,6 +501,9 @@ private:
               ArrayRef<std::pair<Operation *, std::string>> notes);
 
   const SyncCheckOptions &options;
+  const llvm::DenseSet<int64_t> *onlyTasks = nullptr;
+  bool silent = false;
+  Footprint *footprint = nullptr;
   /// The variable of the synchronization tokens.
   Var tokens = [] {
     Var v;

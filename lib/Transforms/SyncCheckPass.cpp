@@ -7,7 +7,9 @@
 #include "Rake/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <deque>
 
@@ -129,6 +131,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
       return failure();
     SyncCheckOptions options;
     options.maxErrors = maxErrors;
+    options.symmetry = symmetry;
     unsigned hazards = 0;
     bool launches = false;
     proc.walk([&](amir::GuardOp guard) {
@@ -137,15 +140,19 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     });
     for (ArrayRef<int64_t> set : *values) {
       SyncCheckStats stats;
-      unsigned found = checkSynchronization(proc, set, options, &stats);
+      unsigned found = compareReduction
+                           ? checkBothWays(proc, set, options, stats)
+                           : checkSynchronization(proc, set, options, &stats);
       hazards += found;
+      std::string shown;
+      llvm::raw_string_ostream os(shown);
+      SmallVector<StringRef> names = controlNames(proc);
+      for (auto [i, v] : llvm::enumerate(set))
+        os << (i ? ", " : "") << names[i] << " = " << v;
+      if (summary)
+        remarkSummary(source, shown, found, stats);
       // A size at which no task runs proves nothing about the kernel.
       if (launches && stats.tasks == 0 && found == 0) {
-        std::string shown;
-        llvm::raw_string_ostream os(shown);
-        SmallVector<StringRef> names = controlNames(proc);
-        for (auto [i, v] : llvm::enumerate(set))
-          os << (i ? ", " : "") << names[i] << " = " << v;
         source->emitWarning()
             << "the synchronization check at " << shown
             << " runs no device task, so it proves nothing about the "
@@ -155,8 +162,89 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     return failure(hazards != 0);
   }
 
+  /// The testing aid RAKE_SYNC_CHECK_COMPARE=1 (docs/SyncCheck.md): every
+  /// check runs with and without the symmetry reduction, and a difference
+  /// in the number of hazards or in any report is an error. The reports of
+  /// the run the options ask for are the ones shown; a difference aborts.
+  static unsigned checkBothWays(amir::ProcOp proc, ArrayRef<int64_t> set,
+                                SyncCheckOptions options,
+                                SyncCheckStats &stats) {
+    auto render = [](Diagnostic &d) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << d.getLocation() << ": " << d;
+      for (Diagnostic &note : d.getNotes())
+        os << "\n  " << note.getLocation() << ": " << note;
+      return s;
+    };
+    MLIRContext *ctx = proc->getContext();
+    // The run the options ask for is shown; the other is compared with it.
+    bool shown = options.symmetry;
+    std::vector<std::string> otherReports, shownReports;
+    options.symmetry = !shown;
+    unsigned other;
+    {
+      ScopedDiagnosticHandler h(ctx, [&](Diagnostic &d) {
+        otherReports.push_back(render(d));
+        return success();
+      });
+      other = checkSynchronization(proc, set, options);
+    }
+    options.symmetry = shown;
+    unsigned found;
+    {
+      ScopedDiagnosticHandler h(ctx, [&](Diagnostic &d) {
+        shownReports.push_back(render(d));
+        return failure(); // shown as usual
+      });
+      found = checkSynchronization(proc, set, options, &stats);
+    }
+    unsigned full = shown ? other : found, reduced = shown ? found : other;
+    std::vector<std::string> &fullReports = shown ? otherReports : shownReports;
+    std::vector<std::string> &reducedReports =
+        shown ? shownReports : otherReports;
+    if (full != reduced || fullReports != reducedReports) {
+      InFlightDiagnostic d = mlir::emitError(proc.getLoc())
+                             << "the symmetry reduction changed the check: "
+                             << full << " hazards without it, " << reduced
+                             << " with it";
+      for (const std::string &r : fullReports)
+        d.attachNote() << "without: " << r;
+      for (const std::string &r : reducedReports)
+        d.attachNote() << "with: " << r;
+      d.report();
+      // A crash, so that `not rake-opt ...` in a lit test fails too.
+      llvm::report_fatal_error("RAKE_SYNC_CHECK_COMPARE: the symmetry "
+                               "reduction changed a check",
+                               /*gen_crash_diag=*/true);
+    }
+    return found;
+  }
+
+  /// What one check covered, for the `summary` option.
+  static void remarkSummary(Operation *source, StringRef sizes, unsigned found,
+                            const SyncCheckStats &stats) {
+    InFlightDiagnostic d = mlir::emitRemark(source->getLoc());
+    d << "synchronization check";
+    if (!sizes.empty())
+      d << " at " << sizes;
+    d << ": " << (found ? std::to_string(found) + " hazard" +
+                              (found == 1 ? "" : "s")
+                        : std::string("no hazard"))
+      << " in " << stats.tasks << " task" << (stats.tasks == 1 ? "" : "s");
+    if (stats.classes)
+      d << "; " << stats.classes << " class" << (stats.classes == 1 ? "" : "es")
+        << " of equivalent tasks, " << stats.interpreted
+        << " interpreted, the rest proven by translation";
+    else
+      d << ", each interpreted";
+    if (!stats.reduction.empty())
+      d << " (" << stats.reduction << ")";
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    compareReduction = StringRef(getenv("RAKE_SYNC_CHECK_COMPARE") ?: "") == "1";
     auto &coll = getAnalysis<CollectiveAnalysis>();
     if (failed(coll.emitErrors()))
       return signalPassFailure();
@@ -185,6 +273,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
   }
 
   std::deque<std::string> storage;
+  bool compareReduction = false;
 };
 
 } // namespace

@@ -43,12 +43,24 @@ inline HazardKind hazardKind(bool laterWrites, bool earlierWrote) {
 struct SyncCheckOptions {
   /// Stop after this many hazards (0: no limit).
   unsigned maxErrors = 1;
+  /// Check one representative of each class of equivalent device tasks
+  /// (tasks whose accesses are translates of each other) and prove the
+  /// rest by translation (docs/SyncCheck.md, "Symmetry"); off: interpret
+  /// every task. The verdict and the reports are the same either way.
+  bool symmetry = true;
 };
 
-/// What one interpretation covered.
+/// What one check covered.
 struct SyncCheckStats {
-  /// The device tasks interpreted.
+  /// The device tasks the procedure runs at these sizes.
   int64_t tasks = 0;
+  /// The classes of equivalent tasks (0: the symmetry reduction was not
+  /// used) and the tasks interpreted.
+  int64_t classes = 0;
+  int64_t interpreted = 0;
+  /// Why the reduction was not used or did not suffice (empty when it
+  /// proved the check alone).
+  std::string reduction;
 };
 
 /// Interprets `proc` for the given control values (one per parameter) and

@@ -64,14 +64,23 @@ def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
     WAW, use after free, free without arrive, free without sync, await
     without matching arrive, arrive count mismatch), the threads and the
     elements, with notes at the earlier access and at the synchronization
-    that was too weak. A program that passes prints nothing and is left
-    unchanged.
+    that was too weak. A program that passes prints nothing (with
+    `summary`, a remark of what was checked) and is left unchanged.
+
+    Tasks whose accesses are translates of each other are checked by one
+    representative (`symmetry`, on by default; docs/SyncCheck.md says why
+    that is sound); what the reduction cannot prove is interpreted task by
+    task, so the verdict and the reports do not depend on it.
   }];
   let options = [
     Option<"sizes", "sizes", "std::string", /*default=*/"\"\"",
            "Values of the control parameters: name=value,...; sets separated by ';'">,
     Option<"maxErrors", "max-errors", "unsigned", /*default=*/"1",
            "Stop after this many hazards per procedure and size set (0: no limit)">,
+    Option<"symmetry", "symmetry", "bool", /*default=*/"true",
+           "Interpret one task of each class of equivalent tasks and prove the rest by translation (docs/SyncCheck.md); false: interpret every task. Verdicts and reports are the same">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Remark, per procedure and size set, what the check covered: tasks, classes of equivalent tasks, tasks interpreted">,
   ];
   let dependentDialects = ["::mlir::rake::amir::AMIRDialect",
                            "::mlir::rake::gpuir::GpuIRDialect"];
