@@ -73,8 +73,20 @@ void Interpreter::runBlock(Block &block) {
   }
 }
 
-bool Interpreter::stopped() const {
-  return options.maxErrors && errors >= options.maxErrors;
+bool Interpreter::stopped() {
+  if (options.maxErrors && errors >= options.maxErrors)
+    return true;
+  if (!limits || !limits->deadline)
+    return false;
+  if (limits->expired.load(std::memory_order_relaxed))
+    return true;
+  // The clock, every few hundred statements.
+  if ((++ticks & 255) == 0 &&
+      std::chrono::steady_clock::now() > *limits->deadline) {
+    limits->expired = true;
+    return true;
+  }
+  return false;
 }
 
 int64_t Interpreter::eval(AffineExpr e, ValueRange operands) {
@@ -346,6 +358,8 @@ void Interpreter::execLoop(LoopOp loop) {
                         "the CTA's next task reuses its memory after the "
                         "barrier that ends this one");
       summarizeTask(current.task);
+      if (limits && !limits->expired)
+        limits->taskDone();
       // No collective of a finished task synchronizes again.
       taskRecords.erase(current.task);
       taskTokens.erase(current.task);

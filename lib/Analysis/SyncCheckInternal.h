@@ -20,6 +20,9 @@
 #include "llvm/ADT/MapVector.h"
 
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <limits>
 #include <map>
 #include <memory>
@@ -367,6 +370,25 @@ bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
 int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims);
 SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims);
 
+/// What the interpreters of one check share: its deadline (the budget) and
+/// the progress of its tasks.
+struct RunLimits {
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::atomic<bool> expired{false};
+  std::function<void(int64_t, int64_t)> progress;
+  int64_t total = -1;
+  /// What the total counts, for the budget's report.
+  const char *what = "tasks";
+  std::mutex mutex;
+  int64_t done = 0;
+  void taskDone() {
+    if (!progress)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    progress(++done, total);
+  }
+};
+
 /// The elements of global variables (by their allocation) that one task's
 /// checks and records touched, for the symmetry reduction's proofs across
 /// tasks (SyncCheckSymmetry.cpp).
@@ -394,6 +416,7 @@ public:
   /// For the symmetry reduction: interpret only the device tasks in `only`
   /// (the others are numbered, not run), count hazards without reporting
   /// them when `silent`, and collect the global accesses into `footprint`.
+  void limitBy(RunLimits *l) { limits = l; }
   void restrictTo(const llvm::DenseSet<int64_t> *only, bool silent,
                   Footprint *footprint) {
     onlyTasks = only;
@@ -404,7 +427,7 @@ public:
 private:
   // The statements (SyncCheckExec.cpp).
   void runBlock(Block &block);
-  bool stopped() const;
+  bool stopped();
   int64_t eval(AffineExpr e, ValueRange operands);
   Box evalWindow(Var &var, ValueRange operands, AffineMap map,
                  ArrayRef<bool> intervals);
@@ -502,6 +525,8 @@ private:
 
   const SyncCheckOptions &options;
   const llvm::DenseSet<int64_t> *onlyTasks = nullptr;
+  RunLimits *limits = nullptr;
+  unsigned ticks = 0;
   bool silent = false;
   Footprint *footprint = nullptr;
   /// The variable of the synchronization tokens.

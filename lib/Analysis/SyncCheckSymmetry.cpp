@@ -28,6 +28,7 @@
 
 #include "mlir/IR/Threading.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -783,6 +784,26 @@ static bool proveAcrossTasks(const TaskPlan &plan,
 
 } // namespace mlir::rake::sync_check_detail
 
+/// The error of a check that ran out of its budget: nothing is proven.
+static unsigned reportBudget(ProcOp proc, const SyncCheckOptions &options,
+                             const sync_check_detail::RunLimits &limits,
+                             SyncCheckStats &st) {
+  st.outOfBudget = true;
+  InFlightDiagnostic d = mlir::emitError(proc.getLoc())
+                         << "the synchronization check ran past its budget of "
+                         << llvm::formatv("{0}", options.budgetSeconds)
+                         << " s after interpreting " << limits.done;
+  if (limits.total >= 0)
+    d << " of the " << limits.total;
+  d << " " << limits.what;
+  d << ", so the procedure is not proven at these sizes; give it more time "
+       "(--rake-sync-check=\"budget=SECONDS\", 0 for no limit) or check "
+       "smaller sizes";
+  if (!st.reduction.empty())
+    d << " (every task is interpreted: " << st.reduction << ")";
+  return 1;
+}
+
 unsigned mlir::rake::checkSynchronization(ProcOp proc,
                                           ArrayRef<int64_t> controls,
                                           const SyncCheckOptions &options,
@@ -790,19 +811,37 @@ unsigned mlir::rake::checkSynchronization(ProcOp proc,
   using namespace sync_check_detail;
   SyncCheckStats local;
   SyncCheckStats &st = stats ? *stats : local;
-  auto full = [&](std::string reason) {
+  RunLimits limits;
+  if (options.budgetSeconds > 0)
+    limits.deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(options.budgetSeconds));
+  // Counted for the budget's report even without a progress callback.
+  limits.progress = options.progress
+                        ? options.progress
+                        : std::function<void(int64_t, int64_t)>(
+                              [](int64_t, int64_t) {});
+  auto full = [&](std::string reason, int64_t total) {
+    st.reduction = std::move(reason);
+    limits.total = total;
+    limits.done = 0;
+    limits.what = "tasks";
     Interpreter interp(options);
+    interp.limitBy(&limits);
     unsigned errors = interp.run(proc, controls);
     st.tasks = st.interpreted = interp.tasksRun();
-    st.reduction = std::move(reason);
+    if (limits.expired)
+      return reportBudget(proc, options, limits, st);
     return errors;
   };
   if (!options.symmetry)
-    return full("the symmetry reduction is off");
+    return full("the symmetry reduction is off", -1);
   std::string why;
   std::optional<TaskPlan> plan = Planner(proc, controls).plan(why);
   if (!plan)
-    return full(why);
+    return full(why, -1);
+  int64_t total = plan->coords.size();
   // Each representative alone, silently and to its end, so that its
   // footprint is whole even where it has a hazard.
   size_t classes = plan->reps.size();
@@ -810,18 +849,23 @@ unsigned mlir::rake::checkSynchronization(ProcOp proc,
   std::vector<unsigned> errors(classes, 0);
   SyncCheckOptions silentOptions = options;
   silentOptions.maxErrors = 0;
+  limits.total = classes;
+  limits.what = "representative tasks";
   parallelFor(proc->getContext(), 0, classes, [&](size_t k) {
     llvm::DenseSet<int64_t> only{plan->reps[k]};
     Interpreter interp(silentOptions);
     interp.restrictTo(&only, /*silent=*/true, &footprints[k]);
+    interp.limitBy(&limits);
     errors[k] = interp.run(proc, controls);
   });
+  if (limits.expired)
+    return reportBudget(proc, options, limits, st);
   if (!proveAcrossTasks(*plan, footprints, why)) {
-    unsigned found = full(why);
-    st.tasks = plan->coords.size(); // also those after the first report
+    unsigned found = full(why, total);
+    st.tasks = total; // also those after the first report
     return found;
   }
-  st.tasks = plan->coords.size();
+  st.tasks = total;
   st.classes = classes;
   st.interpreted = classes;
   auto bad = llvm::find_if(errors, [](unsigned e) { return e != 0; });
@@ -831,9 +875,13 @@ unsigned mlir::rake::checkSynchronization(ProcOp proc,
   // task comes before the rest of its class), every task before it is
   // clean, and no other task's accesses meet its own: the full check's
   // first report is this representative's first.
-  if (options.maxErrors != 1)
-    return full("a task has a hazard, and max-errors asks for more than "
-                "the first report");
+  if (options.maxErrors != 1) {
+    unsigned found = full("a task has a hazard, and max-errors asks for more "
+                          "than the first report",
+                          total);
+    st.tasks = total;
+    return found;
+  }
   llvm::DenseSet<int64_t> only{plan->reps[bad - errors.begin()]};
   Interpreter interp(options);
   interp.restrictTo(&only, /*silent=*/false, nullptr);

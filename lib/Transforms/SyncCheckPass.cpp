@@ -10,7 +10,10 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
 
+#include <chrono>
+#include <sys/resource.h>
 #include <deque>
 
 namespace mlir::rake {
@@ -132,6 +135,26 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     SyncCheckOptions options;
     options.maxErrors = maxErrors;
     options.symmetry = symmetry;
+    options.budgetSeconds = budget;
+    // Progress on stderr: asked for, or a person watching a terminal.
+    bool showProgress = progress || llvm::errs().is_displayed();
+    auto name = source->getAttrOfType<StringAttr>(
+        SymbolTable::getSymbolAttrName());
+    std::string label = name ? name.str() : proc.getSymName().str();
+    auto lastShown = std::chrono::steady_clock::now();
+    bool shownAny = false;
+    if (showProgress)
+      options.progress = [&](int64_t done, int64_t total) {
+        auto now = std::chrono::steady_clock::now();
+        if (!progress && now - lastShown < std::chrono::milliseconds(250))
+          return;
+        lastShown = now;
+        shownAny = true;
+        llvm::errs() << "\rrake-sync-check @" << label << ": " << done;
+        if (total >= 0)
+          llvm::errs() << " of " << total;
+        llvm::errs() << " tasks interpreted" << (progress ? "\n" : "");
+      };
     unsigned hazards = 0;
     bool launches = false;
     proc.walk([&](amir::GuardOp guard) {
@@ -140,6 +163,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     });
     for (ArrayRef<int64_t> set : *values) {
       SyncCheckStats stats;
+      auto start = std::chrono::steady_clock::now();
       unsigned found = compareReduction
                            ? checkBothWays(proc, set, options, stats)
                            : checkSynchronization(proc, set, options, &stats);
@@ -149,8 +173,14 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
       SmallVector<StringRef> names = controlNames(proc);
       for (auto [i, v] : llvm::enumerate(set))
         os << (i ? ", " : "") << names[i] << " = " << v;
+      if (shownAny && !progress)
+        llvm::errs() << "\n";
+      shownAny = false;
       if (summary)
-        remarkSummary(source, shown, found, stats);
+        remarkSummary(source, shown, found, stats,
+                      std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
       // A size at which no task runs proves nothing about the kernel.
       if (launches && stats.tasks == 0 && found == 0) {
         source->emitWarning()
@@ -181,6 +211,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     // The run the options ask for is shown; the other is compared with it.
     bool shown = options.symmetry;
     std::vector<std::string> otherReports, shownReports;
+    SyncCheckStats otherStats;
     options.symmetry = !shown;
     unsigned other;
     {
@@ -188,7 +219,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
         otherReports.push_back(render(d));
         return success();
       });
-      other = checkSynchronization(proc, set, options);
+      other = checkSynchronization(proc, set, options, &otherStats);
     }
     options.symmetry = shown;
     unsigned found;
@@ -203,7 +234,9 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     std::vector<std::string> &fullReports = shown ? otherReports : shownReports;
     std::vector<std::string> &reducedReports =
         shown ? shownReports : otherReports;
-    if (full != reduced || fullReports != reducedReports) {
+    // A run stopped by its budget proves nothing either way.
+    bool comparable = !stats.outOfBudget && !otherStats.outOfBudget;
+    if (comparable && (full != reduced || fullReports != reducedReports)) {
       InFlightDiagnostic d = mlir::emitError(proc.getLoc())
                              << "the symmetry reduction changed the check: "
                              << full << " hazards without it, " << reduced
@@ -223,7 +256,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
 
   /// What one check covered, for the `summary` option.
   static void remarkSummary(Operation *source, StringRef sizes, unsigned found,
-                            const SyncCheckStats &stats) {
+                            const SyncCheckStats &stats, double seconds) {
     InFlightDiagnostic d = mlir::emitRemark(source->getLoc());
     d << "synchronization check";
     if (!sizes.empty())
@@ -240,6 +273,10 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
       d << ", each interpreted";
     if (!stats.reduction.empty())
       d << " (" << stats.reduction << ")";
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    d << "; " << llvm::formatv("{0:f2}", seconds) << " s, peak memory "
+      << usage.ru_maxrss / 1024 << " MB";
   }
 
   void runOnOperation() override {

@@ -15,6 +15,8 @@
 
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 
+#include <functional>
+
 namespace mlir::rake {
 
 /// The kinds of data hazard: a later access of elements an earlier one
@@ -48,6 +50,12 @@ struct SyncCheckOptions {
   /// rest by translation (docs/SyncCheck.md, "Symmetry"); off: interpret
   /// every task. The verdict and the reports are the same either way.
   bool symmetry = true;
+  /// Stop, with the check unproven and an error that says so, once it has
+  /// run this many seconds (0: no limit).
+  double budgetSeconds = 0;
+  /// Called after each interpreted task, one call at a time, with the tasks
+  /// interpreted so far and how many will be (-1 when not known).
+  std::function<void(int64_t done, int64_t total)> progress;
 };
 
 /// What one check covered.
@@ -61,6 +69,8 @@ struct SyncCheckStats {
   /// Why the reduction was not used or did not suffice (empty when it
   /// proved the check alone).
   std::string reduction;
+  /// The check ran out of its budget (an error says so).
+  bool outOfBudget = false;
 };
 
 /// Interprets `proc` for the given control values (one per parameter) and

@@ -79,6 +79,10 @@ def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
            "Stop after this many hazards per procedure and size set (0: no limit)">,
     Option<"symmetry", "symmetry", "bool", /*default=*/"true",
            "Interpret one task of each class of equivalent tasks and prove the rest by translation (docs/SyncCheck.md); false: interpret every task. Verdicts and reports are the same">,
+    Option<"budget", "budget", "double", /*default=*/"0",
+           "Stop a check that runs longer than this many seconds, with an error saying it proved nothing (0: no limit)">,
+    Option<"progress", "progress", "bool", /*default=*/"false",
+           "Print the tasks interpreted so far on stderr during a long check (also when stderr is a terminal)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Remark, per procedure and size set, what the check covered: tasks, classes of equivalent tasks, tasks interpreted">,
   ];
