@@ -445,6 +445,8 @@ void Interpreter::report(Operation *op, const std::string &message,
   if (silent)
     return;
   InFlightDiagnostic diag = mlir::emitError(op->getLoc()) << message;
+  if (!options.sizes.empty())
+    diag << " (at " << options.sizes << ")";
   for (auto &[noteOp, text] : notes)
     diag.attachNote(noteOp->getLoc()) << text;
 }

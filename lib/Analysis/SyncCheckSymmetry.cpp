@@ -796,7 +796,9 @@ static unsigned reportBudget(ProcOp proc, const SyncCheckOptions &options,
   if (limits.total >= 0)
     d << " of the " << limits.total;
   d << " " << limits.what;
-  d << ", so the procedure is not proven at these sizes; give it more time "
+  d << ", so the procedure is not proven at "
+    << (options.sizes.empty() ? std::string("these sizes") : options.sizes)
+    << "; give it more time "
        "(--rake-sync-check=\"budget=SECONDS\", 0 for no limit) or check "
        "smaller sizes";
   if (!st.reduction.empty())

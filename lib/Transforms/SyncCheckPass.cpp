@@ -163,16 +163,18 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     });
     for (ArrayRef<int64_t> set : *values) {
       SyncCheckStats stats;
-      auto start = std::chrono::steady_clock::now();
-      unsigned found = compareReduction
-                           ? checkBothWays(proc, set, options, stats)
-                           : checkSynchronization(proc, set, options, &stats);
-      hazards += found;
       std::string shown;
       llvm::raw_string_ostream os(shown);
       SmallVector<StringRef> names = controlNames(proc);
       for (auto [i, v] : llvm::enumerate(set))
         os << (i ? ", " : "") << names[i] << " = " << v;
+      // Every report names the size set it was found at.
+      options.sizes = shown;
+      auto start = std::chrono::steady_clock::now();
+      unsigned found = compareReduction
+                           ? checkBothWays(proc, set, options, stats)
+                           : checkSynchronization(proc, set, options, &stats);
+      hazards += found;
       if (shownAny && !progress)
         llvm::errs() << "\n";
       shownAny = false;

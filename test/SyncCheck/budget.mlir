@@ -7,8 +7,8 @@
 // A check that runs past its budget stops with an error: nothing is proven,
 // and the message says what to do. A tiny budget runs out in the first
 // task, whichever way the check goes.
-// REDUCED: gemm_sm90a_tma.mlir:21:1: error: the synchronization check ran past its budget of 0.00 s after interpreting 0 of the 1 representative tasks, so the procedure is not proven at these sizes; give it more time (--rake-sync-check="budget=SECONDS", 0 for no limit) or check smaller sizes
-// FULL: error: the synchronization check ran past its budget of 0.00 s after interpreting 0 tasks, so the procedure is not proven at these sizes; give it more time (--rake-sync-check="budget=SECONDS", 0 for no limit) or check smaller sizes (every task is interpreted: the symmetry reduction is off)
+// REDUCED: gemm_sm90a_tma.mlir:21:1: error: the synchronization check ran past its budget of 0.00 s after interpreting 0 of the 1 representative tasks, so the procedure is not proven at Mt = 2, Nt = 2, Kt = 2; give it more time (--rake-sync-check="budget=SECONDS", 0 for no limit) or check smaller sizes
+// FULL: error: the synchronization check ran past its budget of 0.00 s after interpreting 0 tasks, so the procedure is not proven at Mt = 2, Nt = 2, Kt = 2; give it more time (--rake-sync-check="budget=SECONDS", 0 for no limit) or check smaller sizes (every task is interpreted: the symmetry reduction is off)
 
 // Progress: the tasks interpreted so far (the representatives, under the
 // symmetry reduction), one line each with `progress`.

@@ -56,6 +56,9 @@ struct SyncCheckOptions {
   /// Called after each interpreted task, one call at a time, with the tasks
   /// interpreted so far and how many will be (-1 when not known).
   std::function<void(int64_t done, int64_t total)> progress;
+  /// The size set, as "M = 64, N = 32", named at the end of every report
+  /// (empty: a procedure without control parameters).
+  std::string sizes;
 };
 
 /// What one check covered.
