@@ -119,8 +119,11 @@ public:
         // In the else branch, the negation of a single comparison is one
         // comparison too (that of a conjunction is not: left out, which only
         // widens the domain).
+        // An `or` of alternatives is not a conjunction either: left out.
         bool inThen = ifOp.getThenRegion().isAncestor(op->getParentRegion());
-        if (inThen || ifOp.getPredicates().size() == 1)
+        bool oneAlternative =
+            ifOp.getClauses().value_or(ArrayRef<int32_t>()).size() <= 1;
+        if (oneAlternative && (inThen || ifOp.getPredicates().size() == 1))
           ifs.push_back({ifOp, !inThen});
       }
     }

@@ -145,31 +145,9 @@ bool Interpreter::conditionHolds(GuardOp guard) {
   SmallVector<int64_t> dims;
   for (Value v : guard.getOperands())
     dims.push_back(env.lookup(v));
-  SmallVector<int64_t> vals = evalMap(guard.getMap(), dims);
-  for (auto [i, p] : llvm::enumerate(guard.getPredicates())) {
-    int64_t l = vals[2 * i], r = vals[2 * i + 1];
-    bool ok = false;
-    switch (static_cast<gpuir::CmpPredicate>(p)) {
-    case gpuir::CmpPredicate::eq:
-      ok = l == r;
-      break;
-    case gpuir::CmpPredicate::lt:
-      ok = l < r;
-      break;
-    case gpuir::CmpPredicate::le:
-      ok = l <= r;
-      break;
-    case gpuir::CmpPredicate::gt:
-      ok = l > r;
-      break;
-    case gpuir::CmpPredicate::ge:
-      ok = l >= r;
-      break;
-    }
-    if (!ok)
-      return false;
-  }
-  return true;
+  return rake::conditionHolds(guard.getPredicates(),
+                              guard.getClauses().value_or(ArrayRef<int32_t>()),
+                              evalMap(guard.getMap(), dims));
 }
 
 /// Narrows the current threads by a tile or slice of a mapping.

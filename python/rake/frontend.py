@@ -23,7 +23,7 @@ Loops are Python `for` statements over cuda_tasks / cuda_threads / seq: the
 body runs once, with the loop variable symbolic. Control values (parameters
 of type `index`, loop variables) combine into quasi-affine expressions with
 +, -, * by integers, // (floordiv), % (mod) and ceildiv; comparing them
-makes the conditions of `if_` (join them with `&`, each in parentheses).
+makes the conditions of `if_` (join them with `&`, `|` and `~`, each comparison in parentheses).
 Indexing a buffer with control expressions reads (an SSA value) or writes
 (assignment); values combine with +, -, *, / into arith ops of their element
 type.
@@ -236,20 +236,36 @@ def ceildiv(a, b: int) -> Control:
 
 
 class Condition:
-    """A conjunction of comparisons of control expressions; `&` adds one."""
+    """A condition on control expressions: comparisons joined with `&` (and),
+    `|` (or) and `~` (not), each comparison in parentheses, as Python's `&`,
+    `|` and `~` bind tighter than comparisons: `(i == 0) | ~(t < 32)`."""
 
-    def __init__(self, parts: List[str]):
-        self.parts = parts
+    def __init__(self, parts: List[str], text: Optional[str] = None):
+        self.parts = parts  # the comparisons of a plain conjunction
+        self._text = text  # anything else, as GpuIR text
+
+    def _group(self) -> str:
+        if self._text is None and len(self.parts) == 1:
+            return self.parts[0]
+        return f"({self})"
 
     def __and__(self, other: "Condition") -> "Condition":
-        return Condition(self.parts + other.parts)
+        if self._text is None and other._text is None:
+            return Condition(self.parts + other.parts)
+        return Condition([], f"{self._group()} and {other._group()}")
+
+    def __or__(self, other: "Condition") -> "Condition":
+        return Condition([], f"{self._group()} or {other._group()}")
+
+    def __invert__(self) -> "Condition":
+        return Condition([], f"not {self._group()}")
 
     def __bool__(self):
         raise TypeError("a GpuIR condition has no Python truth value: use it in if_(...)"
-                        " and combine comparisons with &")
+                        " and combine comparisons with &, | and ~")
 
     def __str__(self):
-        return " and ".join(self.parts)
+        return self._text if self._text is not None else " and ".join(self.parts)
 
 
 # ------------------------------------------------------------- values

@@ -173,6 +173,25 @@ out = rake.run_sequential(clamp, sizes={"n": 64}, shapes={"A": 64})
 print("clamp:", out["A"].tolist()[38:40], out["A"].tolist()[40:42])
 
 
+# Conditions with | (or) and ~ (not): the sequential meaning follows them.
+@proc(check_sizes=[{"n": 64}])
+def edges(n: index, A: gmem(f32, "?")):
+    with device_function(block=32):
+        for task in cuda_tasks(0, ceildiv(n, 32)):
+            for t in cuda_threads(0, 32, unit=thread):
+                with if_((t == 0) | ~(t < 30) & (task == 1)):
+                    A[task * 32 + t] = const(1.0)
+                with else_():
+                    A[task * 32 + t] = const(0.0)
+
+
+# CHECK-NEXT: edges: gpuir.if %t == 0 or ((not %t < 30) and %task == 1) {
+print("edges:", [l.strip() for l in edges.text.splitlines() if "gpuir.if" in l][0])
+out = rake.run_sequential(edges, sizes={"n": 64}, shapes={"A": 64})
+# CHECK-NEXT: edges: ones at [0, 32, 62, 63]
+print("edges: ones at", [i for i, v in enumerate(out["A"].tolist()) if v == 1.0])
+
+
 # Misuse is a Python error at the line that wrote it.
 def refused(build):
     try:
@@ -222,7 +241,7 @@ def lone_else():
                     A[t] = 1.0
 
 
-# CHECK-NEXT: TypeError: a GpuIR condition has no Python truth value: use it in if_(...) and combine comparisons with &
+# CHECK-NEXT: TypeError: a GpuIR condition has no Python truth value: use it in if_(...) and combine comparisons with &, | and ~
 print(refused(chained))
 # CHECK-NEXT: TypeError: parameter n of p needs the annotation `index` or a buffer type such as gmem(f32, '?')
 print(refused(unannotated))

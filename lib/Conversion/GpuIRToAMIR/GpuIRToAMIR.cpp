@@ -441,7 +441,8 @@ LogicalResult Converter::convertDevice(DeviceFunctionOp device) {
                         quals(kDeviceQuals), b.getUnitAttr());
   auto guard = amir::GuardOp::create(
       b, loc, ValueRange(), AffineMapAttr::get(AffineMap::get(ctx)),
-      b.getDenseI32ArrayAttr({}), amir::DomainAttr::get(ctx, domain));
+      b.getDenseI32ArrayAttr({}), amir::DomainAttr::get(ctx, domain),
+      DenseI32ArrayAttr());
   Block *body = new Block();
   guard.getBody().push_back(body);
   {
@@ -509,7 +510,8 @@ LogicalResult Converter::convertIf(IfOp ifOp) {
   for (Value v : ifOp.getOperands())
     operands.push_back(mapIndex(v));
   auto guard = amir::GuardOp::create(b, loc, operands, ifOp.getMapAttr(),
-                                     ifOp.getPredicatesAttr(), Attribute());
+                                     ifOp.getPredicatesAttr(), Attribute(),
+                                     ifOp.getClausesAttr());
   guard.getBody().push_back(new Block());
   {
     OpBuilder::InsertionGuard g(b);
@@ -538,7 +540,8 @@ LogicalResult Converter::convertWarps(WarpsOp warps) {
     threads = b.getArrayAttr(slices);
   auto guard = amir::GuardOp::create(b, loc, ValueRange(),
                                      AffineMapAttr::get(AffineMap::get(ctx)),
-                                     b.getDenseI32ArrayAttr({}), threads);
+                                     b.getDenseI32ArrayAttr({}), threads,
+                                     DenseI32ArrayAttr());
   guard.getBody().push_back(new Block());
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&guard.getBody().front());

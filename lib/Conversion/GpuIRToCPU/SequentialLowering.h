@@ -11,6 +11,7 @@
 #define RAKE_LIB_CONVERSION_SEQUENTIALLOWERING_H
 
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +29,23 @@ inline Type cpuType(Type t) {
     return t;
   return MemRefType::get(memref.getShape(), memref.getElementType(),
                          memref.getLayout());
+}
+
+/// The signed integer comparison of a gpuir.if predicate.
+inline arith::CmpIPredicate cmpPredicate(int32_t p) {
+  switch (static_cast<CmpPredicate>(p)) {
+  case CmpPredicate::eq:
+    return arith::CmpIPredicate::eq;
+  case CmpPredicate::lt:
+    return arith::CmpIPredicate::slt;
+  case CmpPredicate::le:
+    return arith::CmpIPredicate::sle;
+  case CmpPredicate::gt:
+    return arith::CmpIPredicate::sgt;
+  case CmpPredicate::ge:
+    return arith::CmpIPredicate::sge;
+  }
+  return arith::CmpIPredicate::eq;
 }
 
 class Lowering {
@@ -133,29 +151,19 @@ protected:
     if (auto ifOp = dyn_cast<IfOp>(op)) {
       AffineMap m = ifOp.getMap();
       SmallVector<Value> vals = applyAll(loc, m, ifOp.getOperands());
+      // An `or` of `and`s of comparisons.
       Value cond;
-      for (auto [i, p] : llvm::enumerate(ifOp.getPredicates())) {
-        arith::CmpIPredicate pred = arith::CmpIPredicate::eq;
-        switch (static_cast<CmpPredicate>(p)) {
-        case CmpPredicate::eq:
-          pred = arith::CmpIPredicate::eq;
-          break;
-        case CmpPredicate::lt:
-          pred = arith::CmpIPredicate::slt;
-          break;
-        case CmpPredicate::le:
-          pred = arith::CmpIPredicate::sle;
-          break;
-        case CmpPredicate::gt:
-          pred = arith::CmpIPredicate::sgt;
-          break;
-        case CmpPredicate::ge:
-          pred = arith::CmpIPredicate::sge;
-          break;
+      for (auto [begin, end] : conditionAlternatives(
+               ifOp.getPredicates(),
+               ifOp.getClauses().value_or(ArrayRef<int32_t>()))) {
+        Value all;
+        for (unsigned i = begin; i < end; ++i) {
+          Value c = arith::CmpIOp::create(
+              b, loc, cmpPredicate(ifOp.getPredicates()[i]), vals[2 * i],
+              vals[2 * i + 1]);
+          all = all ? arith::AndIOp::create(b, loc, all, c).getResult() : c;
         }
-        Value c = arith::CmpIOp::create(b, loc, pred, vals[2 * i],
-                                        vals[2 * i + 1]);
-        cond = cond ? arith::AndIOp::create(b, loc, cond, c).getResult() : c;
+        cond = cond ? arith::OrIOp::create(b, loc, cond, all).getResult() : all;
       }
       auto scfIf = scf::IfOp::create(b, loc, cond, ifOp.hasElse());
       {

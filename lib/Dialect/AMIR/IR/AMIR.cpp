@@ -237,14 +237,17 @@ LogicalResult LoopOp::verify() {
 ParseResult GuardOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<UnresolvedOperand> operands;
   SmallVector<AffineExpr> exprs;
-  SmallVector<int32_t> preds;
+  SmallVector<int32_t> preds, clauses;
   Builder &b = parser.getBuilder();
   if (succeeded(parser.parseOptionalLParen()) &&
-      (parseCondition(parser, operands, exprs, preds) || parser.parseRParen()))
+      (parseCondition(parser, operands, exprs, preds, clauses) ||
+       parser.parseRParen()))
     return failure();
   result.addAttribute("map", AffineMapAttr::get(AffineMap::get(
                                  operands.size(), 0, exprs, parser.getContext())));
   result.addAttribute("predicates", b.getDenseI32ArrayAttr(preds));
+  if (!clauses.empty())
+    result.addAttribute("clauses", b.getDenseI32ArrayAttr(clauses));
   if (parser.resolveOperands(operands, b.getIndexType(), result.operands) ||
       parseThreads(parser, result))
     return failure();
@@ -266,7 +269,8 @@ ParseResult GuardOp::parse(OpAsmParser &parser, OperationState &result) {
 void GuardOp::print(OpAsmPrinter &p) {
   if (!getPredicates().empty()) {
     p << " (";
-    printCondition(p, getMap(), getOperands(), getPredicates());
+    printCondition(p, getMap(), getOperands(), getPredicates(),
+                   getClauses().value_or(ArrayRef<int32_t>()));
     p << ")";
   }
   printThreads(p, getThreads());
@@ -277,14 +281,14 @@ void GuardOp::print(OpAsmPrinter &p) {
     p.printRegion(getElseBody(), /*printEntryBlockArgs=*/false);
   }
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                     {"map", "predicates", "threads"});
+                                     {"map", "predicates", "threads", "clauses"});
 }
 
 LogicalResult GuardOp::verify() {
-  if (getMap().getNumResults() != 2 * getPredicates().size())
-    return emitOpError() << "needs two expressions for each comparison";
-  if (getMap().getNumDims() != getOperands().size())
-    return emitOpError() << "condition map and operands disagree";
+  if (failed(rake::verifyCondition(*this, getMap(), getOperands().size(),
+                             getPredicates(),
+                             getClauses().value_or(ArrayRef<int32_t>()))))
+    return failure();
   if (auto threads = getThreads()) {
     auto slices = dyn_cast<ArrayAttr>(*threads);
     bool ok = isa<DomainAttr, SliceAttr>(*threads) ||

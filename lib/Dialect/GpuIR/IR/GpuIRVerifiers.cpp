@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
@@ -282,13 +283,10 @@ LogicalResult ForOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult IfOp::verify() {
-  if (getMap().getNumResults() != 2 * getPredicates().size())
-    return emitOpError() << "needs two expressions for each comparison";
-  if (getMap().getNumDims() != getOperands().size())
-    return emitOpError() << "condition map and operands disagree";
-  for (int32_t p : getPredicates())
-    if (!symbolizeCmpPredicate(p))
-      return emitOpError() << "unknown comparison " << p;
+  if (failed(rake::verifyCondition(*this, getMap(), getOperands().size(),
+                             getPredicates(),
+                             getClauses().value_or(ArrayRef<int32_t>()))))
+    return failure();
   if (getPredicates().empty())
     return emitOpError() << "needs a condition";
   if (hasElse() && !llvm::hasSingleElement(getElseRegion()))

@@ -81,7 +81,8 @@ def AMIR_GuardOp : AMIR_Op<"guard", AMIR_ScopeTraits> {
   let arguments = (ins Variadic<Index>:$operands,
                        AffineMapAttr:$map,
                        DenseI32ArrayAttr:$predicates,
-                       OptionalAttr<AMIR_ThreadMapping>:$threads);
+                       OptionalAttr<AMIR_ThreadMapping>:$threads,
+                       OptionalAttr<DenseI32ArrayAttr>:$clauses);
   let regions = (region SizedRegion<1>:$body, MaxSizedRegion<1>:$elseBody);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -144,16 +144,21 @@ def GpuIR_ForOp : GpuIR_Op<"for", GpuIR_ScopeTraits # [AttrSizedOperandSegments,
 def GpuIR_IfOp : GpuIR_Op<"if", [RecursiveMemoryEffects, NoTerminator]> {
   let summary = "run a block when a quasi-affine condition holds";
   let description = [{
-    The condition is a conjunction of comparisons of quasi-affine control
-    expressions, the constraints of an integer set.
+    The condition combines comparisons of quasi-affine control expressions
+    with `and`, `or`, `not` and parentheses (`and` binds tighter than
+    `or`). It is kept, and printed, as an `or` of `and`s: `predicates` has
+    one comparison per pair of `map` results, and `clauses` the number of
+    comparisons in each alternative (absent: one alternative).
 
     ```mlir
     gpuir.if %t < 32 and %i >= 1 { ... } else { ... }
+    gpuir.if %i == 0 or not (%t < 32) { ... }   // printed: %i == 0 or %t >= 32
     ```
   }];
   let arguments = (ins Variadic<Index>:$operands,
                        AffineMapAttr:$map,
-                       DenseI32ArrayAttr:$predicates);
+                       DenseI32ArrayAttr:$predicates,
+                       OptionalAttr<DenseI32ArrayAttr>:$clauses);
   let regions = (region SizedRegion<1>:$thenRegion, AnyRegion:$elseRegion);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -42,14 +42,34 @@ void printTrailingBarrier(OpAsmPrinter &p, Operation *op, Value barrier,
                           OperandRange indices, AffineMapAttr map,
                           DenseBoolArrayAttr intervals);
 
-/// `lhs < rhs and ...`: a conjunction of comparisons as a map of (lhs, rhs)
-/// pairs and the predicates.
+/// A condition: comparisons of control expressions combined with `and`,
+/// `or`, `not` and parentheses, kept as an `or` of `and`s. Each comparison
+/// is a (lhs, rhs) pair of results of one map and a predicate; `clauses`
+/// gives the number of comparisons in each alternative, in order (empty:
+/// one alternative, a plain conjunction). `a < b and c == d or e >= f` has
+/// clauses [2, 1]; `not` is pushed into the comparisons (`not (a == b)` is
+/// `a < b or a > b`).
 ParseResult parseCondition(OpAsmParser &parser,
                            SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
                            SmallVectorImpl<AffineExpr> &exprs,
-                           SmallVectorImpl<int32_t> &predicates);
+                           SmallVectorImpl<int32_t> &predicates,
+                           SmallVectorImpl<int32_t> &clauses);
 void printCondition(OpAsmPrinter &p, AffineMap map, ValueRange operands,
-                    ArrayRef<int32_t> predicates);
+                    ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses);
+/// The [begin, end) comparisons of each alternative of a condition.
+SmallVector<std::pair<unsigned, unsigned>>
+conditionAlternatives(ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses);
+/// Whether `l pred r`, and whether a condition holds for its map's values
+/// (two per comparison).
+bool comparisonHolds(int32_t predicate, int64_t l, int64_t r);
+bool conditionHolds(ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses,
+                    ArrayRef<int64_t> values);
+/// The checks the ops with a condition share: two map results per
+/// comparison, known predicates, clauses that add up.
+LogicalResult verifyCondition(Operation *op, AffineMap map,
+                              unsigned numOperands,
+                              ArrayRef<int32_t> predicates,
+                              ArrayRef<int32_t> clauses);
 
 /// `@name(%n: index, ...) attributes {...} { body }`: a procedure whose body
 /// may be empty (`{}` still has the entry block holding the parameters).
