@@ -13,6 +13,7 @@
 #include "Rake/Analysis/KernelABI.h"
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Init/InitRake.h"
+#include "Rake/Transforms/Passes.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "TestInstrs.h"
@@ -315,13 +316,7 @@ int executeSequential(MLIRContext &context, ModuleOp module,
                       ArrayRef<int64_t> indexValues) {
   // Lower to the LLVM dialect: the sequential meaning, with bounds checks.
   PassManager pm(&context);
-  std::string pipeline =
-      "convert-gpuir-to-cpu,generate-runtime-verification,"
-      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-      "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
-      "convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts";
-  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
-    return fail("internal error: bad pipeline");
+  rake::buildGpuIRToLLVMCpuPipeline(pm, /*boundsChecks=*/true);
   if (failed(pm.run(module)))
     return 1;
 

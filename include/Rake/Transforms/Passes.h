@@ -15,8 +15,14 @@ namespace mlir::rake {
 #define GEN_PASS_REGISTRATION
 #include "Rake/Transforms/Passes.h.inc"
 
-/// Registers the passes and the named pipelines (rake-check).
+/// Registers the passes and the named pipelines (rake-check,
+/// rake-gpuir-to-llvm-cpu).
 void registerRakePasses();
+
+/// The sequential meaning lowered to the LLVM dialect for the host
+/// (rake-gpuir-to-llvm-cpu; rake-run --seq runs it with bounds checks).
+/// The upstream passes it names must be registered (registerAllPasses).
+void buildGpuIRToLLVMCpuPipeline(OpPassManager &pm, bool boundsChecks);
 
 } // namespace mlir::rake
 
