@@ -370,6 +370,67 @@ bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
 int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims);
 SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims);
 
+using Coeffs = SmallVector<int64_t, 3>;
+
+/// Everything planTasks found, for the run and the proofs (SyncCheckPlan.cpp).
+struct TaskPlan {
+  SmallVector<Value> ivs;
+  /// The task loops' values of each task, in the order they run.
+  std::vector<Coeffs> coords;
+  std::vector<unsigned> classOf;
+  /// The first task of each class, ascending.
+  SmallVector<int64_t> reps;
+  /// The global variables, in allocation order, and for each the
+  /// coefficients of the task indices in every index of each dimension.
+  SmallVector<Operation *> globals;
+  DenseMap<Operation *, SmallVector<Coeffs>> coeffs;
+  DenseMap<Operation *, SmallVector<int64_t>> extents;
+  /// The task loops, outer to inner, and whether a guard or loop bound in
+  /// the task depends on the task indices (then the classes depend on them).
+  SmallVector<amir::LoopOp> taskLoops;
+  bool taskDependent = false;
+};
+
+/// The all-sizes mode (SyncCheckAllSizes.cpp): the check for every size of
+/// the task grid, the other parameters at `controls`.
+unsigned checkAllSizes(amir::ProcOp proc, ArrayRef<int64_t> controls,
+                       const SyncCheckOptions &options, SyncCheckStats &st);
+
+/// The structure of `proc` at these sizes, if its tasks can be classed
+/// (else why not).
+std::optional<TaskPlan> planTasks(amir::ProcOp proc,
+                                  ArrayRef<int64_t> controls,
+                                  std::string &why);
+
+/// A box moved by `delta` (an unbounded end stays unbounded).
+inline Box translate(const Box &b, ArrayRef<int64_t> delta) {
+  Box t = b;
+  for (size_t d = 0; d < t.lo.size(); ++d) {
+    t.lo[d] += delta[d];
+    if (t.hi[d] < gpuir::kUnboundedExtent)
+      t.hi[d] += delta[d];
+  }
+  return t;
+}
+
+inline bool nonEmpty(const Box &b) {
+  for (size_t d = 0; d < b.lo.size(); ++d)
+    if (b.hi[d] <= b.lo[d])
+      return false;
+  return true;
+}
+
+inline void widen(std::optional<Box> &hull, const Box &b) {
+  if (!hull) {
+    hull = b;
+    return;
+  }
+  for (size_t d = 0; d < b.lo.size(); ++d) {
+    hull->lo[d] = std::min(hull->lo[d], b.lo[d]);
+    hull->hi[d] = std::max(hull->hi[d], b.hi[d]);
+  }
+}
+
 /// What the interpreters of one check share: its deadline (the budget) and
 /// the progress of its tasks.
 struct RunLimits {

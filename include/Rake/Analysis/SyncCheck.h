@@ -56,6 +56,11 @@ struct SyncCheckOptions {
   /// Called after each interpreted task, one call at a time, with the tasks
   /// interpreted so far and how many will be (-1 when not known).
   std::function<void(int64_t done, int64_t total)> progress;
+  /// Prove the procedure for every size of its task grid (the parameters
+  /// the task loops run to), the other parameters at the values given
+  /// (docs/SyncCheck.md, "Every size of the task grid"); a procedure the
+  /// argument does not fit is refused with an error saying why.
+  bool allSizes = false;
   /// The size set, as "M = 64, N = 32", named at the end of every report
   /// (empty: a procedure without control parameters).
   std::string sizes;
@@ -74,6 +79,9 @@ struct SyncCheckStats {
   std::string reduction;
   /// The check ran out of its budget (an error says so).
   bool outOfBudget = false;
+  /// In the all-sizes mode, what was proven ("every Mt >= 1, Nt >= 1 at
+  /// Kt = 7"); empty when nothing was.
+  std::string allSizes;
 };
 
 /// Interprets `proc` for the given control values (one per parameter) and

@@ -83,6 +83,8 @@ def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
            "Stop a check that runs longer than this many seconds, with an error saying it proved nothing (0: no limit)">,
     Option<"progress", "progress", "bool", /*default=*/"false",
            "Print the tasks interpreted so far on stderr during a long check (also when stderr is a terminal)">,
+    Option<"allSizes", "all-sizes", "bool", /*default=*/"false",
+           "Prove each procedure for every size of its task grid (the parameters its task loops run to), the others at the values given; refuse, with the reason, a procedure the argument does not fit (docs/SyncCheck.md)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Remark, per procedure and size set, what the check covered: tasks, classes of equivalent tasks, tasks interpreted">,
   ];

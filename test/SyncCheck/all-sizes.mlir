@@ -1,0 +1,105 @@
+// RUN: rake-opt %examples/gemm_sm90a_tma.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA
+// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rake-sync-check="all-sizes sizes=Kt=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
+// RUN: not rake-opt %examples/vector_add.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=VADD
+// RUN: not rake-opt %s -split-input-file --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s
+
+// The all-sizes mode: the parameters the task loops run to are left free,
+// the others keep their values; task 0 is interpreted at grid size 1 and
+// every task of every grid is proven by translation (docs/SyncCheck.md,
+// "Every size of the task grid").
+
+// TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 7: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others (code generation runs fewer than 2^32 tasks)
+// TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 1: no hazard
+// WS: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 3: no hazard
+
+// A grid of n ceildiv 256 tasks with a partial last tile does not fit.
+// VADD: error: the synchronization check cannot prove every size of the task grid: a task loop does not run from 0 to a parameter of the procedure (write the grid's size as its own parameter, e.g. the number of tiles); check concrete sizes instead (without all-sizes)
+
+// Each task writes one element of the next task's tile: no race at one
+// task, a race at every larger grid.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes two tasks access elements of C that one of them writes; check concrete sizes instead (without all-sizes)
+gpuir.proc @overlap(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 64 + 1)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+      gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 1.0 : f32
+        gpuir.write %z, %C[%m * 64 + 64] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// C grows by 32 a task while the tasks move by 64: in bounds up to two
+// tasks, out of bounds from three.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C outside dimension 0 of its extent; check concrete sizes instead (without all-sizes)
+gpuir.proc @outgrown(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 32 + 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// The grid's size used inside the task (the last task differs).
+// CHECK: error: the synchronization check cannot prove every size of the task grid: Mt sizes the task grid but is used inside the tasks too (by amir.guard); the argument needs the grid's sizes only in the task loops and the extents of global variables; check concrete sizes instead (without all-sizes)
+gpuir.proc @last_differs(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.if %m == %Mt - 1 {
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// A guard on the task index alone: the tasks' classes could depend on the
+// sizes, so the argument does not apply.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: a guard or loop bound in the task depends on the task indices (a partial tile, or a task that differs), so the tasks' classes depend on the sizes; check concrete sizes instead (without all-sizes)
+gpuir.proc @first_differs(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.if %m == 0 {
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// A race inside the task is a race at grid size 1, reported as such.
+// CHECK: error: RAW hazard: thread 0 of task 0 read tile[63] on cuda_in_order_ram, written by thread 63 of task 0 on cuda_in_order_ram without synchronization that orders it before (at Mt = 1)
+gpuir.proc @race(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %tile = gpuir.alloc : memref<64xf32, #gpuir.smem>
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %tile[%t] : memref<64xf32, #gpuir.smem>
+      }
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %tile[63 - %t] : memref<64xf32, #gpuir.smem>
+        gpuir.write %v, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
