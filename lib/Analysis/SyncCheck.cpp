@@ -110,6 +110,16 @@ void Interpreter::execCheck(Operation *op, Value v, ValueRange indices,
                      "async proxy only after a fence to it (gpuir.fence "
                      "cuda_in_order -> cuda_generic_and_async_proxy, "
                      "which is fence.proxy.async)"});
+    else if (!r->captured && isAsync(r->qual) && r->outOfOrder)
+      // Nothing can wait for an asynchronous access no arrive or fence
+      // ever took: the missing statement is that arrive, not the later
+      // synchronization that could not see it.
+      notes.push_back(
+          {r->op, "the asynchronous access on " + qualName(r->qual) +
+                      " is never waited for: no arrive or fence on " +
+                      qualName(r->qual) + " after it captures it (commit "
+                      "it with gpuir.arrive " + qualName(r->qual) +
+                      " >> a barrier or commit group, then await that)"});
     else if (const SyncEvent *missed = missedSync(*r))
       notes.push_back(
           {missed->op, "this synchronization by " +
