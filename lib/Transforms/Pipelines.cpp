@@ -33,8 +33,11 @@ struct CpuPipelineOptions : PassPipelineOptions<CpuPipelineOptions> {
 } // namespace
 
 void mlir::rake::buildGpuIRToLLVMCpuPipeline(OpPassManager &pm,
-                                             bool boundsChecks) {
-  std::string pipeline = "convert-gpuir-to-cpu,";
+                                             bool boundsChecks,
+                                             bool boundsReport) {
+  std::string pipeline = boundsReport
+                             ? "convert-gpuir-to-cpu{bounds-report=1},"
+                             : "convert-gpuir-to-cpu,";
   if (boundsChecks)
     pipeline += "generate-runtime-verification,";
   pipeline += "expand-strided-metadata,lower-affine,convert-scf-to-cf,"

@@ -46,11 +46,11 @@
 // DISAGREE: rake-run: --shape gives X=4, but the procedure declares its dynamic extents as 3 at these sizes (gpuir.extents)
 
 // An access out of bounds stops the run at its source location instead of
-// reading or writing past the buffer.
+// reading or writing past the buffer, and says which element and extent.
 // RUN: not rake-run --seq %s --proc=tiles --sizes=n=20 --shape=X=16 2>&1 | FileCheck %s --check-prefix=OOB
-// OOB: out-of-bounds access
-// OOB: Location: loc("{{.*}}rake-run-errors.mlir":[[# @LINE + 8]]:5)
-// OOB: rake-run: the procedure stopped at a failed runtime check (above)
+// OOB: rake-run-errors.mlir:[[# @LINE + 9]]:5: error: out-of-bounds write of X[16]: index 16 of dimension 0 is outside its extent 16 (i = 16)
+// OOB: rake-run: the procedure stopped before an access out of bounds
+// (the report names the access, the element, the extent and the loops)
 // Instructions have no sequential behavior yet.
 // RUN: not rake-run --seq %s --proc=instr 2>&1 | FileCheck %s --check-prefix=INSTR
 // INSTR: error: 'rtest.in_order_op' op has no sequential behavior yet; instructions' behaviors come with their instruction sets
@@ -74,5 +74,20 @@ gpuir.proc @declared(%n: index, %X: memref<?x64xf32, #gpuir.host> {gpuir.extents
   gpuir.for %i = 0 to %n : seq {
     %z = arith.constant 2.0 : f32
     gpuir.write %z, %X[%i, 0] : memref<?x64xf32, #gpuir.host>
+  }
+}
+
+// A two-dimensional buffer in nested loops: the report gives every index
+// and every loop value.
+// RUN: not rake-run --seq %s --proc=grid --sizes=n=3 --shape=Y=3 2>&1 | FileCheck %s --check-prefix=GRID
+// GRID: rake-run-errors.mlir:[[# @LINE + 6]]:12: error: out-of-bounds read of Y[0, 4]: index 4 of dimension 1 is outside its extent 4 (r = 0, c = 3)
+gpuir.proc @grid(%n: index, %Y: memref<?x4xf32, #gpuir.host>) {
+  gpuir.for %r = 0 to %n : seq {
+    gpuir.for %c = 0 to 4 : seq {
+      %v = arith.constant 2.0 : f32
+      gpuir.write %v, %Y[%r, %c] : memref<?x4xf32, #gpuir.host>
+      %w = gpuir.read %Y[%r, %c + 1] : memref<?x4xf32, #gpuir.host>
+      gpuir.write %w, %Y[%r, %c] : memref<?x4xf32, #gpuir.host>
+    }
   }
 }

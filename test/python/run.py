@@ -46,6 +46,6 @@ try:
 except rake.Error as e:
     d = e.errors[0]
     file, line, _ = d.location.rsplit(":", 2)
-    # CHECK-NEXT: error: out-of-bounds access in the sequential meaning at run.py: "B[task * 32 + t] = A[task * 32 + t + 1]  # one too far at the end"
+    # CHECK-NEXT: error: out-of-bounds read of A[40]: index 40 of dimension 0 is outside its extent 40 (task = 1, t = 7) at run.py: "B[task * 32 + t] = A[task * 32 + t + 1]  # one too far at the end"
     import linecache
     print(f'error: {d.message} at {os.path.basename(file)}: "{linecache.getline(file, int(line)).strip()}"')

@@ -114,16 +114,64 @@ static _Float16 truncFloatToBf16(float f) {
 
 /// Symbols the JIT-compiled sequential meaning may call that the process
 /// need not have.
+/// The sites of convert-gpuir-to-cpu's bounds reports: "kind|buffer|
+/// file:line:col|loop names".
+static std::vector<std::string> &boundsSites() {
+  static std::vector<std::string> sites;
+  return sites;
+}
+
+/// Called by the compiled procedure before an access outside its buffer,
+/// with [site, rank, index..., extent..., loop value...]: prints where,
+/// which element, which extent and the loop values, and stops the run.
+extern "C" void rakeOutOfBounds(int64_t *, int64_t *aligned, int64_t offset,
+                                int64_t, int64_t stride) {
+  auto at = [&](int64_t k) { return aligned[offset + k * stride]; };
+  const std::vector<std::string> &sites = boundsSites();
+  int64_t id = at(0), rank = at(1);
+  std::string site = id >= 0 && id < (int64_t)sites.size() ? sites[id] : "";
+  SmallVector<StringRef> parts;
+  StringRef(site).split(parts, '|');
+  parts.resize(4);
+  std::string index, loops;
+  int64_t dim = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    index += (d ? ", " : "") + std::to_string(at(2 + d));
+    if (at(2 + d) < 0 || at(2 + d) >= at(2 + rank + d))
+      dim = dim ? dim : d + 1;
+  }
+  SmallVector<StringRef> names;
+  parts[3].split(names, ',', -1, /*KeepEmpty=*/false);
+  for (auto [k, n] : llvm::enumerate(names))
+    loops += (k ? ", " : "") + n.str() + " = " +
+             std::to_string(at(2 + 2 * rank + k));
+  int64_t d = dim - 1;
+  llvm::errs() << parts[2] << ": error: out-of-bounds " << parts[0] << " of "
+               << parts[1] << "[" << index << "]: index " << at(2 + d)
+               << " of dimension " << d << " is outside its extent "
+               << at(2 + rank + d);
+  if (!loops.empty())
+    llvm::errs() << " (" << loops << ")";
+  llvm::errs() << "\nrake-run: the procedure stopped before an access out "
+                  "of bounds\n";
+  llvm::errs().flush();
+  fflush(stdout);
+  _exit(2);
+}
+
 static void registerRuntimeHelpers(ExecutionEngine &engine) {
-#if defined(__x86_64__)
   engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap map;
+#if defined(__x86_64__)
     map[interner("__truncsfbf2")] = {
         llvm::orc::ExecutorAddr::fromPtr(&truncFloatToBf16),
         llvm::JITSymbolFlags::Exported};
+#endif
+    map[interner("rake_out_of_bounds")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&rakeOutOfBounds),
+        llvm::JITSymbolFlags::Exported};
     return map;
   });
-#endif
 }
 
 namespace {
@@ -316,9 +364,13 @@ int executeSequential(MLIRContext &context, ModuleOp module,
                       ArrayRef<int64_t> indexValues) {
   // Lower to the LLVM dialect: the sequential meaning, with bounds checks.
   PassManager pm(&context);
-  rake::buildGpuIRToLLVMCpuPipeline(pm, /*boundsChecks=*/true);
+  rake::buildGpuIRToLLVMCpuPipeline(pm, /*boundsChecks=*/true,
+                                    /*boundsReport=*/true);
   if (failed(pm.run(module)))
     return 1;
+  if (auto sites = module->getAttrOfType<ArrayAttr>("rake.bounds_sites"))
+    for (Attribute a : sites)
+      boundsSites().push_back(cast<StringAttr>(a).str());
 
   ExecutionEngineOptions options;
   options.transformer = makeOptimizingTransformer(2, 0, nullptr);

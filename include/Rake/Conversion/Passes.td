@@ -40,7 +40,16 @@ def ConvertGpuIRToCPU : Pass<"convert-gpuir-to-cpu", "::mlir::ModuleOp"> {
     `memref.alloc` (barriers vanish). Control expressions stay
     `affine.apply`, which `--lower-affine` lowers further. Instructions are
     rejected until they carry their behaviors.
+
+    With `bounds-report`, each read, write and reduction first checks its
+    index against its buffer's extents and reports one outside them through
+    `rake_out_of_bounds`, which the runner provides (rake-run prints the
+    op's location, the buffer, the index, the extent and the loop values).
   }];
+  let options = [
+    Option<"boundsReport", "bounds-report", "bool", /*default=*/"false",
+           "Check every access's index and call rake_out_of_bounds(memref<?xindex>) outside the extents (the runner provides it, as rake-run does)">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",

@@ -22,7 +22,10 @@ void registerRakePasses();
 /// The sequential meaning lowered to the LLVM dialect for the host
 /// (rake-gpuir-to-llvm-cpu; rake-run --seq runs it with bounds checks).
 /// The upstream passes it names must be registered (registerAllPasses).
-void buildGpuIRToLLVMCpuPipeline(OpPassManager &pm, bool boundsChecks);
+/// `boundsReport` adds convert-gpuir-to-cpu's reports of out-of-bounds
+/// accesses, through a rake_out_of_bounds the runner provides.
+void buildGpuIRToLLVMCpuPipeline(OpPassManager &pm, bool boundsChecks,
+                                 bool boundsReport = false);
 
 } // namespace mlir::rake
 

@@ -24,16 +24,34 @@ namespace {
 
 struct ConvertGpuIRToCPU
     : rake::impl::ConvertGpuIRToCPUBase<ConvertGpuIRToCPU> {
+  using ConvertGpuIRToCPUBase::ConvertGpuIRToCPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
+    std::vector<std::string> sites;
     for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
       b.setInsertionPoint(proc);
       Lowering lowering(b);
+      if (boundsReport)
+        lowering.boundsSites = &sites;
       if (failed(lowering.lowerProc(proc)))
         return signalPassFailure();
       proc.erase();
     }
+    if (!boundsReport)
+      return;
+    // The report function, and the sites it is called with.
+    b.setInsertionPointToStart(module.getBody());
+    auto report = func::FuncOp::create(
+        b, module.getLoc(), "rake_out_of_bounds",
+        b.getFunctionType(
+            {MemRefType::get({ShapedType::kDynamic}, b.getIndexType())}, {}));
+    report.setPrivate();
+    SmallVector<Attribute> names;
+    for (const std::string &s : sites)
+      names.push_back(b.getStringAttr(s));
+    module->setAttr("rake.bounds_sites", b.getArrayAttr(names));
   }
 };
 

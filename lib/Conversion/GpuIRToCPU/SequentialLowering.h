@@ -53,7 +53,15 @@ public:
   explicit Lowering(OpBuilder &b) : b(b) {}
   virtual ~Lowering() = default;
 
+  /// With a list of sites, each read, write and reduction first checks its
+  /// index against the buffer's extents and, outside them, calls
+  /// `rake_out_of_bounds(memref<?xindex>)` with [site, rank, index...,
+  /// extent..., loop value...]; site n of the list is
+  /// "kind|buffer|file:line:col|loop names" (rake-run prints the report).
+  std::vector<std::string> *boundsSites = nullptr;
+
   LogicalResult lowerProc(ProcOp proc) {
+    currentProc = proc;
     SmallVector<Type> inputs;
     for (Type t : proc.getArgumentTypes()) {
       if (isa<TensorMapType>(t))
@@ -77,6 +85,81 @@ public:
   }
 
 protected:
+  ProcOp currentProc;
+
+  std::string bufferName(Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      ArrayAttr names = currentProc ? currentProc.getArgNamesAttr() : ArrayAttr();
+      if (names && arg.getArgNumber() < names.size())
+        if (auto n = dyn_cast<StringAttr>(names[arg.getArgNumber()]))
+          return n.str();
+    }
+    if (auto window = v.getDefiningOp<WindowOp>())
+      return "a window of " + bufferName(window.getSource());
+    return "a buffer";
+  }
+
+  void checkBounds(Operation *op, StringRef kind, Value source,
+                   ArrayRef<Value> idx) {
+    if (!boundsSites || idx.empty())
+      return;
+    Location loc = op->getLoc();
+    Value buf = map.lookup(source);
+    Value ok;
+    SmallVector<Value> extents;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (auto [d, i] : llvm::enumerate(idx)) {
+      Value dim = memref::DimOp::create(b, loc, buf, d);
+      extents.push_back(dim);
+      Value ge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
+                                       zero);
+      Value lt = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i,
+                                       dim);
+      Value both = arith::AndIOp::create(b, loc, ge, lt);
+      ok = ok ? arith::AndIOp::create(b, loc, ok, both).getResult() : both;
+    }
+    Value bad = arith::XOrIOp::create(
+        b, loc, ok, arith::ConstantIntOp::create(b, loc, 1, 1));
+    SmallVector<std::pair<std::string, Value>> loops;
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      if (auto f = dyn_cast<ForOp>(p))
+        loops.insert(loops.begin(),
+                     {f.getIvName().value_or("loop").str(),
+                      map.lookup(f.getInductionVar())});
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn();
+    else
+      os << loc;
+    std::string site = kind.str() + "|" + bufferName(source) + "|" + where + "|";
+    for (auto [k, l] : llvm::enumerate(loops))
+      site += (k ? "," : "") + l.first;
+    int64_t siteId = boundsSites->size();
+    boundsSites->push_back(site);
+    auto ifOp = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<Value> values = {
+        arith::ConstantIndexOp::create(b, loc, siteId),
+        arith::ConstantIndexOp::create(b, loc, idx.size())};
+    values.append(idx.begin(), idx.end());
+    values.append(extents.begin(), extents.end());
+    for (auto &l : loops)
+      values.push_back(l.second);
+    Value info = memref::AllocaOp::create(
+        b, loc, MemRefType::get({(int64_t)values.size()}, b.getIndexType()));
+    for (auto [k, v] : llvm::enumerate(values))
+      memref::StoreOp::create(b, loc, v, info,
+                              ValueRange{arith::ConstantIndexOp::create(b, loc, k)});
+    Value dyn = memref::CastOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getIndexType()),
+        info);
+    func::CallOp::create(b, loc, "rake_out_of_bounds", TypeRange{},
+                         ValueRange{dyn});
+  }
+
   /// Lowers a block's ops, then frees the buffers it allocated and did not
   /// free, as the compiler's free insertion does. (Virtual: the structured
   /// ops lowered here, an if's branches, hold device blocks too.)
@@ -207,6 +290,7 @@ protected:
     if (auto read = dyn_cast<ReadOp>(op)) {
       SmallVector<Value> idx =
           accessIndices(read.getMemref(), read.getMap(), read.getIndices(), loc);
+      checkBounds(op, "read", read.getMemref(), idx);
       map.map(read.getValue(),
               memref::LoadOp::create(b, loc, map.lookup(read.getMemref()), idx)
                   .getResult());
@@ -215,6 +299,7 @@ protected:
     if (auto write = dyn_cast<WriteOp>(op)) {
       SmallVector<Value> idx = accessIndices(write.getMemref(), write.getMap(),
                                              write.getIndices(), loc);
+      checkBounds(op, "write", write.getMemref(), idx);
       memref::StoreOp::create(b, loc, map.lookupOrDefault(write.getValue()),
                               map.lookup(write.getMemref()), idx);
       return success();
@@ -222,6 +307,7 @@ protected:
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
       SmallVector<Value> idx = accessIndices(
           reduce.getMemref(), reduce.getMap(), reduce.getIndices(), loc);
+      checkBounds(op, "reduction", reduce.getMemref(), idx);
       Value buf = map.lookup(reduce.getMemref());
       Value old = memref::LoadOp::create(b, loc, buf, idx);
       Value v = map.lookupOrDefault(reduce.getValue());
