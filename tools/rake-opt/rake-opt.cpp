@@ -9,12 +9,39 @@
 #include "TestInstrs.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <vector>
 
+/// Rake's pipelines and passes, printed before MLIR's --help (which lists
+/// them among some three hundred upstream passes).
+static void printRakeHelp() {
+  llvm::outs() << "Rake GPU pipelines:\n";
+  for (const char *name :
+       {"rake-check", "rake-gpuir-to-llvm-cpu", "rake-gpuir-to-ptx"})
+    if (const mlir::PassPipelineInfo *info =
+            mlir::PassPipelineInfo::lookup(name))
+      info->printHelpStr(/*indent=*/2, /*descIndent=*/34);
+  llvm::outs() << "Rake GPU passes:\n";
+  for (const char *name :
+       {"rake-sync-check", "rake-collective-analysis",
+        "rake-distributed-memory", "convert-gpuir-to-amir",
+        "convert-gpuir-to-cpu", "convert-gpuir-to-nvvm"})
+    if (const mlir::PassInfo *info = mlir::PassInfo::lookup(name))
+      info->printHelpStr(/*indent=*/2, /*descIndent=*/34);
+  llvm::outs() << "\n(MLIR's options and upstream passes follow.)\n\n";
+}
+
 int main(int argc, char **argv) {
   mlir::rake::registerRakePassesAndPipelines();
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]) == "--help" ||
+        llvm::StringRef(argv[i]) == "-help" ||
+        llvm::StringRef(argv[i]) == "-h")
+      printRakeHelp();
   mlir::DialectRegistry registry;
   mlir::rake::registerRakeDialects(registry);
   // The test dialect's instructions (rtest), for the lit tests.
