@@ -32,6 +32,9 @@ static void registerGpuIRDialects(DialectRegistry &registry) {
 
 /// The PTX of the GpuIR procedures, for sm_90a.
 static FailureOr<std::string> compileToPtx(Operation *op) {
+  // Errors with their source line, without MLIR's generic dump of the
+  // operation after them (mlir-translate turns that on for its context).
+  op->getContext()->printOpOnDiagnostic(false);
   return mlir::rake::compileGpuIRToPtx(op, "sm_90a");
 }
 
