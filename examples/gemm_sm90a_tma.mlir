@@ -47,11 +47,11 @@ gpuir.proc @gemm_sm90a_tma(%Mt: index, %Nt: index, %Kt: index,
           gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy
           gpuir.if %k < %Kt {
             gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-              %sa = gpuir.window %As[%k mod 4, 0 : 256, 0 : 64] : memref<4x256x64xbf16, #gpuir.smem_swizzled<128>> -> memref<256x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>
-              %ga = gpuir.window %A[%m * 256 : %m * 256 + 256, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<256x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+              %sa = gpuir.window %As[%k mod 4, 0 : 256, 0 : 64] : memref<4x256x64xbf16, #gpuir.smem_swizzled<128>>
+              %ga = gpuir.window %A[%m * 256 : %m * 256 + 256, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem>
               gpuir.sm90a.tma_load %sa, %ga : memref<256x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<256x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-              %sb = gpuir.window %Bs[%k mod 4, 0 : 128, 0 : 64] : memref<4x128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>
-              %gb = gpuir.window %Bt[%n * 128 : %n * 128 + 128, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+              %sb = gpuir.window %Bs[%k mod 4, 0 : 128, 0 : 64] : memref<4x128x64xbf16, #gpuir.smem_swizzled<128>>
+              %gb = gpuir.window %Bt[%n * 128 : %n * 128 + 128, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem>
               gpuir.sm90a.tma_load %sb, %gb : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
               gpuir.arrive tma_to_smem_async >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>
             }
@@ -60,10 +60,10 @@ gpuir.proc @gemm_sm90a_tma(%Mt: index, %Nt: index, %Kt: index,
             gpuir.for %wm = 0 to 4 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %full[(%k + 2) mod 4], wgmma_async : !gpuir.barrier<mbarrier [4]>
               gpuir.fence wgmma_fence_1 -> wgmma_fence_2
-              %d = gpuir.window %D[%wm, 0 : 128, 0 : 64] : memref<4x128x64xf32, #gpuir.rmem> -> memref<128x64xf32, strided<[64, 1], offset: ?>, #gpuir.rmem>
+              %d = gpuir.window %D[%wm, 0 : 128, 0 : 64] : memref<4x128x64xf32, #gpuir.rmem>
               gpuir.for %kk = 0 to 4 : seq {
-                %a = gpuir.window %As[(%k + 2) mod 4, %wm * 64 : %wm * 64 + 64, %kk * 16 : %kk * 16 + 16] : memref<4x256x64xbf16, #gpuir.smem_swizzled<128>> -> memref<64x16xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>
-                %b = gpuir.window %Bs[(%k + 2) mod 4, 0 : 128, %kk * 16 : %kk * 16 + 16] : memref<4x128x64xbf16, #gpuir.smem_swizzled<128>> -> memref<128x16xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+                %a = gpuir.window %As[(%k + 2) mod 4, %wm * 64 : %wm * 64 + 64, %kk * 16 : %kk * 16 + 16] : memref<4x256x64xbf16, #gpuir.smem_swizzled<128>>
+                %b = gpuir.window %Bs[(%k + 2) mod 4, 0 : 128, %kk * 16 : %kk * 16 + 16] : memref<4x128x64xbf16, #gpuir.smem_swizzled<128>>
                 gpuir.sm90a.wgmma %d, %a, %b : memref<128x64xf32, strided<[64, 1], offset: ?>, #gpuir.rmem>, memref<64x16xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x16xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>
               }
               gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>

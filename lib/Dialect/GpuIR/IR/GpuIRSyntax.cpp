@@ -1040,14 +1040,53 @@ static ParseResult parseWindowLike(OpAsmParser &parser,
   SmallVector<bool> intervals;
   MemRefType sourceType;
   Type resultType;
+  SMLoc start = parser.getCurrentLocation();
   if (parser.parseOperand(source) ||
       parseWindowCoords(parser, indices, exprs, intervals,
                         /*allowIntervals=*/true, /*optional=*/false) ||
       parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
-      parser.parseType(sourceType) || parser.parseArrow() ||
-      parser.parseType(resultType))
+      parser.parseType(sourceType))
     return failure();
   Builder &b = parser.getBuilder();
+  if (succeeded(parser.parseOptionalArrow())) {
+    if (parser.parseType(resultType))
+      return failure();
+  } else if (result.name.getStringRef() == "gpuir.window") {
+    // Without `-> type`, the window's type follows from its source and its
+    // coordinates: the intervals' extents (static where hi - lo is a
+    // constant), the source's strides of those dimensions, a dynamic
+    // offset, the same element and memory type.
+    if (intervals.size() != static_cast<size_t>(sourceType.getRank()))
+      return parser.emitError(start)
+             << "the window has " << intervals.size()
+             << " coordinates, but its source has rank "
+             << sourceType.getRank();
+    SmallVector<int64_t> sourceStrides;
+    int64_t sourceOffset;
+    if (failed(sourceType.getStridesAndOffset(sourceStrides, sourceOffset)))
+      return parser.emitError(start,
+                              "the window's type cannot be inferred from a "
+                              "source without strides; write it after '->'");
+    SmallVector<int64_t> shape, strides;
+    unsigned r = 0;
+    for (auto [d, isInterval] : llvm::enumerate(intervals)) {
+      if (isInterval) {
+        AffineExpr extent = exprs[r + 1] - exprs[r];
+        auto c = dyn_cast<AffineConstantExpr>(extent);
+        shape.push_back(c ? c.getValue() : ShapedType::kDynamic);
+        strides.push_back(sourceStrides[d]);
+      }
+      r += isInterval ? 2 : 1;
+    }
+    resultType = MemRefType::get(
+        shape, sourceType.getElementType(),
+        StridedLayoutAttr::get(parser.getContext(), ShapedType::kDynamic,
+                               strides),
+        sourceType.getMemorySpace());
+  } else {
+    return parser.emitError(parser.getCurrentLocation(),
+                            "expected '->' and the result type");
+  }
   if (parser.resolveOperand(source, sourceType, result.operands) ||
       parser.resolveOperands(indices, b.getIndexType(), result.operands))
     return failure();
