@@ -122,7 +122,7 @@ public:
         // An `or` of alternatives is not a conjunction either: left out.
         bool inThen = ifOp.getThenRegion().isAncestor(op->getParentRegion());
         bool oneAlternative =
-            ifOp.getClauses().value_or(ArrayRef<int32_t>()).size() <= 1;
+            ifOp.getAlternativeSizes().size() <= 1;
         if (oneAlternative && (inThen || ifOp.getPredicates().size() == 1))
           ifs.push_back({ifOp, !inThen});
       }

@@ -244,15 +244,7 @@ bool AllSizes::inBounds(Operation *alloc, ArrayRef<Footprint::Access> accesses,
     } else {
       continue; // not bounded by the check either
     }
-    std::optional<int64_t> lo, hi, openLo;
-    for (const Footprint::Access &a : accesses) {
-      if (a.box.hi[d] >= gpuir::kUnboundedExtent)
-        openLo = std::min(openLo.value_or(a.box.lo[d]), a.box.lo[d]);
-      else if (a.box.hi[d] > a.box.lo[d]) {
-        lo = std::min(lo.value_or(a.box.lo[d]), a.box.lo[d]);
-        hi = std::max(hi.value_or(a.box.hi[d]), a.box.hi[d]);
-      }
-    }
+    auto [lo, hi, openLo] = dimRange(accesses, d);
     auto violated = [&](SmallVector<int64_t> row) {
       SmallVector<SmallVector<int64_t>> rows = domain;
       rows.push_back(std::move(row));

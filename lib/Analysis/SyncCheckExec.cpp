@@ -47,6 +47,21 @@ int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
   }
 }
 
+SmallVector<int64_t> allocExtents(AllocOp alloc,
+                                  function_ref<int64_t(Value)> valueOf) {
+  SmallVector<int64_t> extents(alloc.getShape());
+  if (std::optional<AffineMap> map = alloc.getExtents()) {
+    SmallVector<int64_t> dims;
+    for (Value v : alloc.getExtentOperands())
+      dims.push_back(valueOf(v));
+    SmallVector<int64_t> declared = evalMap(*map, dims);
+    for (auto [d, extent] : llvm::enumerate(extents))
+      if (extent < 0)
+        extent = declared[d];
+  }
+  return extents;
+}
+
 SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
   SmallVector<int64_t> out;
   for (AffineExpr e : map.getResults())
@@ -146,7 +161,7 @@ bool Interpreter::conditionHolds(GuardOp guard) {
   for (Value v : guard.getOperands())
     dims.push_back(env.lookup(v));
   return rake::conditionHolds(guard.getPredicates(),
-                              guard.getClauses().value_or(ArrayRef<int32_t>()),
+                              guard.getAlternativeSizes(),
                               evalMap(guard.getMap(), dims));
 }
 
@@ -230,16 +245,8 @@ void Interpreter::exec(Operation *op) {
       var->isBarrier = true;
       var->mechanism = bt.getMechanism();
     }
-    var->extents = var->shape;
-    if (std::optional<AffineMap> map = alloc.getExtents()) {
-      SmallVector<int64_t> dims;
-      for (Value v : alloc.getExtentOperands())
-        dims.push_back(env.lookup(v));
-      SmallVector<int64_t> declared = evalMap(*map, dims);
-      for (auto [d, extent] : llvm::enumerate(var->extents))
-        if (extent < 0)
-          extent = declared[d];
-    }
+    var->extents =
+        allocExtents(alloc, [&](Value v) { return env.lookup(v); });
     if (std::optional<int64_t> arrivals = alloc.getArrivals())
       var->arrivals = *arrivals;
     vars[alloc.getResult()] = var.get();

@@ -391,6 +391,12 @@ struct TaskPlan {
   bool taskDependent = false;
 };
 
+/// The extents of an allocation's dimensions: its static shape, the
+/// declared extents (evaluated with `valueOf` for their operands) where it
+/// is dynamic, -1 where neither says (SyncCheckExec.cpp).
+SmallVector<int64_t> allocExtents(amir::AllocOp alloc,
+                                  function_ref<int64_t(Value)> valueOf);
+
 /// The all-sizes mode (SyncCheckAllSizes.cpp): the check for every size of
 /// the task grid, the other parameters at `controls`.
 unsigned checkAllSizes(amir::ProcOp proc, ArrayRef<int64_t> controls,
@@ -468,6 +474,27 @@ struct Footprint {
     list.push_back({box, mutate});
   }
 };
+
+/// What the bounds check asks of one dimension of a set of accesses: the
+/// range [lo, hi) of those with a finite end that are not empty along it,
+/// and the lowest start of those that run to the end of the dimension.
+struct DimRange {
+  std::optional<int64_t> lo, hi, openLo;
+};
+inline DimRange dimRange(ArrayRef<Footprint::Access> accesses, size_t d) {
+  DimRange r;
+  for (const Footprint::Access &a : accesses) {
+    if (d >= a.box.lo.size())
+      continue;
+    if (a.box.hi[d] >= gpuir::kUnboundedExtent) {
+      r.openLo = std::min(r.openLo.value_or(a.box.lo[d]), a.box.lo[d]);
+    } else if (a.box.hi[d] > a.box.lo[d]) {
+      r.lo = std::min(r.lo.value_or(a.box.lo[d]), a.box.lo[d]);
+      r.hi = std::max(r.hi.value_or(a.box.hi[d]), a.box.hi[d]);
+    }
+  }
+  return r;
+}
 
 class Interpreter {
 public:

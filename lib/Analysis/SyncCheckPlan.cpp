@@ -234,16 +234,8 @@ bool Planner::structure(std::string &why) {
       if (alloc.getShared() || isa<BarrierType>(alloc.getResult().getType()))
         return fail(why, "a shared or barrier variable is allocated outside "
                          "the device function");
-      SmallVector<int64_t> extents(alloc.getShape());
-      if (std::optional<AffineMap> map = alloc.getExtents()) {
-        SmallVector<int64_t> dims;
-        for (Value v : alloc.getExtentOperands())
-          dims.push_back(controlValue.lookup(v));
-        SmallVector<int64_t> declared = evalMap(*map, dims);
-        for (auto [d, extent] : llvm::enumerate(extents))
-          if (extent < 0)
-            extent = declared[d];
-      }
+      SmallVector<int64_t> extents = allocExtents(
+          alloc, [&](Value v) { return controlValue.lookup(v); });
       result.globals.push_back(alloc);
       result.extents[alloc] = std::move(extents);
       continue;

@@ -74,20 +74,9 @@ private:
   bool inBounds(std::string &why) {
     size_t rank = extents.size();
     for (unsigned k = 0; k < plan.reps.size(); ++k) {
-      // Per dimension: the range of the accesses not empty along it, and
-      // the lowest start of those that run to the end.
-      SmallVector<std::optional<std::pair<int64_t, int64_t>>> finite(rank);
-      SmallVector<std::optional<int64_t>> open(rank);
-      for (const Footprint::Access &a : accesses[k])
-        for (size_t d = 0; d < rank && d < a.box.lo.size(); ++d) {
-          if (a.box.hi[d] >= gpuir::kUnboundedExtent) {
-            open[d] = std::min(open[d].value_or(a.box.lo[d]), a.box.lo[d]);
-          } else if (a.box.hi[d] > a.box.lo[d]) {
-            auto &f = finite[d];
-            f = {std::min(f ? f->first : a.box.lo[d], a.box.lo[d]),
-                 std::max(f ? f->second : a.box.hi[d], a.box.hi[d])};
-          }
-        }
+      SmallVector<DimRange> ranges;
+      for (size_t d = 0; d < rank; ++d)
+        ranges.push_back(dimRange(accesses[k], d));
       for (size_t t = 0; t < plan.coords.size(); ++t) {
         if (plan.classOf[t] != k)
           continue;
@@ -95,9 +84,10 @@ private:
         for (size_t d = 0; d < rank; ++d) {
           if (extents[d] < 0)
             continue;
-          bool ok = (!finite[d] || (finite[d]->first + dt[d] >= 0 &&
-                                    finite[d]->second + dt[d] <= extents[d])) &&
-                    (!open[d] || *open[d] + dt[d] >= 0);
+          const DimRange &r = ranges[d];
+          bool ok = (!r.lo || (*r.lo + dt[d] >= 0 &&
+                               *r.hi + dt[d] <= extents[d])) &&
+                    (!r.openLo || *r.openLo + dt[d] >= 0);
           if (!ok) {
             why = "task " + std::to_string(t) + " may access " + name +
                   " outside its extents";

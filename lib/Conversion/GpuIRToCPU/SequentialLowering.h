@@ -238,7 +238,7 @@ protected:
       Value cond;
       for (auto [begin, end] : conditionAlternatives(
                ifOp.getPredicates(),
-               ifOp.getClauses().value_or(ArrayRef<int32_t>()))) {
+               ifOp.getAlternativeSizes())) {
         Value all;
         for (unsigned i = begin; i < end; ++i) {
           Value c = arith::CmpIOp::create(

@@ -235,21 +235,17 @@ LogicalResult LoopOp::verify() {
 }
 
 ParseResult GuardOp::parse(OpAsmParser &parser, OperationState &result) {
-  SmallVector<UnresolvedOperand> operands;
-  SmallVector<AffineExpr> exprs;
-  SmallVector<int32_t> preds, clauses;
   Builder &b = parser.getBuilder();
-  if (succeeded(parser.parseOptionalLParen()) &&
-      (parseCondition(parser, operands, exprs, preds, clauses) ||
-       parser.parseRParen()))
-    return failure();
-  result.addAttribute("map", AffineMapAttr::get(AffineMap::get(
-                                 operands.size(), 0, exprs, parser.getContext())));
-  result.addAttribute("predicates", b.getDenseI32ArrayAttr(preds));
-  if (!clauses.empty())
-    result.addAttribute("clauses", b.getDenseI32ArrayAttr(clauses));
-  if (parser.resolveOperands(operands, b.getIndexType(), result.operands) ||
-      parseThreads(parser, result))
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (parseConditionInto(parser, result) || parser.parseRParen())
+      return failure();
+  } else {
+    // No condition: always.
+    result.addAttribute("map",
+                        AffineMapAttr::get(AffineMap::get(b.getContext())));
+    result.addAttribute("predicates", b.getDenseI32ArrayAttr({}));
+  }
+  if (parseThreads(parser, result))
     return failure();
   Region *body = result.addRegion();
   Region *elseBody = result.addRegion();
@@ -270,7 +266,7 @@ void GuardOp::print(OpAsmPrinter &p) {
   if (!getPredicates().empty()) {
     p << " (";
     printCondition(p, getMap(), getOperands(), getPredicates(),
-                   getClauses().value_or(ArrayRef<int32_t>()));
+                   getAlternativeSizes());
     p << ")";
   }
   printThreads(p, getThreads());
@@ -287,7 +283,7 @@ void GuardOp::print(OpAsmPrinter &p) {
 LogicalResult GuardOp::verify() {
   if (failed(rake::verifyCondition(*this, getMap(), getOperands().size(),
                              getPredicates(),
-                             getClauses().value_or(ArrayRef<int32_t>()))))
+                             getAlternativeSizes())))
     return failure();
   if (auto threads = getThreads()) {
     auto slices = dyn_cast<ArrayAttr>(*threads);

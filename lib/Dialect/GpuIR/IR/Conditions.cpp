@@ -444,3 +444,19 @@ void mlir::rake::printCondition(OpAsmPrinter &p, AffineMap map,
     }
   }
 }
+
+ParseResult mlir::rake::parseConditionInto(OpAsmParser &parser,
+                                           OperationState &result) {
+  SmallVector<UnresolvedOperand> operands;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int32_t> preds, clauses;
+  if (parseCondition(parser, operands, exprs, preds, clauses))
+    return failure();
+  Builder &b = parser.getBuilder();
+  result.addAttribute("map", AffineMapAttr::get(AffineMap::get(
+                                 operands.size(), 0, exprs, b.getContext())));
+  result.addAttribute("predicates", b.getDenseI32ArrayAttr(preds));
+  if (!clauses.empty())
+    result.addAttribute("clauses", b.getDenseI32ArrayAttr(clauses));
+  return parser.resolveOperands(operands, b.getIndexType(), result.operands);
+}

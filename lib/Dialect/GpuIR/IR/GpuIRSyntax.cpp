@@ -359,18 +359,7 @@ void mlir::rake::printQualSet(OpAsmPrinter &p, Operation *,
 }
 
 ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
-  SmallVector<UnresolvedOperand> operands;
-  SmallVector<AffineExpr> exprs;
-  SmallVector<int32_t> preds, clauses;
-  if (parseCondition(parser, operands, exprs, preds, clauses))
-    return failure();
-  Builder &b = parser.getBuilder();
-  result.addAttribute("map",
-                      AffineMapAttr::get(makeMap(parser, operands.size(), exprs)));
-  result.addAttribute("predicates", b.getDenseI32ArrayAttr(preds));
-  if (!clauses.empty())
-    result.addAttribute("clauses", b.getDenseI32ArrayAttr(clauses));
-  if (parser.resolveOperands(operands, b.getIndexType(), result.operands))
+  if (parseConditionInto(parser, result))
     return failure();
   Region *thenRegion = result.addRegion();
   Region *elseRegion = result.addRegion();
@@ -390,7 +379,7 @@ ParseResult IfOp::parse(OpAsmParser &parser, OperationState &result) {
 void IfOp::print(OpAsmPrinter &p) {
   p << " ";
   printCondition(p, getMap(), getOperands(), getPredicates(),
-                 getClauses().value_or(ArrayRef<int32_t>()));
+                 getAlternativeSizes());
   p << " ";
   p.printRegion(getThenRegion(), /*printEntryBlockArgs=*/false);
   if (hasElse()) {

@@ -285,7 +285,7 @@ LogicalResult ForOp::verify() {
 LogicalResult IfOp::verify() {
   if (failed(rake::verifyCondition(*this, getMap(), getOperands().size(),
                              getPredicates(),
-                             getClauses().value_or(ArrayRef<int32_t>()))))
+                             getAlternativeSizes())))
     return failure();
   if (getPredicates().empty())
     return emitOpError() << "needs a condition";

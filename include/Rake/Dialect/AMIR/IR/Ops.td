@@ -86,6 +86,12 @@ def AMIR_GuardOp : AMIR_Op<"guard", AMIR_ScopeTraits> {
   let regions = (region SizedRegion<1>:$body, MaxSizedRegion<1>:$elseBody);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of comparisons in each alternative (empty: one).
+    ArrayRef<int32_t> getAlternativeSizes() {
+      return getClauses().value_or(ArrayRef<int32_t>());
+    }
+  }];
 }
 
 def AMIR_AllocOp : AMIR_Op<"alloc"> {

@@ -164,6 +164,10 @@ def GpuIR_IfOp : GpuIR_Op<"if", [RecursiveMemoryEffects, NoTerminator]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     bool hasElse() { return !getElseRegion().empty(); }
+    /// The number of comparisons in each alternative (empty: one).
+    ArrayRef<int32_t> getAlternativeSizes() {
+      return getClauses().value_or(ArrayRef<int32_t>());
+    }
   }];
 }
 

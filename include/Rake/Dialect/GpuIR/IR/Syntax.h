@@ -56,6 +56,10 @@ ParseResult parseCondition(OpAsmParser &parser,
                            SmallVectorImpl<int32_t> &clauses);
 void printCondition(OpAsmPrinter &p, AffineMap map, ValueRange operands,
                     ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses);
+/// Parses a condition into an op being parsed: its `map`, `predicates` and
+/// (with more than one alternative) `clauses` attributes and its index
+/// operands, as gpuir.if and amir.guard hold them.
+ParseResult parseConditionInto(OpAsmParser &parser, OperationState &result);
 /// The [begin, end) comparisons of each alternative of a condition.
 SmallVector<std::pair<unsigned, unsigned>>
 conditionAlternatives(ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses);
