@@ -103,3 +103,61 @@ gpuir.proc @race(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = aff
     }
   }
 }
+
+// -----
+
+// One parameter for two task loops: the grid's sizes must be independent.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: Mt bounds two task loops; check concrete sizes instead (without all-sizes)
+gpuir.proc @twice(%Mt: index, %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 64, Mt * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %n = 0 to %Mt : cuda_tasks {
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %C[%m * 64 + %t, %n] : memref<?x?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// An extent that is not a linear form in the grid's size.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: the extent of dimension 0 of C is not linear in the grid's sizes; check concrete sizes instead (without all-sizes)
+gpuir.proc @nonlinear(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> ((Mt floordiv 2) * 128 + 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// A grid of constant size has no size to leave free.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: a task loop does not run from 0 to a parameter of the procedure (write the grid's size as its own parameter, e.g. the number of tiles); check concrete sizes instead (without all-sizes)
+gpuir.proc @fixed_grid(%C: memref<256xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to 4 : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 64 + %t] : memref<256xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// No device function at all.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: the procedure has no task loop over a parameter; check concrete sizes instead (without all-sizes)
+gpuir.proc @host(%n: index, %A: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n)>}) {
+  gpuir.for %i = 0 to %n : seq {
+    %z = arith.constant 0.0 : f32
+    gpuir.write %z, %A[%i] : memref<?xf32, #gpuir.host>
+  }
+}

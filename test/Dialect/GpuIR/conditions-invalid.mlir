@@ -47,3 +47,25 @@ gpuir.proc @too_many(%a: index, %b: index) {
   gpuir.if not (%a == 0 and %b == 0) and not (%a == 1 and %b == 1) and not (%a == 2 and %b == 2) and not (%a == 3 and %b == 3) and not (%a == 4 and %b == 4) {
   }
 }
+
+// -----
+
+// The alternatives of a condition, in the generic form, must add up to its
+// comparisons and each hold one.
+gpuir.proc @clauses(%a: index) {
+  // expected-error @+1 {{'gpuir.if' op the alternatives of the condition hold 2 comparisons, not 1}}
+  "gpuir.if"(%a) <{map = affine_map<(d0) -> (d0, 0)>, predicates = array<i32: 0>, clauses = array<i32: 2>}> ({
+  ^bb0:
+  }, {
+  }) : (index) -> ()
+}
+
+// -----
+
+gpuir.proc @empty_alternative(%a: index) {
+  // expected-error @+1 {{'gpuir.if' op each alternative of a condition has a comparison}}
+  "gpuir.if"(%a) <{map = affine_map<(d0) -> (d0, 0)>, predicates = array<i32: 0>, clauses = array<i32: 1, 0>}> ({
+  ^bb0:
+  }, {
+  }) : (index) -> ()
+}

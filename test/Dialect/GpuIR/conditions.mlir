@@ -2,6 +2,7 @@
 // RUN: rake-opt %s | rake-opt | FileCheck %s
 // RUN: rake-opt %s --convert-gpuir-to-cpu | FileCheck %s --check-prefix=CPU
 // RUN: not rake-opt %s --rake-sync-check 2>&1 | FileCheck %s --check-prefix=SYNC
+// RUN: sed -n "/^gpuir.proc @race_on_or/,\$p" %s > %t.mlir && rake-opt %t.mlir --convert-gpuir-to-nvvm | FileCheck %s --check-prefix=DEVICE
 
 // Conditions combine comparisons with `and`, `or`, `not` and parentheses
 // (`and` binds tighter than `or`); they are kept and printed as an `or` of
@@ -57,6 +58,15 @@ gpuir.proc @conditions(%n: index, %A: memref<64xf32, #gpuir.host>) {
 // CPU: arith.cmpi sge
 // CPU: arith.cmpi slt
 // CPU: arith.andi
+
+// Code generation lowers the same or of ands inside the kernel.
+// DEVICE: gpu.func @race_on_or
+// DEVICE: %[[A:.*]] = arith.cmpi eq
+// DEVICE-NEXT: %[[B:.*]] = arith.cmpi eq
+// DEVICE-NEXT: %[[AB:.*]] = arith.andi %[[A]], %[[B]] : i1
+// DEVICE-NEXT: %[[C:.*]] = arith.cmpi eq
+// DEVICE-NEXT: %[[ANY:.*]] = arith.ori %[[AB]], %[[C]] : i1
+// DEVICE-NEXT: scf.if %[[ANY]]
 
 // The synchronization check follows every alternative: the race is only
 // on the `or` branch (thread 0 reads what thread 63 wrote).

@@ -649,8 +649,7 @@ static ParseResult parseWindowLike(OpAsmParser &parser,
                                strides),
         sourceType.getMemorySpace());
   } else {
-    return parser.emitError(parser.getCurrentLocation(),
-                            "expected '->' and the result type");
+    return parser.emitError(start, "expected '->' and the result type");
   }
   if (parser.resolveOperand(source, sourceType, result.operands) ||
       parser.resolveOperands(indices, b.getIndexType(), result.operands))
