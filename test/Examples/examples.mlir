@@ -157,7 +157,9 @@
 // (the producer's copies reach the consumers through "full", the consumers'
 // reads are ordered before the refill through "empty"); the CPU meaning
 // equals the reference exactly; the PTX initializes the four mbarriers once,
-// with the 128 threads that arrive on each, before the paths split; the
+// before the paths split: "full" with the 128 threads whose cp.async
+// copies arrive on it, "empty" with the 4 warps whose lane 0 arrives for
+// its warp after bar.warp.sync; the
 // producer path waits on "empty", copies, and arrives on "full" when its
 // copies land; the consumer path waits on "full", reads, arrives on "empty".
 // RUN: rake-opt %examples/ring_sums.mlir --rake-check | FileCheck %s --check-prefix=RING
@@ -167,7 +169,9 @@
 // RREF: ring_sums: 3072 sums match
 // RUN: rake-translate --gpuir-to-ptx %examples/ring_sums.mlir | FileCheck %s --check-prefix=RPTX
 // RPTX: mov.b32 [[COUNT:%r[0-9]+]], 128;
-// RPTX-COUNT-4: mbarrier.init.shared.b64 {{.*}}, [[COUNT]];
+// RPTX-COUNT-2: mbarrier.init.shared.b64 {{.*}}, [[COUNT]];
+// RPTX: mov.b32 [[NWARP:%r[0-9]+]], 4;
+// RPTX-COUNT-2: mbarrier.init.shared.b64 {{.*}}, [[NWARP]];
 // RPTX: bar.sync 0;
 // RPTX: setmaxnreg.dec.sync.aligned.u32 40;
 // RPTX-NOT: ld.shared
@@ -178,6 +182,7 @@
 // RPTX-NOT: cp.async
 // RPTX: mbarrier.try_wait.parity.shared.b64
 // RPTX: ld.shared.b32
+// RPTX: bar.warp.sync -1;
 // RPTX: mbarrier.arrive.shared.b64
 
 // Clusters: two CTAs exchange rows through global memory across a fence of

@@ -28,6 +28,7 @@ namespace mlir::rake::nvvm_detail {
 /// phases it waits for, so the parities stay consistent); an mbarrier
 /// allocated at task scope is thereby reused by the CTA's next task.
 LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
+  genericSharedWrites = writesSharedGenerically(device);
   SmallVector<AllocOp> allocs;
   device.walk([&](AllocOp alloc) {
     if (auto t = dyn_cast<BarrierType>(alloc.getResult().getType());
@@ -66,6 +67,16 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
     FailureOr<int64_t> count = mbarrierArrivals(alloc, coll);
     if (failed(count))
       return failure();
+    // In-order arrives by whole warps: one lane of each warp arrives
+    // after the warp meets (bar.warp.sync orders its lanes' accesses
+    // before that lane's arrive), so a phase needs one arrival a warp.
+    bool perWarp = *count % 32 == 0;
+    for (Operation *user : alloc.getResult().getUsers())
+      if (auto arrive = dyn_cast<ArriveOp>(user))
+        perWarp = perWarp && isInOrder(arrive.getPre()) &&
+                  arrivesByWholeWarps(arrive);
+    if (perWarp)
+      *count /= 32;
     auto groupType = nvgpu::MBarrierGroupType::get(
         ctx,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup),
@@ -83,8 +94,16 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
     }
     // A barrier that starts arrived once: each thread's first wait on an
     // element is for the phase before the current one, which is done.
-    Value parity = memref::AllocaOp::create(
-        b, loc, MemRefType::get({}, b.getI32Type()));
+    // At the kernel's entry, where LLVM promotes allocas to registers
+    // (an alloca after the barriers' initialization would stay in local
+    // memory).
+    Value parity;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&kernel.getBody().front());
+      parity = memref::AllocaOp::create(
+          b, loc, MemRefType::get({}, b.getI32Type()));
+    }
     bool preArrived =
         type.getMechanism() == BarrierMechanism::mbarrier_prearrive;
     memref::StoreOp::create(
@@ -92,8 +111,8 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
         arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                      preArrived ? -1 : 0),
         parity, ValueRange{});
-    mbarriers[alloc.getResult()] = {group, parity,
-                                    SmallVector<int64_t>(type.getShape())};
+    mbarriers[alloc.getResult()] = {
+        group, parity, SmallVector<int64_t>(type.getShape()), perWarp};
   }
   // Every thread sees the initialized barriers before it uses them.
   NVVM::BarrierOp::create(b, loc);
@@ -198,10 +217,72 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
            << stringifySyncTimeline(arrive.getPre())
            << " accesses; only cuda_in_order, Sm80_cp_async and "
               "tma_to_smem_async arrives are lowered yet";
+  if (!bar.perWarp) {
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
+        element);
+    return success();
+  }
+  Value all = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0xffffffff);
+  NVVM::SyncWarpOp::create(b, loc, all);
+  Value lane = arith::RemUIOp::create(
+      b, loc, ctaThreadId, arith::ConstantIndexOp::create(b, loc, 32));
+  auto leader = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                            arith::ConstantIndexOp::create(b, loc, 0)),
+      /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(leader.thenBlock()->getTerminator());
   nvgpu::MBarrierArriveOp::create(
       b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
       element);
   return success();
+}
+
+/// Whether the arrive's threads are whole warps that reach it together:
+/// the arrive is directly in a warp group's region or the device function
+/// (all of the group's or CTA's warps), or its collective is an aligned
+/// block of a multiple of 32 consecutive threads.
+bool DeviceLowering::arrivesByWholeWarps(ArriveOp arrive) {
+  for (Operation *p = arrive->getParentOp(); p; p = p->getParentOp()) {
+    if (isa<WarpsOp>(p))
+      return true;
+    if (isa<DeviceFunctionOp>(p))
+      return blockDim % 32 == 0;
+    if (auto loop = dyn_cast<ForOp>(p);
+        loop && loop.getMode() == LoopMode::cuda_threads)
+      break;
+  }
+  const CollTiling *scope = coll.getScopeTiling(arrive);
+  int64_t n = scope ? scope->getNumThreads() : 0;
+  return n > 0 && n % 32 == 0 && isAlignedBlock(*scope, n);
+}
+
+/// Whether any thread of the device function writes shared memory through
+/// the generic proxy: gpuir.write or gpuir.reduce into a shared buffer, or
+/// an instruction writing a shared operand other than by TMA.
+bool DeviceLowering::writesSharedGenerically(DeviceFunctionOp device) {
+  auto shared = [](Value v) {
+    auto t = dyn_cast<MemRefType>(v.getType());
+    auto mem = t ? dyn_cast_or_null<MemoryTypeAttrInterface>(
+                       t.getMemorySpace())
+                 : MemoryTypeAttrInterface();
+    return mem && mem.isSharedMemory();
+  };
+  bool found = false;
+  device.walk([&](Operation *op) {
+    if (auto write = dyn_cast<WriteOp>(op))
+      found |= shared(write.getMemref());
+    else if (auto reduce = dyn_cast<ReduceOp>(op))
+      found |= shared(reduce.getMemref());
+    else if (auto instr = dyn_cast<InstrOpInterface>(op))
+      for (const InstrParam &p : instr.getParams())
+        found |= p.access != AccessMode::read &&
+                 p.qual != QualTimeline::tma_to_smem_async &&
+                 shared(op->getOperand(p.operandIndex));
+  });
+  return found;
 }
 
 /// fence.proxy.async for the CTA's shared memory.
@@ -215,7 +296,10 @@ void DeviceLowering::proxyFence(Location loc) {
 /// Generic-proxy accesses before an in-order arrive, async-proxy accesses
 /// (TMA, wgmma) after the awaits: the writer's proxy fence.
 void DeviceLowering::fenceForAsyncAwaiters(ArriveOp arrive) {
-  if (isInOrder(arrive.getPre()) &&
+  // Without generic writes to shared memory there is nothing to make
+  // visible: generic reads before async-proxy writes (a stage released
+  // for the next TMA copy) are ordered by the barrier alone.
+  if (genericSharedWrites && isInOrder(arrive.getPre()) &&
       awaitedByAsyncProxy(arrive.getBarriers().front()))
     proxyFence(arrive.getLoc());
 }
@@ -236,6 +320,54 @@ bool DeviceLowering::awaitedByAsyncProxy(Value barrier) {
                      getSyncTimelineInfo(await.getPost()).full, async))
       return true;
   return false;
+}
+
+/// Records the register buffers (each thread's part, as lowered) that the
+/// instruction writes asynchronously: a wgmma's accumulators.
+void DeviceLowering::noteAsyncRegisters(InstrOpInterface instr) {
+  for (const InstrParam &p : instr.getParams()) {
+    if (p.access == AccessMode::read ||
+        !bitEnumContainsAny(p.qual, QualTimeline::wgmma_async_rmem_d))
+      continue;
+    Value root = instr->getOperand(p.operandIndex);
+    while (auto window = root.getDefiningOp<WindowOp>())
+      root = window.getSource();
+    if (Value local = map.lookupOrNull(root))
+      asyncRegisters.insert(local);
+  }
+}
+
+/// After a wait for all asynchronous register writes, each register of those
+/// buffers passes through an empty asm statement with side effects: LLVM
+/// may not move a read of an accumulator (a conversion of the epilogue,
+/// say) above the wait, which would make ptxas serialize every wgmma of
+/// the kernel (its C7514 warning) to keep the read correct.
+void DeviceLowering::fenceAsyncRegisters(Location loc) {
+  for (Value local : asyncRegisters) {
+    auto type = cast<MemRefType>(local.getType());
+    Type elem = type.getElementType();
+    if (!elem.isF32() && !elem.isInteger(32))
+      continue;
+    StringRef constraints = elem.isF32() ? "=f,0" : "=r,0";
+    SmallVector<int64_t> index(type.getRank(), 0);
+    for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+      SmallVector<Value> at;
+      int64_t rest = i;
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        index[d] = rest % type.getDimSize(d);
+        rest /= type.getDimSize(d);
+      }
+      for (int64_t x : index)
+        at.push_back(arith::ConstantIndexOp::create(b, loc, x));
+      Value v = memref::LoadOp::create(b, loc, local, at);
+      auto fence = LLVM::InlineAsmOp::create(
+          b, loc, elem, ValueRange{v}, "", constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr(), ArrayAttr());
+      memref::StoreOp::create(b, loc, fence.getResult(0), local, at);
+    }
+  }
 }
 
 /// barrier.cluster.arrive and .wait count every thread of the cluster.
@@ -268,6 +400,10 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   if (type.getMechanism() == BarrierMechanism::wgmma_group) {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc,
                                        await.getOutstanding().value_or(0));
+    // Only after all groups: with some outstanding, the registers of the
+    // newest may still be written.
+    if (await.getOutstanding().value_or(0) == 0)
+      fenceAsyncRegisters(loc);
     return success();
   }
   if (type.getMechanism() == BarrierMechanism::cluster_sync) {

@@ -375,8 +375,10 @@ LogicalResult DeviceLowering::lowerOp(Operation *op) {
     return lowerAwait(await);
   if (auto tma = dyn_cast<TmaLoadOp>(op))
     return lowerTmaLoad(tma);
-  if (auto instr = dyn_cast<InstrOpInterface>(op))
+  if (auto instr = dyn_cast<InstrOpInterface>(op)) {
+    noteAsyncRegisters(instr);
     return instr.buildDevice(b, instrOperands(op), threadId);
+  }
   if (auto alloc = dyn_cast<AllocOp>(op))
     return lowerAlloc(alloc);
   if (isa<FreeOp>(op))

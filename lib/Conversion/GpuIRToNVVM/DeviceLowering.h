@@ -47,6 +47,9 @@ private:
     Value group;
     Value parity;
     SmallVector<int64_t> shape;
+    /// Every arrive on it comes from whole warps in step: lane 0 of each
+    /// warp arrives for the warp (the count is in warps).
+    bool perWarp = false;
   };
 
   /// Frees at block ends are implicit on the device.
@@ -93,7 +96,10 @@ private:
   static bool isAlignedBlock(const CollTiling &tiling, int64_t n);
 
   static constexpr StringLiteral kUnroll = "rake.unroll";
-  static constexpr int64_t kMaxUnroll = 64;
+  /// Loops over registers up to this trip count are unrolled: a thread has
+  /// at most 255 registers, so a loop over more elements than that cannot
+  /// keep them in registers anyway (a wgmma.m64n256 accumulator is 128).
+  static constexpr int64_t kMaxUnroll = 256;
 
   const CollectiveAnalysis &coll;
   const DistributedMemoryAnalysis &dist;
@@ -114,6 +120,16 @@ private:
   static constexpr int64_t kMaxRegistersPerThread = 255;
   /// The mbarrier arrays, by their gpuir.alloc.
   DenseMap<Value, MBarrier> mbarriers;
+  /// Each thread's part of the register buffers that instructions write
+  /// asynchronously (wgmma accumulators), fenced after each wait.
+  llvm::SetVector<Value> asyncRegisters;
+  void noteAsyncRegisters(InstrOpInterface instr);
+  bool arrivesByWholeWarps(ArriveOp arrive);
+  /// Whether some thread writes shared memory through the generic proxy
+  /// (a write, a reduction, or an instruction other than a TMA copy).
+  bool genericSharedWrites = true;
+  bool writesSharedGenerically(DeviceFunctionOp device);
+  void fenceAsyncRegisters(Location loc);
   /// The tensor maps of the kernel's TMA copies; their addresses are the
   /// kernel's last parameters.
   KernelTensorMaps tensorMaps;
