@@ -41,3 +41,9 @@ if shutil.which("nvidia-smi") and os.system("nvidia-smi -L > /dev/null 2>&1") ==
     config.available_features.add("gpu")
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+# The CUDA toolkit's headers and driver stub, and OpenSSL's: what
+# scripts/build-launcher.sh needs to build the GPU launcher.
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if (os.path.exists(os.path.join(cuda_home, "include", "cuda.h"))
+        and os.path.exists("/usr/include/openssl/sha.h")):
+    config.available_features.add("cuda-toolkit")
