@@ -11,6 +11,8 @@
 //   rake-example-ref block_sums X.bin S.bin              S[r] = sum X[r,:1024]
 //   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
 //   rake-example-ref gemm_nt A.bin Bt.bin C.bin M N K    C = A Bt^T (Bt is N x K)
+//   rake-example-ref gemm_nt_bf16 A.bin Bt.bin C.bin M N K  the same, C in bf16
+//                                                          (the f32 sum rounded)
 //   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
 //   rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] = sum_k X[r,k,j] (f32, k in order)
 //   rake-example-ref cluster_exchange X.bin Y.bin Z.bin  Y = 2 X, Z[t,c] = Y[t,1-c] + 1
@@ -177,12 +179,18 @@ int blockSums(int argc, char **argv) {
   return report("block_sums", bad, rows, "sums", first);
 }
 
-int gemm(int argc, char **argv, bool transposedB) {
+int gemm(int argc, char **argv, bool transposedB, bool bf16Out = false) {
+  const char *name = bf16Out ? "gemm_nt_bf16" : transposedB ? "gemm_nt" : "gemm";
   if (argc != 6)
-    fail(transposedB ? "usage: gemm_nt A.bin Bt.bin C.bin M N K"
-                     : "usage: gemm A.bin B.bin C.bin M N K");
+    fail(std::string("usage: ") + name +
+         (transposedB ? " A.bin Bt.bin C.bin M N K" : " A.bin B.bin C.bin M N K"));
   std::vector<uint16_t> a = load<uint16_t>(argv[0]), b = load<uint16_t>(argv[1]);
-  std::vector<float> c = load<float>(argv[2]);
+  std::vector<float> c;
+  if (bf16Out)
+    for (uint16_t v : load<uint16_t>(argv[2]))
+      c.push_back(bf16ToFloat(v));
+  else
+    c = load<float>(argv[2]);
   size_t m = number(argv[3]), n = number(argv[4]), k = number(argv[5]);
   if (a.size() != m * k || b.size() != k * n || c.size() != m * n)
     fail("A must be M x K, B K x N and C M x N");
@@ -203,13 +211,17 @@ int gemm(int argc, char **argv, bool transposedB) {
         exact += prod;
         absSum += std::fabs(prod);
       }
-      if (!closeSum(c[i * n + j], exact, absSum, k) && bad++ == 0)
+      // A bf16 result is the f32 sum rounded to nearest: within half a
+      // bf16 ulp (2^-8 relative) more.
+      double bound = (k + 1) * std::ldexp(1.0, -24) * absSum + 1e-30;
+      if (bf16Out)
+        bound += std::ldexp(1.0, -8) * (std::fabs(exact) + bound);
+      if (std::fabs(c[i * n + j] - exact) > bound && bad++ == 0)
         first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
                 "]: " + std::to_string(c[i * n + j]) + ", expected " +
                 std::to_string(exact);
     }
-  return report(transposedB ? "gemm_nt" : "gemm", bad, m * n, "elements",
-                first);
+  return report(name, bad, m * n, "elements", first);
 }
 
 int mirrorProducts(int argc, char **argv) {
@@ -298,6 +310,8 @@ int main(int argc, char **argv) {
     return blockSums(rest, args);
   if (example == "gemm")
     return gemm(rest, args, false);
+  if (example == "gemm_nt_bf16")
+    return gemm(argc - 2, argv + 2, /*transposedB=*/true, /*bf16Out=*/true);
   if (example == "gemm_nt")
     return gemm(rest, args, true);
   if (example == "mirror_products")

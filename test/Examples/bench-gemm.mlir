@@ -1,0 +1,42 @@
+// The Hopper GEMMs of bench/gemm: the checked-in kernels are what the
+// generator writes from variants.txt, each passes the synchronization check
+// at its check sizes, and the fastest (gemm_128x256_g8_bf16 and its f32
+// twin; docs/Performance.md) compute the sequential meaning, compile to the
+// instructions the schedule needs and verify as bundles.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %rake_src/bench/gemm/run.sh generate %t/gen
+// RUN: for f in %t/gen/*.mlir; do diff -u %rake_src/bench/gemm/$(basename $f) $f || exit 1; done
+// RUN: test $(ls %t/gen | wc -l) -eq $(ls %rake_src/bench/gemm/*.mlir | wc -l)
+// RUN: for f in %rake_src/bench/gemm/*.mlir; do rake-opt $f --rake-check -o /dev/null || exit 1; done
+
+// The sequential meaning at a small size against an independent reference
+// (bf16 out: the f32 sum rounded once; f32 out: the sum's error bound).
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256 --output-dir=%t/bf16
+// RUN: rake-example-ref gemm_nt_bf16 %t/bf16/A.bin %t/bf16/Bt.bin %t/bf16/C.bin 1024 256 128 | FileCheck %s --check-prefix=REF16
+// REF16: gemm_nt_bf16: 262144 elements match
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_f32.mlir --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512 --output-dir=%t/f32
+// RUN: rake-example-ref gemm_nt %t/f32/A.bin %t/f32/Bt.bin %t/f32/C.bin 1024 512 192 | FileCheck %s --check-prefix=REF32
+// REF32: gemm_nt: 524288 elements match
+
+// In the kernel a producer at 40 registers fills the stages by TMA on
+// mbarriers; consumers at 232 wait with try_wait.parity, multiply with four
+// wgmma.m64n256k16 per slice and release each stage one warp at a time; the
+// epilogue waits for all products and rounds them to bf16.
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir -o %t/g.ptx
+// RUN: FileCheck %s --check-prefix=PRODUCER < %t/g.ptx
+// RUN: FileCheck %s --check-prefix=CONSUMER < %t/g.ptx
+// RUN: FileCheck %s --check-prefix=EPILOGUE < %t/g.ptx
+// PRODUCER: setmaxnreg.dec.sync.aligned.u32 40;
+// PRODUCER: mbarrier.try_wait.parity.shared.b64
+// PRODUCER-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// CONSUMER: setmaxnreg.inc.sync.aligned.u32 232;
+// CONSUMER: mbarrier.try_wait.parity.shared.b64
+// CONSUMER-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// CONSUMER: wgmma.commit_group.sync.aligned;
+// CONSUMER-NEXT: wgmma.wait_group.sync.aligned 1;
+// CONSUMER: bar.warp.sync -1;
+// CONSUMER: mbarrier.arrive.shared.b64
+// EPILOGUE-DAG: wgmma.wait_group.sync.aligned 0;
+// EPILOGUE-DAG: cvt.rn.bf16x2.f32
+// (test/Verifier/bench-gemm.test verifies its bundle.)
