@@ -26,7 +26,7 @@ std::vector<InstructionClass> commonClasses() {
         "IDE", "BFE", "BFI", "ICMP"}},
       {"float32",
        {"FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FFMA32I", "FSETP",
-        "FSEL", "FMNMX", "FCHK", "FSET", "MUFU", "FSWZADD"}},
+        "FSEL", "FMNMX", "FCHK", "FSET", "MUFU", "FSWZADD", "FRND"}},
       {"half", {"HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2"}},
       {"conversion", {"I2F", "F2I", "F2F", "I2FP", "F2FP", "I2I", "F2IP"}},
       {"move-and-predicate",
@@ -69,6 +69,7 @@ std::vector<std::string> arithmeticSubroutines() {
           "__cuda_sm20_div_s64",      "__cuda_sm20_rem_s64",
           "__cuda_sm20_div_u32",      "__cuda_sm20_rem_u32",
           "__cuda_sm20_sqrt_rn_f32_slowpath",
+          "__cuda_sm20_rcp_rn_f32_slowpath",
           "__cuda_sm3x_div_rn_noftz_f32_slowpath"};
 }
 

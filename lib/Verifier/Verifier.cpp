@@ -330,6 +330,28 @@ void Checker::checkPtx() {
           f.message + "; profile " + p.name + " forbids it");
 }
 
+/// Whether `in` is FFMA d, r, x, -1: the residual of the reciprocal r of
+/// x in NVIDIA's correctly rounded reciprocal.
+static bool isReciprocalResidual(const Instr &in, llvm::StringRef r,
+                                 llvm::StringRef x) {
+  if (in.opcode != "FFMA")
+    return false;
+  std::vector<std::string> ops = in.operandList();
+  return ops.size() == 4 && regOf(ops[1]) == r && regOf(ops[2]) == x &&
+         ops[3] == "-1";
+}
+
+/// Whether instruction j is such a residual, of a MUFU.RCP just before it.
+static bool residualOfReciprocal(const Function &f, size_t j) {
+  for (size_t k = j; k-- > 0 && k + 3 >= j;) {
+    std::vector<std::string> ops = f.code[k].operandList();
+    if (f.code[k].opcode == "MUFU.RCP" && ops.size() > 1 &&
+        isReciprocalResidual(f.code[j], regOf(ops[0]), regOf(ops[1])))
+      return true;
+  }
+  return false;
+}
+
 void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
                             bool trusted, bool isKernel,
                             const std::set<std::string> &trustedNames,
@@ -437,12 +459,30 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
       std::vector<std::string> ops = in.operandList();
       std::string fn = in.opcode.substr(5);
       if (fn == "RCP") {
-        // Correctly rounded division checks its result with FCHK; integer
-        // division starts from the reciprocal of an I2F.*.RP conversion.
-        bool fchk = false, intDiv = false;
-        for (size_t j = i + 1; j < n && j <= i + 3; ++j)
-          fchk |= f.code[j].base() == "FCHK";
+        // Correctly rounded division checks its result with FCHK of the
+        // same divisor (ptxas may compute the reciprocal of a divisor
+        // shared by several divisions early); the correctly rounded
+        // reciprocal (rcp.rn) refines it with the residual FFMA r, x, -1
+        // and has NVIDIA's slow path; integer division starts from the
+        // reciprocal of an I2F.*.RP conversion.
+        bool fchk = false, rcpRn = false, intDiv = false;
+        std::string dst = ops.empty() ? "" : regOf(ops[0]);
         std::string src = ops.size() > 1 ? regOf(ops[1]) : "";
+        for (size_t j = i + 1; j < n && j <= i + 64; ++j) {
+          std::vector<std::string> jops = f.code[j].operandList();
+          if (f.code[j].base() == "FCHK" && jops.size() > 2 &&
+              regOf(jops[2]) == src) {
+            fchk = true;
+            break;
+          }
+          if (!jops.empty() && regOf(jops[0]) == src)
+            break;
+        }
+        bool rcpSlowPath = false;
+        for (const std::string &t : trustedNames)
+          rcpSlowPath |= llvm::StringRef(t).contains("rcp_rn");
+        for (size_t j = i + 1; j < n && j <= i + 3 && rcpSlowPath; ++j)
+          rcpRn |= isReciprocalResidual(f.code[j], dst, src);
         for (size_t j = i; j-- > 0;) {
           std::vector<std::string> dops = f.code[j].operandList();
           if (!dops.empty() && regOf(dops[0]) == src) {
@@ -451,7 +491,7 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
             break;
           }
         }
-        if (!fchk && !intDiv)
+        if (!fchk && !rcpRn && !intDiv)
           error(kn, in.offset, in.text(), "fp-approx",
                 "an approximate reciprocal that is not part of a correctly "
                 "rounded divide (no FCHK follows it) nor of an integer "
@@ -485,8 +525,19 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
             continue;
           for (size_t j = i; j-- > 0;) {
             std::vector<std::string> dops = f.code[j].operandList();
+            // The return address set up for a call of a trusted slow path
+            // is on the other branch of the fast path's test.
+            if (f.code[j].base() == "MOV" && j + 1 < n &&
+                f.code[j + 1].base() == "CALL" &&
+                !f.code[j + 1].operandList().empty() &&
+                trustedNames.count(f.code[j + 1].operandList().back()))
+              continue;
             if (!dops.empty() && regOf(dops[0]) == src) {
-              harmless = f.code[j].opcode == "MUFU.RSQ";
+              // Or the negated residual of a correctly rounded reciprocal
+              // (r x - 1 for r = MUFU.RCP x: never subnormal on its fast
+              // path, which the exponent test in front of it guarantees).
+              harmless = f.code[j].opcode == "MUFU.RSQ" ||
+                         residualOfReciprocal(f, j);
               break;
             }
           }

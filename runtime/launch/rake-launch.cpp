@@ -35,7 +35,8 @@
 //
 // With --expect DIR each output is compared with DIR/<basename of OUT>
 // element by element: integers exactly, floating-point values within
-// atol + rtol * |expected| (both 0 by default: bit-exact). The largest
+// atol + rtol * |expected| (both 0 by default: the same bits, any NaN
+// matching any NaN). The largest
 // absolute and relative errors are reported; a mismatch exits with 3.
 // With --repeat N the kernel runs N more times after the checked run and
 // the mean time of those runs is reported (inputs are not restored: use it
@@ -383,11 +384,20 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < n; ++i) {
       double got = element(b->type, data.data(), i);
       double ref = element(b->type, want.data(), i);
-      double err = std::fabs(got - ref);
-      bool ok = b->type.isFloat
-                    ? (err <= atol + rtol * std::fabs(ref) ||
-                       (std::isnan(got) && std::isnan(ref)))
-                    : got == ref;
+      double err = got == ref ? 0 : std::fabs(got - ref);
+      // Without a tolerance, the same bits (so -0 is not 0, and infinities
+      // compare equal), or both NaN: IEEE 754 leaves the sign and payload
+      // of a NaN an operation makes to the machine (x86 makes -nan, the
+      // GPU +nan); with one, equal values (infinities too), both NaN, or
+      // within the bound.
+      bool exact = !std::memcmp(data.data() + i * b->type.bytes,
+                                want.data() + i * b->type.bytes,
+                                b->type.bytes) ||
+                   (b->type.isFloat && std::isnan(got) && std::isnan(ref));
+      bool ok = !b->type.isFloat || (atol == 0 && rtol == 0)
+                    ? exact
+                    : (got == ref || err <= atol + rtol * std::fabs(ref) ||
+                       (std::isnan(got) && std::isnan(ref)));
       if (!ok && bad++ == 0)
         first = i;
       if (std::isfinite(err)) {

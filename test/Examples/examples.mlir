@@ -255,3 +255,27 @@
 // TMAPTX: mbarrier.try_wait.parity.shared.b64
 // TMAPTX: wgmma.fence.sync.aligned;
 // TMAPTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+
+// RMSNorm and softmax with math.sqrt and math.exp: the check accepts them,
+// and their sequential meaning is within the error bound of its f32
+// evaluation order of an independent double-precision reference.
+// RUN: rake-opt %examples/rmsnorm.mlir --rake-check | FileCheck %s --check-prefix=RMS
+// RMS: gpuir.proc @rmsnorm
+// RUN: rm -rf %t.rms && rake-run --seq %examples/rmsnorm.mlir --sizes=rows=5 --output-dir=%t.rms
+// RUN: %python %S/Inputs/check_norms.py rmsnorm %t.rms/X.bin %t.rms/W.bin %t.rms/Y.bin | FileCheck %s --check-prefix=RMSREF
+// RMSREF: rmsnorm: 5120 elements within the bound
+// RUN: rake-opt %examples/softmax.mlir --rake-check | FileCheck %s --check-prefix=SOFTMAX
+// SOFTMAX: gpuir.proc @softmax
+// RUN: rm -rf %t.sm && rake-run --seq %examples/softmax.mlir --sizes=rows=5 --output-dir=%t.sm
+// RUN: %python %S/Inputs/check_norms.py softmax %t.sm/X.bin %t.sm/Y.bin | FileCheck %s --check-prefix=SMREF
+// SMREF: softmax: 5120 elements within the bound
+// Their kernels use only correctly rounded instructions.
+// RUN: rake-translate --gpuir-to-ptx %examples/rmsnorm.mlir -o %t.rms.ptx
+// RUN: FileCheck %s --check-prefix=RMSPTX < %t.rms.ptx
+// RMSPTX-NOT: {{approx|ftz|__nv_}}
+// RMSPTX: sqrt.rn.f32
+// RMSPTX: rcp.rn.f32
+// RUN: rake-translate --gpuir-to-ptx %examples/softmax.mlir -o %t.sm.ptx
+// RUN: FileCheck %s --check-prefix=SMPTX < %t.sm.ptx
+// SMPTX-NOT: {{approx|ftz|ex2|__nv_}}
+// SMPTX: div.rn.f32

@@ -561,6 +561,9 @@ int run() {
   rake::rtest::registerTestDialect(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors with their source line, without MLIR's generic dump of the
+  // operation after them (as rake-opt and rake-translate).
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto file = openInputFile(inputFile, &error);

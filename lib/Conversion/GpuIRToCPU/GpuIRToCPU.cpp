@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -31,6 +32,8 @@ struct ConvertGpuIRToCPU
     OpBuilder b(module.getContext());
     std::vector<std::string> sites;
     for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
+      if (failed(expandExactMath(proc, /*device=*/false)))
+        return signalPassFailure();
       b.setInsertionPoint(proc);
       Lowering lowering(b);
       if (boundsReport)

@@ -48,6 +48,13 @@ inline arith::CmpIPredicate cmpPredicate(int32_t p) {
   return arith::CmpIPredicate::eq;
 }
 
+/// Rewrites the math dialect ops under `root` as exactly specified
+/// arithmetic, the same for both lowerings (ExactMath.cpp); refuses, at the
+/// op, those with no exact lowering. `device`: for the GPU (correctly
+/// rounded PTX instructions instead of the LLVM intrinsics that the GPU
+/// lowering would turn into libdevice calls).
+LogicalResult expandExactMath(Operation *root, bool device);
+
 class Lowering {
 public:
   explicit Lowering(OpBuilder &b) : b(b) {}

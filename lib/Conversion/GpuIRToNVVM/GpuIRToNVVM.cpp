@@ -84,6 +84,8 @@ struct ConvertGpuIRToNVVM
     // several procedures compiles to one PTX module (and one cubin).
     gpu::GPUModuleOp gpuModule;
     for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
+      if (failed(expandExactMath(proc, /*device=*/true)))
+        return signalPassFailure();
       b.setInsertionPoint(proc);
       if (!gpuModule)
         gpuModule = gpu::GPUModuleOp::create(
