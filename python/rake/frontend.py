@@ -25,15 +25,20 @@ of type `index`, loop variables) combine into quasi-affine expressions with
 +, -, * by integers, // (floordiv), % (mod) and ceildiv; comparing them
 makes the conditions of `if_` (join them with `&`, `|` and `~`, each comparison in parentheses).
 Indexing a buffer with control expressions reads (an SSA value) or writes
-(assignment); values combine with +, -, *, / into arith ops of their element
-type.
+(assignment); values combine with +, -, *, /, unary - and abs() into arith
+ops of their element type, and with sqrt, exp, fma, maximum, minimum, cast
+and bitcast into the math and arith ops of docs/GpuIR.md ("Math"). Loop
+variables keep their Python names in the IR, and every op is located at the
+line and column of the Python expression that made it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import inspect
+import linecache
 import os
+import re
 from typing import Dict, List, Optional, Sequence, Union
 
 __all__ = [
@@ -42,6 +47,7 @@ __all__ = [
     "cta_in_cluster", "device_function", "warps", "cuda_tasks",
     "cuda_threads", "seq", "if_", "else_", "alloc", "barrier", "fence", "arrive",
     "await_", "instr", "ceildiv", "const", "Value", "Control", "Procedure",
+    "sqrt", "exp", "fma", "maximum", "minimum", "cast", "bitcast",
 ]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -169,7 +175,13 @@ def _caller_location() -> str:
         frame = frame.f_back
     if frame is None:
         return '"<unknown>":0:0'
-    return f'{_quote(frame.f_code.co_filename)}:{frame.f_lineno}:1'
+    # The column of the expression being evaluated (Python 3.11+ records
+    # each instruction's position), 1-based as MLIR's.
+    col = 1
+    positions = getattr(inspect.getframeinfo(frame, context=0), "positions", None)
+    if positions is not None and positions.col_offset is not None:
+        col = positions.col_offset + 1
+    return f'{_quote(frame.f_code.co_filename)}:{frame.f_lineno}:{col}'
 
 
 def _quote(text: str) -> str:
@@ -295,12 +307,130 @@ class Value:
     def __radd__(self, o): return const(o, self.type) + self
     def __rsub__(self, o): return const(o, self.type) - self
     def __rmul__(self, o): return const(o, self.type) * self
+    def __rtruediv__(self, o): return const(o, self.type) / self
+
+    def __neg__(self):
+        if not self.type.is_float:
+            return const(0, self.type) - self
+        return _op("arith.negf", [self], self.type)
+
+    def __abs__(self):
+        return _op("math.absf" if self.type.is_float else "math.absi", [self], self.type)
+
+
+_WIDTH = {"f64": 64, "f32": 32, "i32": 32, "i64": 64, "f16": 16, "bf16": 16}
+
+
+def _op(name: str, args: Sequence["Value"], type: "ElementType") -> "Value":
+    b = _b()
+    res = b.fresh("v")
+    b.emit(f"%{res} = {name} {', '.join('%' + a.name for a in args)} : {type.name}")
+    return Value(res, type)
+
+
+def _values(*args) -> List["Value"]:
+    vals = [a for a in args if isinstance(a, Value)]
+    if not vals:
+        raise TypeError("expected at least one value (a read or a constant)")
+    t = vals[0].type
+    out = [a if isinstance(a, Value) else const(a, t) for a in args]
+    if any(v.type is not t for v in out):
+        raise TypeError("math on values of different types: " +
+                        ", ".join(str(v.type) for v in out))
+    return out
+
+
+def _float(name: str, v: "Value") -> None:
+    if not v.type.is_float:
+        raise TypeError(f"{name} takes a floating-point value, not {v.type}")
+
+
+def sqrt(x) -> "Value":
+    """The correctly rounded square root (math.sqrt)."""
+    (x,) = _values(x)
+    _float("sqrt", x)
+    return _op("math.sqrt", [x], x.type)
+
+
+def exp(x) -> "Value":
+    """e^x (math.exp: Rake's exp, within 1 ulp, for f32; docs/GpuIR.md)."""
+    (x,) = _values(x)
+    _float("exp", x)
+    return _op("math.exp", [x], x.type)
+
+
+def fma(a, b, c) -> "Value":
+    """a * b + c rounded once (math.fma)."""
+    a, b, c = _values(a, b, c)
+    _float("fma", a)
+    return _op("math.fma", [a, b, c], a.type)
+
+
+def maximum(a, b) -> "Value":
+    """The larger value (arith.maximumf: NaN if either is; arith.maxsi)."""
+    a, b = _values(a, b)
+    return _op("arith.maximumf" if a.type.is_float else "arith.maxsi", [a, b], a.type)
+
+
+def minimum(a, b) -> "Value":
+    """The smaller value (arith.minimumf: NaN if either is; arith.minsi)."""
+    a, b = _values(a, b)
+    return _op("arith.minimumf" if a.type.is_float else "arith.minsi", [a, b], a.type)
+
+
+def cast(x, type: "ElementType") -> "Value":
+    """x converted to `type`: between float formats extf / truncf (rounded
+    to nearest even), between floats and integers sitofp / fptosi."""
+    (x,) = _values(x)
+    if x.type is type:
+        return x
+    wa, wb = _WIDTH[x.type.name], _WIDTH[type.name]
+    if x.type.is_float and type.is_float:
+        op = "arith.extf" if wb > wa else "arith.truncf"
+    elif x.type.is_float:
+        op = "arith.fptosi"
+    elif type.is_float:
+        op = "arith.sitofp"
+    else:
+        op = "arith.extsi" if wb > wa else "arith.trunci"
+    b = _b()
+    res = b.fresh("v")
+    b.emit(f"%{res} = {op} %{x.name} : {x.type.name} to {type.name}")
+    return Value(res, type)
+
+
+def bitcast(x, type: "ElementType") -> "Value":
+    """The bits of x as `type` (of the same width; arith.bitcast)."""
+    (x,) = _values(x)
+    if _WIDTH[x.type.name] != _WIDTH[type.name]:
+        raise TypeError(f"bitcast from {x.type} to {type}: the widths differ")
+    b = _b()
+    res = b.fresh("v")
+    b.emit(f"%{res} = arith.bitcast %{x.name} : {x.type.name} to {type.name}")
+    return Value(res, type)
+
+
+def _float_literal(v: float, type: "ElementType") -> str:
+    """An MLIR float literal: decimal with a point (1.0e-06, not Python's
+    1e-06), or the bits in hexadecimal for infinities and NaN."""
+    import math
+    if math.isfinite(v):
+        text = repr(v)
+        mantissa, _, exponent = text.partition("e")
+        if "." not in mantissa:
+            mantissa += ".0"
+        return mantissa + ("e" + exponent if exponent else "")
+    bits = {"f32": (0x7F800000, 0x7FC00000, 32), "f64": (0x7FF0000000000000, 0x7FF8000000000000, 64),
+            "f16": (0x7C00, 0x7E00, 16), "bf16": (0x7F80, 0x7FC0, 16)}[type.name]
+    sign = 1 << (bits[2] - 1) if v < 0 else 0
+    value = bits[1] if math.isnan(v) else bits[0] | sign
+    return hex(value)
 
 
 def const(value, type: ElementType = f32, name: str = "c") -> Value:
     b = _b()
     name = b.fresh(name)
-    literal = repr(float(value)) if type.is_float else str(int(value))
+    literal = _float_literal(float(value), type) if type.is_float else str(int(value))
     b.emit(f"%{name} = arith.constant {literal} : {type.name}")
     return Value(name, type)
 
@@ -456,7 +586,23 @@ def warps(name: str):
         yield
 
 
-def _loop(lo, hi, mode: str, name: str):
+def _loop_target(default: str) -> str:
+    """The name of the user's loop variable: the target of the `for`
+    statement on the line that called the loop builder, when it is a plain
+    name (the IR and its diagnostics then use the Python name)."""
+    frame = inspect.currentframe()
+    while frame and (os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _HERE
+                     or frame.f_code.co_filename.endswith("contextlib.py")):
+        frame = frame.f_back
+    if frame is None:
+        return default
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno)
+    m = re.match(r"\s*(?:async\s+)?for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b", line)
+    return m.group(1) if m else default
+
+
+def _loop(lo, hi, mode: str, name: Optional[str], default: str):
+    name = name or _loop_target(default)
     b = _b()
     bounds = f"{Control.of(lo).text} to {Control.of(hi).text} : {mode}"
     # The variable belongs to the loop's region.
@@ -468,19 +614,19 @@ def _loop(lo, hi, mode: str, name: str):
         yield Control(f"%{var}")
 
 
-def cuda_tasks(lo, hi, name: str = "task"):
+def cuda_tasks(lo, hi, name: Optional[str] = None):
     """A loop whose iterations are tasks, each run by one cluster."""
-    return _loop(lo, hi, "cuda_tasks", name)
+    return _loop(lo, hi, "cuda_tasks", name, "task")
 
 
-def cuda_threads(lo, hi, unit: _Unit = thread, name: str = "t"):
+def cuda_threads(lo, hi, unit: _Unit = thread, name: Optional[str] = None):
     """A loop whose iterations run on the current threads, `unit` each."""
-    return _loop(lo, hi, f"cuda_threads<#gpuir.unit<{unit.text}>>", name)
+    return _loop(lo, hi, f"cuda_threads<#gpuir.unit<{unit.text}>>", name, "t")
 
 
-def seq(lo, hi, name: str = "i"):
+def seq(lo, hi, name: Optional[str] = None):
     """A sequential loop."""
-    return _loop(lo, hi, "seq", name)
+    return _loop(lo, hi, "seq", name, "i")
 
 
 @contextlib.contextmanager

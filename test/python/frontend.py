@@ -156,6 +156,68 @@ X, S = out["X"].tolist(), out["S"].tolist()
 print("block_sums: sums within 1e-4:", all(abs(S[i] - sum(X[i])) < 1e-4 for i in range(3)))
 
 
+# Math on values: a softmax of rows of 32 with exp, maximum and a division;
+# the loop variables keep their Python names and every op its line and
+# column; the sequential meaning against Python's math.
+@proc(check_sizes=[{"rows": 2}])
+def softmax32(rows: index, X: gmem(f32, "?", 32, extents=lambda rows: [rows, 32]),
+              Y: gmem(f32, "?", 32, extents=lambda rows: [rows, 32])):
+    with device_function(block=32):
+        for row in cuda_tasks(0, rows):
+            stats = alloc(smem(f32, 2), name="stats")
+            for lead in cuda_threads(0, 1, unit=thread):
+                acc = alloc(rmem(f32, 1), name="acc")
+                acc[0] = X[row, 0]
+                for j in seq(1, 32):
+                    acc[0] = maximum(acc[0], X[row, j])
+                stats[0] = acc[0]
+                total = alloc(rmem(f32, 1), name="total")
+                total[0] = 0.0
+                for j in seq(0, 32):
+                    total.reduce[0] = exp(X[row, j] - stats[0])
+                stats[1] = total[0]
+            fence()
+            for lane in cuda_threads(0, 32, unit=thread):
+                Y[row, lane] = exp(X[row, lane] - stats[0]) / stats[1]
+
+
+lines = softmax32.text.splitlines()
+# CHECK-NEXT: softmax32 loops: %row %lead %j %j %lane
+print("softmax32 loops:", " ".join(l.split()[1] for l in lines if "gpuir.for" in l))
+exp_line = [l for l in lines if "math.exp" in l][-1]
+col = exp_line.rsplit(":", 1)[1].rstrip(")")
+# CHECK-NEXT: softmax32 exp at column 32: True
+print("softmax32 exp at column 32:", col == "32" and 'Y[row, lane] = exp(' in linecache.getline(__file__, int(exp_line.rsplit(":", 2)[1])))
+softmax32.module().check()
+out = rake.run_sequential(softmax32, sizes={"rows": 2}, shapes={"X": 2, "Y": 2})
+import math as _m
+Xs, Ys = out["X"].tolist(), out["Y"].tolist()
+ok = True
+for r in range(2):
+    m_ = max(Xs[r]); es = [_m.exp(v - m_) for v in Xs[r]]; s_ = sum(es)
+    ok = ok and all(abs(Ys[r][j] - es[j] / s_) <= 1e-5 * es[j] / s_ for j in range(32))
+# CHECK-NEXT: softmax32: within 1e-5 of Python: True
+print("softmax32: within 1e-5 of Python:", ok)
+
+
+# cast, bitcast and constants that Python prints without a point.
+@proc
+def conversions(A: gmem(f32, 4), B: gmem(bf16, 4), C: gmem(i32, 4)):
+    with device_function(block=32):
+        for task in cuda_tasks(0, 1):
+            for t in cuda_threads(0, 4, unit=thread):
+                a = A[t] * 1e-06 + float("inf")
+                B[t] = cast(a, bf16)
+                C[t] = bitcast(abs(-a), i32)
+
+
+text = conversions.text
+# CHECK-NEXT: conversions: True True True True
+print("conversions:", "arith.constant 1.0e-06 : f32" in text, "0x7f800000 : f32" in text,
+      "arith.truncf" in text and "arith.bitcast" in text, "math.absf" in text and "arith.negf" in text)
+conversions.module().check()
+
+
 # An else branch.
 @proc(check_sizes=[{"n": 64}])
 def clamp(n: index, A: gmem(f32, "?")):
@@ -232,6 +294,22 @@ def wrong_rank():
                 A[t] = 1.0
 
 
+def bad_bitcast():
+    @proc
+    def p(A: gmem(f32, 4)):
+        with device_function(block=32):
+            for t in cuda_tasks(0, 4):
+                bitcast(A[t], bf16)
+
+
+def mixed_max():
+    @proc
+    def p(A: gmem(f32, 4), B: gmem(bf16, 4)):
+        with device_function(block=32):
+            for t in cuda_tasks(0, 4):
+                maximum(A[t], B[t])
+
+
 def lone_else():
     @proc
     def p(n: index, A: gmem(f32, "?")):
@@ -241,6 +319,10 @@ def lone_else():
                     A[t] = 1.0
 
 
+# CHECK-NEXT: TypeError: bitcast from f32 to bf16: the widths differ
+print(refused(bad_bitcast))
+# CHECK-NEXT: TypeError: math on values of different types: f32, bf16
+print(refused(mixed_max))
 # CHECK-NEXT: TypeError: a GpuIR condition has no Python truth value: use it in if_(...) and combine comparisons with &, | and ~
 print(refused(chained))
 # CHECK-NEXT: TypeError: parameter n of p needs the annotation `index` or a buffer type such as gmem(f32, '?')
