@@ -15,7 +15,9 @@
 //   correctly rounded f32 operations: within 2 ulp of e^x (measured:
 //   test/Conversion/GpuIRToCPU/exact-math.mlir), exactly e^x's special
 //   values (NaN, +-inf, 0 for x below -103.97, -0 -> 1), and the same bits
-//   on both sides;
+//   on both sides; math.exp2, math.log and math.tanh likewise (reductions
+//   and polynomials in fma.rn, docs/GpuIR.md "Math" gives each one's
+//   error); math.rsqrt is 1 / sqrt(x), two correctly rounded operations;
 // - every other math op is refused at the op, naming what to write.
 //
 //===----------------------------------------------------------------------===//
@@ -31,120 +33,6 @@ using namespace mlir;
 using namespace mlir::rake;
 
 namespace {
-
-/// Rake's e^x for f32 from correctly rounded f32 operations.
-Value buildExp(OpBuilder &b, Location loc, Value x) {
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  auto cst = [&](float v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)).getResult();
-  };
-  auto icst = [&](int32_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
-        .getResult();
-  };
-  auto fma = [&](Value a, Value m, Value c) {
-    return LLVM::FMAOp::create(b, loc, a, m, c).getResult();
-  };
-  // k = round(x / ln 2) (to nearest even: adding and subtracting 1.5 2^23
-  // rounds any |v| < 2^22 to an integer exactly); r = x - k ln 2 in two
-  // steps (ln 2 = hi + lo, hi the f32 nearest ln 2): |r| <= ln(2)/2 plus a
-  // few ulp.
-  Value shifter = cst(12582912.0f);
-  Value k = arith::SubFOp::create(
-      b, loc,
-      arith::AddFOp::create(
-          b, loc,
-          arith::MulFOp::create(b, loc, x, cst(1.44269504088896341f)),
-          shifter),
-      shifter);
-  Value negK = arith::NegFOp::create(b, loc, k);
-  Value r = fma(negK, cst(0.693147182464599609375f), x);
-  r = fma(negK, cst(-1.904654323148236e-09f), r);
-  // e^r by Horner's rule on the Taylor coefficients 1/n!, n <= 7 (the
-  // truncation is below 2^-27 relative on |r| <= 0.35).
-  static const float coeffs[] = {1.0f / 5040, 1.0f / 720, 1.0f / 120,
-                                 1.0f / 24,   1.0f / 6,   0.5f,
-                                 1.0f,        1.0f};
-  Value p = cst(coeffs[0]);
-  for (float c : llvm::drop_begin(coeffs))
-    p = fma(p, r, cst(c));
-  // p 2^k as (p 2^k1) 2^k2, k1 = floor(k / 2), k2 = k - k1: each factor
-  // is a normal power of two for -150 <= k <= 128, the first product is
-  // exact, and the second rounds once (to a subnormal, or to infinity).
-  Value kInt = arith::FPToSIOp::create(b, loc, i32, k);
-  Value k1 = arith::ShRSIOp::create(b, loc, kInt, icst(1));
-  Value k2 = arith::SubIOp::create(b, loc, kInt, k1);
-  auto pow2 = [&](Value e) {
-    Value bits = arith::ShLIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, e, icst(127)), icst(23));
-    return arith::BitcastOp::create(b, loc, f32, bits).getResult();
-  };
-  Value y = arith::MulFOp::create(
-      b, loc, arith::MulFOp::create(b, loc, p, pow2(k1)), pow2(k2));
-  // Outside [-103.98, 88.73] e^x is 0 (below half the least subnormal) or
-  // infinite; the reduction above would leave the exponent range.
-  Value inf = cst(std::numeric_limits<float>::infinity());
-  Value big = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
-                                    cst(88.72283935546875f));
-  Value tiny = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                     cst(-103.97208404541015625f));
-  y = arith::SelectOp::create(b, loc, big, inf, y);
-  y = arith::SelectOp::create(b, loc, tiny, cst(0.0f), y);
-  // NaN in, the same NaN out.
-  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
-  return arith::SelectOp::create(b, loc, nan, x, y);
-}
-
-/// What to write instead of a math op without an exact lowering.
-std::string alternativeFor(StringRef name) {
-  if (name == "rsqrt")
-    return "write arith.divf of 1.0 by math.sqrt (two correctly rounded "
-           "operations)";
-  if (name == "exp2")
-    return "write math.exp of x times ln 2, or multiply by a power of two "
-           "built with arith.bitcast";
-  if (name == "powf" || name == "fpowi" || name == "ipowi")
-    return "write the product with arith.mulf, or math.exp of y times a "
-           "logarithm computed on the host";
-  return "compute it on the host, or from arith operations and math.exp, "
-         "math.sqrt and math.fma";
-}
-
-} // namespace
-
-/// One correctly rounded instruction: an LLVM intrinsic on the host; on
-/// the device the PTX instruction itself (the GPU lowering would send the
-/// intrinsics to libdevice, whose sqrt is approximate unless reflected
-/// otherwise).
-static Value exactUnary(OpBuilder &b, Location loc, Operation *op, Value x,
-                        bool device) {
-  Type t = x.getType();
-  if (!device) {
-    if (isa<math::SqrtOp>(op))
-      return LLVM::SqrtOp::create(b, loc, x);
-    if (isa<math::FloorOp>(op))
-      return LLVM::FFloorOp::create(b, loc, x);
-    if (isa<math::CeilOp>(op))
-      return LLVM::FCeilOp::create(b, loc, x);
-    if (isa<math::TruncOp>(op))
-      return LLVM::FTruncOp::create(b, loc, x);
-    return LLVM::RoundEvenOp::create(b, loc, x);
-  }
-  StringRef suffix = t.isF32() ? "f32" : "f64";
-  std::string instr = isa<math::SqrtOp>(op)    ? "sqrt.rn."
-                      : isa<math::FloorOp>(op) ? "cvt.rmi." + suffix.str() + "."
-                      : isa<math::CeilOp>(op)  ? "cvt.rpi." + suffix.str() + "."
-                      : isa<math::TruncOp>(op) ? "cvt.rzi." + suffix.str() + "."
-                                               : "cvt.rni." + suffix.str() + ".";
-  std::string text = instr + suffix.str() + " $0, $1;";
-  std::string constraints = t.isF32() ? "=f,f" : "=d,d";
-  return LLVM::InlineAsmOp::create(
-             b, loc, t, ValueRange{x}, text, constraints,
-             /*has_side_effects=*/false, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
-             ArrayAttr())
-      .getResult(0);
-}
 
 /// |x| and copysign by the sign bit: exact, the same bits everywhere.
 static Value signBits(OpBuilder &b, Location loc, Value magnitude, Value sign) {
@@ -162,6 +50,221 @@ static Value signBits(OpBuilder &b, Location loc, Value magnitude, Value sign) {
     m = arith::OrIOp::create(b, loc, m, s);
   }
   return arith::BitcastOp::create(b, loc, ft, m);
+}
+
+/// Builders of f32 arithmetic at one location.
+struct F32 {
+  OpBuilder &b;
+  Location loc;
+  Value c(float v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v)).getResult();
+  }
+  Value i(int32_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
+        .getResult();
+  }
+  Value fma(Value x, Value y, Value z) {
+    return LLVM::FMAOp::create(b, loc, x, y, z).getResult();
+  }
+  Value add(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  /// Horner's rule in fma: ((c0 t + c1) t + ...) t + cn.
+  Value horner(Value t, ArrayRef<float> coeffs) {
+    Value p = c(coeffs.front());
+    for (float k : coeffs.drop_front())
+      p = fma(p, t, c(k));
+    return p;
+  }
+  /// Rounds v (|v| < 2^22) to an integer, to nearest even: adding and
+  /// subtracting 1.5 2^23 does it exactly.
+  Value roundInt(Value v) {
+    Value shifter = c(12582912.0f);
+    return sub(add(v, shifter), shifter);
+  }
+  /// p 2^k for an integral f32 k in [-151, 128], as (p 2^k1) 2^k2 with
+  /// k1 = floor(k / 2), k2 = k - k1: each factor a normal power of two, the
+  /// first product exact, the second rounding once (to a subnormal, or to
+  /// infinity).
+  Value scale(Value p, Value k) {
+    Type i32 = b.getI32Type();
+    Value kInt = arith::FPToSIOp::create(b, loc, i32, k);
+    Value k1 = arith::ShRSIOp::create(b, loc, kInt, i(1));
+    Value k2 = arith::SubIOp::create(b, loc, kInt, k1);
+    auto pow2 = [&](Value e) {
+      Value bits = arith::ShLIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, e, i(127)), i(23));
+      return arith::BitcastOp::create(b, loc, b.getF32Type(), bits)
+          .getResult();
+    };
+    return mul(mul(p, pow2(k1)), pow2(k2));
+  }
+  /// Outside [lo, hi] the result is `below` or `above`; NaN in, NaN out.
+  Value clamp(Value x, Value y, float lo, Value below, float hi, Value above) {
+    y = select(cmp(arith::CmpFPredicate::OGT, x, c(hi)), above, y);
+    y = select(cmp(arith::CmpFPredicate::OLT, x, c(lo)), below, y);
+    return select(cmp(arith::CmpFPredicate::UNO, x, x), x, y);
+  }
+  Value inf() { return c(std::numeric_limits<float>::infinity()); }
+};
+
+/// Rake's e^x for f32 from correctly rounded f32 operations: k = round(x /
+/// ln 2), r = x - k ln 2 in two steps (ln 2 = hi + lo, hi the f32 nearest
+/// ln 2; |r| <= ln(2)/2 plus a few ulp), the degree-7 Taylor polynomial of
+/// e^r (truncation below 2^-27 relative), and the scaling by 2^k.
+Value buildExp(OpBuilder &b, Location loc, Value x) {
+  F32 f{b, loc};
+  Value k = f.roundInt(f.mul(x, f.c(1.44269504088896341f)));
+  Value negK = arith::NegFOp::create(b, loc, k);
+  Value r = f.fma(negK, f.c(0.693147182464599609375f), x);
+  r = f.fma(negK, f.c(-1.904654323148236e-09f), r);
+  Value p = f.horner(r, {1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24,
+                         1.0f / 6, 0.5f, 1.0f, 1.0f});
+  // Outside [-103.98, 88.73] e^x is 0 (below half the least subnormal) or
+  // infinite.
+  return f.clamp(x, f.scale(p, k), -103.97208404541015625f, f.c(0.0f),
+                 88.72283935546875f, f.inf());
+}
+
+/// 2^x: k = round(x), r = x - k exactly (|r| <= 1/2), 2^r by its degree-7
+/// Taylor polynomial in r (coefficients ln(2)^n / n!: truncation below
+/// 2^-26 relative), scaled by 2^k.
+Value buildExp2(OpBuilder &b, Location loc, Value x) {
+  F32 f{b, loc};
+  Value k = f.roundInt(x);
+  Value r = f.sub(x, k);
+  Value p = f.horner(r, {1.5252733804059840e-05f, 1.5403530393381608e-04f,
+                         1.3333558146428443e-03f, 9.6181291076284772e-03f,
+                         5.5504108664821580e-02f, 2.4022650695910071e-01f,
+                         6.9314718055994531e-01f, 1.0f});
+  // 2^x is infinite from 128 on, and 0 below -150 (half the least
+  // subnormal, which rounds to 0).
+  Value y = f.scale(p, k);
+  y = f.select(f.cmp(arith::CmpFPredicate::OGE, x, f.c(128.0f)), f.inf(), y);
+  return f.clamp(x, y, -150.0f, f.c(0.0f), 128.0f, f.inf());
+}
+
+/// The natural logarithm: x = m 2^e with m in [sqrt(1/2), sqrt(2)) (a
+/// subnormal x scaled by 2^23 first), f = m - 1 exactly, and log(m) =
+/// 2 atanh(s) for s = f / (2 + f), |s| <= 0.1716: 2 (s + s^3/3 + ... +
+/// s^11/11), the truncation below 2^-30 relative; then e ln 2 added in two
+/// parts. log(0) = -inf, log(x < 0) = NaN, log(inf) = inf.
+Value buildLog(OpBuilder &b, Location loc, Value x) {
+  F32 f{b, loc};
+  Type i32 = b.getI32Type();
+  Value subnormal = f.cmp(arith::CmpFPredicate::OLT, x, f.c(1.17549435e-38f));
+  Value xs = f.select(subnormal, f.mul(x, f.c(8388608.0f)), x);
+  Value bits = arith::BitcastOp::create(b, loc, i32, xs);
+  // m's bits: x's mantissa with the exponent of [1, 2), or of [1/2, 1)
+  // when the mantissa is above sqrt(2)'s (0x3504f3).
+  Value mant = arith::AndIOp::create(b, loc, bits, f.i(0x7fffff));
+  Value high = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, mant,
+                                     f.i(0x3504f3));
+  Value mBits = arith::OrIOp::create(
+      b, loc, mant,
+      arith::SelectOp::create(b, loc, high, f.i(0x3f000000), f.i(0x3f800000)));
+  Value m = arith::BitcastOp::create(b, loc, b.getF32Type(), mBits);
+  Value e = arith::SubIOp::create(
+      b, loc, arith::ShRSIOp::create(b, loc, bits, f.i(23)),
+      arith::SelectOp::create(b, loc, high, f.i(126), f.i(127)));
+  Value ef = arith::SIToFPOp::create(b, loc, b.getF32Type(), e);
+  ef = f.select(subnormal, f.sub(ef, f.c(23.0f)), ef);
+  Value fm = f.sub(m, f.c(1.0f));
+  Value sv = f.div(fm, f.add(f.c(2.0f), fm));
+  Value s2 = f.mul(sv, sv);
+  // 2 s (1 + s^2/3 + ... + s^10/11) = 2s + 2 s^3 P(s^2).
+  Value poly = f.horner(s2, {2.0f / 11, 2.0f / 9, 2.0f / 7, 2.0f / 5,
+                             2.0f / 3});
+  Value tail = f.mul(f.mul(sv, s2), poly);
+  // log(m) = f - (f - 2s) + tail, with f - 2s = s f computed from
+  // 2s = f - s f (since s (2 + f) = f).
+  Value logm = f.add(f.sub(fm, f.mul(sv, fm)), tail);
+  Value y = f.fma(ef, f.c(0.693147182464599609375f),
+                  f.fma(ef, f.c(-1.904654323148236e-09f), logm));
+  Value zero = f.c(0.0f);
+  y = f.select(f.cmp(arith::CmpFPredicate::OEQ, x, zero),
+               f.c(-std::numeric_limits<float>::infinity()), y);
+  y = f.select(f.cmp(arith::CmpFPredicate::OLT, x, zero),
+               f.c(std::numeric_limits<float>::quiet_NaN()), y);
+  y = f.select(f.cmp(arith::CmpFPredicate::OEQ, x, f.inf()), f.inf(), y);
+  return f.select(f.cmp(arith::CmpFPredicate::UNO, x, x), x, y);
+}
+
+/// tanh: for |x| < 0.625 the odd Taylor series to x^21 in fma (terms
+/// shrink by 0.16 each: truncation below 2^-28 relative); above,
+/// 1 - 2 / (e^(2|x|) + 1) with Rake's exp, the sign restored; 1 from
+/// |x| > 9.1 on.
+Value buildTanh(OpBuilder &b, Location loc, Value x) {
+  F32 f{b, loc};
+  Value ax = signBits(b, loc, x, Value());
+  Value x2 = f.mul(x, x);
+  Value small = f.mul(
+      x, f.horner(x2, {1.8888466084e10f / 1.94896477400625e14f,
+                       -4.43861162e8f / 1.856156927625e12f,
+                       6.404582e6f / 1.0854718875e10f,
+                       -929569.0f / 638512875.0f, 21844.0f / 6081075.0f,
+                       -1382.0f / 155925.0f, 62.0f / 2835.0f,
+                       -17.0f / 315.0f, 2.0f / 15.0f, -1.0f / 3.0f, 1.0f}));
+  Value e = buildExp(b, loc, f.add(ax, ax));
+  Value large = f.sub(f.c(1.0f), f.div(f.c(2.0f), f.add(e, f.c(1.0f))));
+  large = f.select(f.cmp(arith::CmpFPredicate::OGT, ax, f.c(9.1f)),
+                   f.c(1.0f), large);
+  large = signBits(b, loc, large, x);
+  Value y = f.select(f.cmp(arith::CmpFPredicate::OLT, ax, f.c(0.625f)),
+                     small, large);
+  return f.select(f.cmp(arith::CmpFPredicate::UNO, x, x), x, y);
+}
+
+/// What to write instead of a math op without an exact lowering.
+std::string alternativeFor(StringRef name) {
+  if (name == "powf" || name == "fpowi" || name == "ipowi")
+    return "write the product with arith.mulf, or math.exp2 of y times "
+           "math.log2 of x computed with math.log";
+  return "compute it on the host, or from arith operations and math.exp, "
+         "math.exp2, math.log, math.tanh, math.sqrt and math.fma";
+}
+
+} // namespace
+
+/// One correctly rounded instruction: an LLVM intrinsic on the host; on
+/// the device the PTX instruction itself (the GPU lowering would send the
+/// intrinsics to libdevice, whose sqrt is approximate unless reflected
+/// otherwise).
+static Value exactUnary(OpBuilder &b, Location loc, Operation *op, Value x,
+                        bool device) {
+  Type t = x.getType();
+  if (!device) {
+    if (isa<math::SqrtOp, math::RsqrtOp>(op))
+      return LLVM::SqrtOp::create(b, loc, x);
+    if (isa<math::FloorOp>(op))
+      return LLVM::FFloorOp::create(b, loc, x);
+    if (isa<math::CeilOp>(op))
+      return LLVM::FCeilOp::create(b, loc, x);
+    if (isa<math::TruncOp>(op))
+      return LLVM::FTruncOp::create(b, loc, x);
+    return LLVM::RoundEvenOp::create(b, loc, x);
+  }
+  StringRef suffix = t.isF32() ? "f32" : "f64";
+  std::string instr = isa<math::SqrtOp, math::RsqrtOp>(op) ? "sqrt.rn."
+                      : isa<math::FloorOp>(op) ? "cvt.rmi." + suffix.str() + "."
+                      : isa<math::CeilOp>(op)  ? "cvt.rpi." + suffix.str() + "."
+                      : isa<math::TruncOp>(op) ? "cvt.rzi." + suffix.str() + "."
+                                               : "cvt.rni." + suffix.str() + ".";
+  std::string text = instr + suffix.str() + " $0, $1;";
+  std::string constraints = t.isF32() ? "=f,f" : "=d,d";
+  return LLVM::InlineAsmOp::create(
+             b, loc, t, ValueRange{x}, text, constraints,
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+             ArrayAttr())
+      .getResult(0);
 }
 
 LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
@@ -191,12 +294,26 @@ LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
       result = signBits(b, loc, op->getOperand(0), op->getOperand(1));
     else if (f32 && isa<math::ExpOp>(op))
       result = buildExp(b, loc, op->getOperand(0));
-    else if (isa<math::ExpOp, math::SqrtOp, math::FmaOp, math::FloorOp,
+    else if (f32 && isa<math::Exp2Op>(op))
+      result = buildExp2(b, loc, op->getOperand(0));
+    else if (f32 && isa<math::LogOp>(op))
+      result = buildLog(b, loc, op->getOperand(0));
+    else if (f32 && isa<math::TanhOp>(op))
+      result = buildTanh(b, loc, op->getOperand(0));
+    else if (f32or64 && isa<math::RsqrtOp>(op))
+      result = arith::DivFOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0)),
+          exactUnary(b, loc, op, op->getOperand(0), device));
+    else if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::TanhOp,
+                 math::SqrtOp, math::RsqrtOp, math::FmaOp, math::FloorOp,
                  math::CeilOp, math::TruncOp, math::RoundEvenOp>(op))
       return op->emitOpError()
              << "on " << type
              << " has no exact lowering here; it is lowered for f32"
-             << (isa<math::ExpOp>(op) ? "" : " and f64")
+             << (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::TanhOp>(op)
+                     ? ""
+                     : " and f64")
              << ": extend the operand with arith.extf (and round the "
                 "result with arith.truncf)";
     else

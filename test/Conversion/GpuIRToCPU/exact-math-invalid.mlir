@@ -3,13 +3,13 @@
 
 // Math ops without an exact lowering are refused by both lowerings, at the
 // op, with what to write instead.
-gpuir.proc @log(%X: memref<128xf32, #gpuir.gmem>) {
+gpuir.proc @erf(%X: memref<128xf32, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %i = 0 to 1 : cuda_tasks {
     gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
       %x = gpuir.read %X[%t] : memref<128xf32, #gpuir.gmem>
-      // expected-error @below {{'math.log' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.sqrt and math.fma}}
-      %y = math.log %x : f32
+      // expected-error @below {{'math.erf' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.sqrt and math.fma}}
+      %y = math.erf %x : f32
       gpuir.write %y, %X[%t] : memref<128xf32, #gpuir.gmem>
     }
     }
@@ -18,13 +18,13 @@ gpuir.proc @log(%X: memref<128xf32, #gpuir.gmem>) {
 
 // -----
 
-gpuir.proc @rsqrt(%X: memref<128xf32, #gpuir.gmem>) {
+gpuir.proc @sin(%X: memref<128xf32, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %i = 0 to 1 : cuda_tasks {
     gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
       %x = gpuir.read %X[%t] : memref<128xf32, #gpuir.gmem>
-      // expected-error @below {{'math.rsqrt' op has no lowering that exact floating point allows (its library call or instruction is approximate); write arith.divf of 1.0 by math.sqrt (two correctly rounded operations)}}
-      %y = math.rsqrt %x : f32
+      // expected-error @below {{'math.sin' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.sqrt and math.fma}}
+      %y = math.sin %x : f32
       gpuir.write %y, %X[%t] : memref<128xf32, #gpuir.gmem>
     }
     }
@@ -33,14 +33,14 @@ gpuir.proc @rsqrt(%X: memref<128xf32, #gpuir.gmem>) {
 
 // -----
 
-gpuir.proc @exp2(%X: memref<128xf32, #gpuir.gmem>) {
+gpuir.proc @tanh_f64(%X: memref<128xf64, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %i = 0 to 1 : cuda_tasks {
     gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
-      %x = gpuir.read %X[%t] : memref<128xf32, #gpuir.gmem>
-      // expected-error @below {{'math.exp2' op has no lowering that exact floating point allows (its library call or instruction is approximate); write math.exp of x times ln 2, or multiply by a power of two built with arith.bitcast}}
-      %y = math.exp2 %x : f32
-      gpuir.write %y, %X[%t] : memref<128xf32, #gpuir.gmem>
+      %x = gpuir.read %X[%t] : memref<128xf64, #gpuir.gmem>
+      // expected-error @below {{'math.tanh' op on 'f64' has no exact lowering here; it is lowered for f32: extend the operand with arith.extf (and round the result with arith.truncf)}}
+      %y = math.tanh %x : f64
+      gpuir.write %y, %X[%t] : memref<128xf64, #gpuir.gmem>
     }
     }
   }
@@ -53,7 +53,7 @@ gpuir.proc @powf(%X: memref<128xf32, #gpuir.gmem>) {
     gpuir.for %i = 0 to 1 : cuda_tasks {
     gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
       %x = gpuir.read %X[%t] : memref<128xf32, #gpuir.gmem>
-      // expected-error @below {{'math.powf' op has no lowering that exact floating point allows (its library call or instruction is approximate); write the product with arith.mulf, or math.exp of y times a logarithm computed on the host}}
+      // expected-error @below {{'math.powf' op has no lowering that exact floating point allows (its library call or instruction is approximate); write the product with arith.mulf, or math.exp2 of y times math.log2 of x computed with math.log}}
       %y = math.powf %x, %x : f32
       gpuir.write %y, %X[%t] : memref<128xf32, #gpuir.gmem>
     }
