@@ -25,7 +25,18 @@ struct CollectiveAnalysisPass
       if (!tiling)
         return;
       ++numScopes;
-      op->setAttr("gpuir.tiling", tiling->toAttr(ctx));
+      // Printed once where it changes: a scope whose tiling is its
+      // enclosing scope's (a sequential loop, a task loop, an if) gets none.
+      Attribute attr = tiling->toAttr(ctx);
+      Operation *outer = op->getParentOp();
+      while (outer && !analysis.getTilingInside(outer))
+        outer = outer->getParentOp();
+      if (outer && analysis.getTilingInside(outer)->toAttr(ctx) == attr) {
+        op->removeAttr("gpuir.tiling");
+        op->removeAttr("gpuir.scope");
+        return;
+      }
+      op->setAttr("gpuir.tiling", attr);
       auto [blockDim, clusterDim] = analysis.getLaunchShape(op);
       if (CollUnitAttr unit = analysis.classify(*tiling, blockDim, clusterDim))
         op->setAttr("gpuir.scope", unit);

@@ -1,7 +1,9 @@
 // RUN: rake-opt %s -split-input-file --rake-collective-analysis | FileCheck %s
 
 // Collective analysis gives every scope of a device function its tiling
-// (gpuir.tiling) and, when its collectives are one, its unit (gpuir.scope).
+// (gpuir.tiling) and, when its collectives are one, its unit (gpuir.scope),
+// printed once where they change: a task loop, a sequential loop or an if
+// with the tiling of the scope around it gets none.
 
 // One CTA of 256 threads: loops over threads, warps, warpgroups, quadpairs
 // and groups of 8 threads.
@@ -33,8 +35,7 @@ gpuir.proc @cta_units(%n: index) {
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 128, box = 128, count = 2>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<8 x thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 16, step = 8, box = 8, count = 30>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
+// CHECK-NOT: gpuir.tiling
 
 // -----
 
@@ -58,7 +59,6 @@ gpuir.proc @cluster_of_2(%n: index) {
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 32, box = 32, count = 4>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>]>}
 // CHECK: } attributes {gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 1, offset = 0, step = 1, box = 1, count = 128>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128]>}
 
 // -----
@@ -84,7 +84,6 @@ gpuir.proc @cluster_of_4(%n: index) {
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 1, box = 1, count = 2>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<2 x cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<level = 0, dim = 0, offset = 0, step = 2, box = 2, count = 2>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128]>}
 
 // -----
 
@@ -109,5 +108,4 @@ gpuir.proc @warp_specialized(%n: index) {
 // CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 128, step = 0, box = 256, count = 1>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 128, step = 0, box = 256, count = 1>, <level = 1, dim = 0, offset = 0, step = 128, box = 128, count = 2>]>}
 // CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 160, step = 0, box = 64, count = 1>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [384]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [384]>}

@@ -33,7 +33,7 @@ gpuir.proc @a() attributes {x = #gpuir.coll<domain [blockDim / 0] box [1]>} {}
 
 // -----
 
-// expected-error @+1 {{unknown collective unit 'block'; expected thread, quadpair, warp, warpgroup, cta_in_cluster, cluster, warp_in_cluster, cta_in_cluster_strided(n) or warp_in_cluster_strided(n)}}
+// expected-error @+1 {{unknown collective unit 'block'; expected thread, quadpair, warp, warpgroup, cta_in_cluster (or cta), cluster, warp_in_cluster, cta_in_cluster_strided(n) or warp_in_cluster_strided(n)}}
 gpuir.proc @a() attributes {x = #gpuir.unit<block>} {}
 
 // -----

@@ -227,11 +227,14 @@ Attribute CollUnitAttr::parse(AsmParser &parser, Type) {
   StringRef name;
   if (parser.parseKeyword(&name))
     return {};
-  std::optional<CollUnitKind> kind = symbolizeCollUnitKind(name);
+  // `cta` is the CTA of its cluster (of one CTA without clusters).
+  std::optional<CollUnitKind> kind =
+      name == "cta" ? CollUnitKind::cta_in_cluster : symbolizeCollUnitKind(name);
   if (!kind) {
     parser.emitError(kindLoc, "unknown collective unit '")
         << name
-        << "'; expected thread, quadpair, warp, warpgroup, cta_in_cluster, "
+        << "'; expected thread, quadpair, warp, warpgroup, cta_in_cluster (or "
+           "cta), "
            "cluster, warp_in_cluster, cta_in_cluster_strided(n) or "
            "warp_in_cluster_strided(n)";
     return {};
