@@ -28,6 +28,7 @@ std::vector<InstructionClass> commonClasses() {
        {"FADD", "FADD32I", "FMUL", "FMUL32I", "FFMA", "FFMA32I", "FSETP",
         "FSEL", "FMNMX", "FCHK", "FSET", "MUFU", "FSWZADD", "FRND"}},
       {"half", {"HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2"}},
+      {"float64", {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}},
       {"conversion", {"I2F", "F2I", "F2F", "I2FP", "F2FP", "I2I", "F2IP"}},
       {"move-and-predicate",
        {"MOV", "MOV32I", "PLOP3", "P2R", "R2P", "CS2R", "S2R", "S2UR", "R2UR",

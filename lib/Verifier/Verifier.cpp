@@ -454,7 +454,7 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
     if (trusted)
       continue;
     // Floating point, outside NVIDIA's correctly rounded subroutines.
-    bool fpArith = cls == "float32" || cls == "half";
+    bool fpArith = cls == "float32" || cls == "half" || cls == "float64";
     if (b == "MUFU") {
       std::vector<std::string> ops = in.operandList();
       std::string fn = in.opcode.substr(5);

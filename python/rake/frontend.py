@@ -26,8 +26,8 @@ of type `index`, loop variables) combine into quasi-affine expressions with
 makes the conditions of `if_` (join them with `&`, `|` and `~`, each comparison in parentheses).
 Indexing a buffer with control expressions reads (an SSA value) or writes
 (assignment); values combine with +, -, *, /, unary - and abs() into arith
-ops of their element type, and with sqrt, exp, fma, maximum, minimum, cast
-and bitcast into the math and arith ops of docs/GpuIR.md ("Math"). Loop
+ops of their element type, and with sqrt, rsqrt, exp, exp2, log, tanh, erf,
+fma, maximum, minimum, cast and bitcast into the math and arith ops of docs/GpuIR.md ("Math"). Loop
 variables keep their Python names in the IR, and every op is located at the
 line and column of the Python expression that made it.
 """
@@ -47,7 +47,8 @@ __all__ = [
     "cta_in_cluster", "device_function", "warps", "cuda_tasks",
     "cuda_threads", "seq", "if_", "else_", "alloc", "barrier", "fence", "arrive",
     "await_", "instr", "ceildiv", "const", "Value", "Control", "Procedure",
-    "sqrt", "exp", "fma", "maximum", "minimum", "cast", "bitcast",
+    "sqrt", "exp", "exp2", "log", "tanh", "erf", "rsqrt", "fma", "maximum",
+    "minimum", "cast", "bitcast",
 ]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -357,6 +358,41 @@ def exp(x) -> "Value":
     (x,) = _values(x)
     _float("exp", x)
     return _op("math.exp", [x], x.type)
+
+
+def exp2(x) -> "Value":
+    """2^x (math.exp2, f32; docs/GpuIR.md "Math")."""
+    (x,) = _values(x)
+    _float("exp2", x)
+    return _op("math.exp2", [x], x.type)
+
+
+def log(x) -> "Value":
+    """The natural logarithm (math.log, f32)."""
+    (x,) = _values(x)
+    _float("log", x)
+    return _op("math.log", [x], x.type)
+
+
+def tanh(x) -> "Value":
+    """tanh (math.tanh, f32)."""
+    (x,) = _values(x)
+    _float("tanh", x)
+    return _op("math.tanh", [x], x.type)
+
+
+def erf(x) -> "Value":
+    """The error function (math.erf, f32)."""
+    (x,) = _values(x)
+    _float("erf", x)
+    return _op("math.erf", [x], x.type)
+
+
+def rsqrt(x) -> "Value":
+    """1 / sqrt(x) (math.rsqrt: two correctly rounded operations)."""
+    (x,) = _values(x)
+    _float("rsqrt", x)
+    return _op("math.rsqrt", [x], x.type)
 
 
 def fma(a, b, c) -> "Value":

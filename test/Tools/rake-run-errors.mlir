@@ -1,8 +1,8 @@
 // rake-run's refusals: each names what is missing or wrong.
 // A math op without an exact lowering is refused at the op, with no dump of
 // generic IR after the error.
-// RUN: not rake-run --seq %S/Inputs/erf.mlir 2>&1 | FileCheck %s --check-prefix=LOG
-// LOG: erf.mlir:7:14: error: 'math.erf' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.sqrt and math.fma
+// RUN: not rake-run --seq %S/Inputs/atan.mlir 2>&1 | FileCheck %s --check-prefix=LOG
+// LOG: atan.mlir:7:14: error: 'math.atan' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.erf, math.sqrt and math.fma
 // LOG-NOT: see current operation
 // RUN: not rake-run %s 2>&1 | FileCheck %s --check-prefix=NOSEQ
 // NOSEQ: rake-run: only --seq (the sequential meaning on the host) is available; running on the GPU comes with code generation

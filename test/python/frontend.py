@@ -208,13 +208,14 @@ def conversions(A: gmem(f32, 4), B: gmem(bf16, 4), C: gmem(i32, 4)):
             for t in cuda_threads(0, 4, unit=thread):
                 a = A[t] * 1e-06 + float("inf")
                 B[t] = cast(a, bf16)
-                C[t] = bitcast(abs(-a), i32)
+                C[t] = bitcast(abs(-a) + erf(tanh(log(exp2(rsqrt(a))))), i32)
 
 
 text = conversions.text
-# CHECK-NEXT: conversions: True True True True
+# CHECK-NEXT: conversions: True True True True True
 print("conversions:", "arith.constant 1.0e-06 : f32" in text, "0x7f800000 : f32" in text,
-      "arith.truncf" in text and "arith.bitcast" in text, "math.absf" in text and "arith.negf" in text)
+      "arith.truncf" in text and "arith.bitcast" in text, "math.absf" in text and "arith.negf" in text,
+      all(f"math.{f} " in text for f in ("erf", "tanh", "log", "exp2", "rsqrt")))
 conversions.module().check()
 
 

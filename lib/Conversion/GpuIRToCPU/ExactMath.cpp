@@ -17,7 +17,7 @@
 //   values (NaN, +-inf, 0 for x below -103.97, -0 -> 1), and the same bits
 //   on both sides; math.exp2, math.log and math.tanh likewise (reductions
 //   and polynomials in fma.rn, docs/GpuIR.md "Math" gives each one's
-//   error); math.rsqrt is 1 / sqrt(x), two correctly rounded operations;
+//   error), math.erf by its series in f64; math.rsqrt is 1 / sqrt(x), two correctly rounded operations;
 // - every other math op is refused at the op, naming what to write.
 //
 //===----------------------------------------------------------------------===//
@@ -222,13 +222,57 @@ Value buildTanh(OpBuilder &b, Location loc, Value x) {
   return f.select(f.cmp(arith::CmpFPredicate::UNO, x, x), x, y);
 }
 
+/// erf: for |x| < 3.92 its Taylor series in x^2, 60 terms by Horner's
+/// rule in f64 fma (the terms' cancellation leaves over 30 correct bits;
+/// truncation below 2^-35), rounded once to f32; +-1 from |x| >= 3.92 on,
+/// where erf(x) rounds to +-1 in f32.
+Value buildErf(OpBuilder &b, Location loc, Value x) {
+  F32 f{b, loc};
+  Type f64 = b.getF64Type();
+  static const double coeffs[] = {
+      1.1283791670955126, -0.37612638903183754, 0.11283791670955126,
+      -0.026866170645131252, 0.005223977625442188, -0.0008548327023450852,
+      0.00012055332981789664, -1.492565035840625e-05, 1.6462114365889246e-06,
+      -1.6365844691234924e-07, 1.4807192815879218e-08, -1.2290555301717926e-09,
+      9.422759064650411e-11, -6.7113668551641105e-12, 4.4632242632864775e-13,
+      -2.7835162072109212e-14, 1.6342614095367152e-15, -9.063970842808673e-17,
+      4.763348040515068e-18, -2.3784598852774293e-19, 1.131218725924631e-20,
+      -5.136209054585811e-22, 2.2308786802746453e-23, -9.28672901131906e-25,
+      3.71153285316323e-26, -1.4263930180784176e-27, 5.279103332510835e-29,
+      -1.8841244217042036e-30, 6.492909974544561e-32, -2.1630383901171243e-33,
+      6.973730328792914e-35, -2.1781748594796097e-36, 6.597356545539203e-38,
+      -1.9395213725013484e-39, 5.539127534424142e-41, -1.538027363683162e-42,
+      4.155248965810673e-44, -1.0930925207357809e-45, 2.801843440026779e-47,
+      -7.002335114640116e-49, 1.7073594878289173e-50, -4.0639470618319806e-52,
+      9.448392328628975e-54, -2.1467878854142284e-55, 4.769421502324767e-57,
+      -1.0365775670498273e-58, 2.2049686442621383e-60, -4.59265585479012e-62,
+      9.370753999249602e-64, -1.8737644566629794e-65, 3.673320419992772e-67,
+      -7.062732960580048e-69, 1.3323470603292033e-70, -2.466874296148234e-72,
+      4.48446397702788e-74, -8.006659680524799e-76, 1.4044551588784019e-77,
+      -2.4211050031008298e-79, 4.1029630910196793e-81, -6.837297844314235e-83};
+  auto dc = [&](double v) {
+    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(v)).getResult();
+  };
+  Value xd = arith::ExtFOp::create(b, loc, f64, x);
+  Value t = arith::MulFOp::create(b, loc, xd, xd);
+  Value p = dc(coeffs[59]);
+  for (int n = 58; n >= 0; --n)
+    p = LLVM::FMAOp::create(b, loc, p, t, dc(coeffs[n]));
+  Value y = arith::TruncFOp::create(
+      b, loc, b.getF32Type(), arith::MulFOp::create(b, loc, xd, p));
+  Value ax = signBits(b, loc, x, Value());
+  Value one = signBits(b, loc, f.c(1.0f), x);
+  y = f.select(f.cmp(arith::CmpFPredicate::OGE, ax, f.c(3.92f)), one, y);
+  return f.select(f.cmp(arith::CmpFPredicate::UNO, x, x), x, y);
+}
+
 /// What to write instead of a math op without an exact lowering.
 std::string alternativeFor(StringRef name) {
   if (name == "powf" || name == "fpowi" || name == "ipowi")
     return "write the product with arith.mulf, or math.exp2 of y times "
            "math.log2 of x computed with math.log";
   return "compute it on the host, or from arith operations and math.exp, "
-         "math.exp2, math.log, math.tanh, math.sqrt and math.fma";
+         "math.exp2, math.log, math.tanh, math.erf, math.sqrt and math.fma";
 }
 
 } // namespace
@@ -300,18 +344,21 @@ LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
       result = buildLog(b, loc, op->getOperand(0));
     else if (f32 && isa<math::TanhOp>(op))
       result = buildTanh(b, loc, op->getOperand(0));
+    else if (f32 && isa<math::ErfOp>(op))
+      result = buildErf(b, loc, op->getOperand(0));
     else if (f32or64 && isa<math::RsqrtOp>(op))
       result = arith::DivFOp::create(
           b, loc,
           arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 1.0)),
           exactUnary(b, loc, op, op->getOperand(0), device));
     else if (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::TanhOp,
-                 math::SqrtOp, math::RsqrtOp, math::FmaOp, math::FloorOp,
+                 math::ErfOp, math::SqrtOp, math::RsqrtOp, math::FmaOp, math::FloorOp,
                  math::CeilOp, math::TruncOp, math::RoundEvenOp>(op))
       return op->emitOpError()
              << "on " << type
              << " has no exact lowering here; it is lowered for f32"
-             << (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::TanhOp>(op)
+             << (isa<math::ExpOp, math::Exp2Op, math::LogOp, math::TanhOp,
+                     math::ErfOp>(op)
                      ? ""
                      : " and f64")
              << ": extend the operand with arith.extf (and round the "

@@ -3,13 +3,13 @@
 
 // Math ops without an exact lowering are refused by both lowerings, at the
 // op, with what to write instead.
-gpuir.proc @erf(%X: memref<128xf32, #gpuir.gmem>) {
+gpuir.proc @atan(%X: memref<128xf32, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %i = 0 to 1 : cuda_tasks {
     gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
       %x = gpuir.read %X[%t] : memref<128xf32, #gpuir.gmem>
-      // expected-error @below {{'math.erf' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.sqrt and math.fma}}
-      %y = math.erf %x : f32
+      // expected-error @below {{'math.atan' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.erf, math.sqrt and math.fma}}
+      %y = math.atan %x : f32
       gpuir.write %y, %X[%t] : memref<128xf32, #gpuir.gmem>
     }
     }
@@ -23,7 +23,7 @@ gpuir.proc @sin(%X: memref<128xf32, #gpuir.gmem>) {
     gpuir.for %i = 0 to 1 : cuda_tasks {
     gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
       %x = gpuir.read %X[%t] : memref<128xf32, #gpuir.gmem>
-      // expected-error @below {{'math.sin' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.sqrt and math.fma}}
+      // expected-error @below {{'math.sin' op has no lowering that exact floating point allows (its library call or instruction is approximate); compute it on the host, or from arith operations and math.exp, math.exp2, math.log, math.tanh, math.erf, math.sqrt and math.fma}}
       %y = math.sin %x : f32
       gpuir.write %y, %X[%t] : memref<128xf32, #gpuir.gmem>
     }

@@ -6,7 +6,7 @@
                                    near 0), N multiple of 128
   math_table.py check DIR
       DIR/E.bin = exp(X), A = exp2(X), L = log(X), T = tanh(X), R =
-      rsqrt(X): each within 2 ulp of the f32 nearest the double result, and
+      rsqrt(X), F = erf(X): each within 2 ulp of the f32 nearest the double result, and
       exactly the function's value where that is 0, infinite or NaN;
       S = sqrt(|X|) / (|X| + 1) + floor(X): each step correctly rounded
       (the double results of sqrt and of single operations on f32 values,
@@ -59,7 +59,8 @@ if sys.argv[1] == "make":
 
 d = sys.argv[2]
 x, e, s = (load(f"{d}/{n}.bin") for n in ("X", "E", "S"))
-others = {n: load(f"{d}/{f}.bin") for n, f in (("exp2", "A"), ("log", "L"), ("tanh", "T"), ("rsqrt", "R"))}
+others = {n: load(f"{d}/{f}.bin") for n, f in (("exp2", "A"), ("log", "L"), ("tanh", "T"),
+                                              ("rsqrt", "R"), ("erf", "F"))}
 INF, NAN = float("inf"), float("nan")
 
 
@@ -76,6 +77,8 @@ def reference(name, v):
             return NAN if v < 0 else -INF if v == 0 else INF if v == INF else f32(math.log(v))
         if name == "tanh":
             return f32(math.tanh(v))
+        if name == "erf":
+            return f32(math.erf(v))
         # rsqrt: IEEE 754's rSqrt(-0) is -inf.
         return NAN if v < 0 else math.copysign(INF, v) if v == 0 else 0.0 if v == INF else f32(1 / math.sqrt(v))
     except OverflowError:
@@ -93,7 +96,7 @@ def within(name, got, ref):
 
 
 bad = 0
-worst = {n: 0 for n in ("exp", "exp2", "log", "tanh", "rsqrt")}
+worst = {n: 0 for n in ("exp", "exp2", "log", "tanh", "rsqrt", "erf")}
 for i, xi in enumerate(x):
     ok = True
     for name, out in [("exp", e)] + list(others.items()):
