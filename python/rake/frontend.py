@@ -27,7 +27,9 @@ makes the conditions of `if_` (join them with `&`, `|` and `~`, each comparison 
 Indexing a buffer with control expressions reads (an SSA value) or writes
 (assignment); values combine with +, -, *, /, unary - and abs() into arith
 ops of their element type, and with sqrt, rsqrt, exp, exp2, log, tanh, erf,
-fma, maximum, minimum, cast and bitcast into the math and arith ops of docs/GpuIR.md ("Math"). Loop
+fma, maximum, minimum, cast and bitcast into the math and arith ops of docs/GpuIR.md ("Math").
+wgmma_d(t, r) and mma_m16n8_c(lane, r) give the row and column of a register
+of the tensor cores' accumulator fragments. Loop
 variables keep their Python names in the IR, and every op is located at the
 line and column of the Python expression that made it.
 """
@@ -48,7 +50,7 @@ __all__ = [
     "cuda_threads", "seq", "if_", "else_", "alloc", "barrier", "fence", "arrive",
     "await_", "instr", "ceildiv", "const", "Value", "Control", "Procedure",
     "sqrt", "exp", "exp2", "log", "tanh", "erf", "rsqrt", "fma", "maximum",
-    "minimum", "cast", "bitcast",
+    "minimum", "cast", "bitcast", "wgmma_d", "mma_m16n8_c",
 ]
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -246,6 +248,23 @@ class Control:
 
 def ceildiv(a, b: int) -> Control:
     return Control(f"{Control.of(a)._p()} ceildiv {int(b)}", False)
+
+
+def wgmma_d(t, r):
+    """(row, column) of register r of thread t (0..127 of its warpgroup) in
+    the f32 accumulator of wgmma.m64nNk*: warp t // 32 holds rows 16 (t //
+    32) + .. + 15, register 4 j + i column 8 j + 2 (t % 4) + i % 2 and row
+    (t % 32) // 4 + 8 (i // 2) of those. Works on control expressions (loop
+    variables) and on integers."""
+    return ((t // 32) * 16 + (t % 32) // 4 + ((r % 4) // 2) * 8,
+            (r // 4) * 8 + (t % 4) * 2 + r % 2)
+
+
+def mma_m16n8_c(lane, r):
+    """(row, column) of register r (0..3) of `lane` in the f32 accumulator
+    (C/D) of mma.sync.m16n8k*: row lane // 4 + 8 (r // 2), column 2 (lane %
+    4) + r % 2."""
+    return lane // 4 + (r // 2) * 8, (lane % 4) * 2 + r % 2
 
 
 class Condition:

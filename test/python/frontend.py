@@ -200,6 +200,35 @@ for r in range(2):
 print("softmax32: within 1e-5 of Python:", ok)
 
 
+# The accumulator layouts: wgmma_d is the layout the wgmma examples spell
+# out (examples/gemm_sm90a_tma.mlir's epilogue), mma_m16n8_c mma.sync's;
+# as control expressions they index a write.
+same = all(wgmma_d(t, 4 * j + i) == ((t // 32) * 16 + (t % 32) // 4 + (i // 2) * 8,
+                                      j * 8 + (t % 4) * 2 + i % 2)
+           for t in range(128) for j in range(16) for i in range(4))
+cover = sorted(wgmma_d(t, r) for t in range(128) for r in range(64)) == \
+    [(row, col) for row in range(64) for col in range(128)]
+mma = sorted(mma_m16n8_c(l, r) for l in range(32) for r in range(4)) == \
+    [(row, col) for row in range(16) for col in range(8)]
+# CHECK-NEXT: fragments: True True True
+print("fragments:", same, cover, mma)
+
+
+@proc
+def store_fragment(C: gmem(f32, 64, 128)):
+    with device_function(block=128):
+        for task in cuda_tasks(0, 1):
+            for t in cuda_threads(0, 128, unit=thread):
+                for r in seq(0, 64):
+                    row, col = wgmma_d(t, r)
+                    C[row, col] = const(1.0)
+
+
+store_fragment.module().check()
+# CHECK-NEXT: store_fragment: gpuir.write %c, %C[(((%t floordiv 32) * 16) + ((%t mod 32) floordiv 4)) + (((%r mod 4) floordiv 2) * 8), (((%r floordiv 4) * 8) + ((%t mod 4) * 2)) + (%r mod 2)]
+print("store_fragment:", [l.strip().split(" : ")[0] for l in store_fragment.text.splitlines() if "gpuir.write" in l][0])
+
+
 # cast, bitcast and constants that Python prints without a point.
 @proc
 def conversions(A: gmem(f32, 4), B: gmem(bf16, 4), C: gmem(i32, 4)):
