@@ -365,53 +365,24 @@ def _float(name: str, v: "Value") -> None:
         raise TypeError(f"{name} takes a floating-point value, not {v.type}")
 
 
-def sqrt(x) -> "Value":
-    """The correctly rounded square root (math.sqrt)."""
-    (x,) = _values(x)
-    _float("sqrt", x)
-    return _op("math.sqrt", [x], x.type)
+def _unary_math(name: str, doc: str):
+    """The builder of the one-operand float op math.<name>."""
+    def build(x) -> "Value":
+        (x,) = _values(x)
+        _float(name, x)
+        return _op(f"math.{name}", [x], x.type)
+    build.__name__ = build.__qualname__ = name
+    build.__doc__ = doc
+    return build
 
 
-def exp(x) -> "Value":
-    """e^x (math.exp: Rake's exp, within 1 ulp, for f32; docs/GpuIR.md)."""
-    (x,) = _values(x)
-    _float("exp", x)
-    return _op("math.exp", [x], x.type)
-
-
-def exp2(x) -> "Value":
-    """2^x (math.exp2, f32; docs/GpuIR.md "Math")."""
-    (x,) = _values(x)
-    _float("exp2", x)
-    return _op("math.exp2", [x], x.type)
-
-
-def log(x) -> "Value":
-    """The natural logarithm (math.log, f32)."""
-    (x,) = _values(x)
-    _float("log", x)
-    return _op("math.log", [x], x.type)
-
-
-def tanh(x) -> "Value":
-    """tanh (math.tanh, f32)."""
-    (x,) = _values(x)
-    _float("tanh", x)
-    return _op("math.tanh", [x], x.type)
-
-
-def erf(x) -> "Value":
-    """The error function (math.erf, f32)."""
-    (x,) = _values(x)
-    _float("erf", x)
-    return _op("math.erf", [x], x.type)
-
-
-def rsqrt(x) -> "Value":
-    """1 / sqrt(x) (math.rsqrt: two correctly rounded operations)."""
-    (x,) = _values(x)
-    _float("rsqrt", x)
-    return _op("math.rsqrt", [x], x.type)
+sqrt = _unary_math("sqrt", "The correctly rounded square root (math.sqrt).")
+exp = _unary_math("exp", "e^x (math.exp: Rake's exp, within 1 ulp, for f32; docs/GpuIR.md).")
+exp2 = _unary_math("exp2", '2^x (math.exp2, f32; docs/GpuIR.md "Math").')
+log = _unary_math("log", "The natural logarithm (math.log, f32).")
+tanh = _unary_math("tanh", "tanh (math.tanh, f32).")
+erf = _unary_math("erf", "The error function (math.erf, f32).")
+rsqrt = _unary_math("rsqrt", "1 / sqrt(x) (math.rsqrt: two correctly rounded operations).")
 
 
 def fma(a, b, c) -> "Value":

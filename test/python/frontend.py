@@ -332,6 +332,14 @@ def bad_bitcast():
                 bitcast(A[t], bf16)
 
 
+def int_sqrt():
+    @proc
+    def p(A: gmem(i32, 4)):
+        with device_function(block=32):
+            for t in cuda_tasks(0, 4):
+                sqrt(A[t])
+
+
 def mixed_max():
     @proc
     def p(A: gmem(f32, 4), B: gmem(bf16, 4)):
@@ -353,6 +361,8 @@ def lone_else():
 print(refused(bad_bitcast))
 # CHECK-NEXT: TypeError: math on values of different types: f32, bf16
 print(refused(mixed_max))
+# CHECK-NEXT: TypeError: sqrt takes a floating-point value, not i32
+print(refused(int_sqrt))
 # CHECK-NEXT: TypeError: a GpuIR condition has no Python truth value: use it in if_(...) and combine comparisons with &, | and ~
 print(refused(chained))
 # CHECK-NEXT: TypeError: parameter n of p needs the annotation `index` or a buffer type such as gmem(f32, '?')
