@@ -256,6 +256,28 @@ void readKernel(const Value &kv, const std::string &path, KernelEntry &k,
                                 "0 and cluster >= 1"});
     }
   }
+  if (const Value *sv = r.field("signature", Value::Array, /*required=*/false)) {
+    k.hasSignature = true;
+    for (size_t i = 0; i < sv->items.size(); ++i) {
+      std::string sp = path + ".signature[" + std::to_string(i) + "]";
+      ObjectReader pr(&sv->items[i], sp, out);
+      if (!pr.valid()) {
+        out.push_back({"manifest", "manifest field " + sp + " is not an object"});
+        continue;
+      }
+      SourceParam p;
+      p.name = pr.str("name");
+      p.kind = pr.str("kind");
+      pr.oneOf("kind", p.kind, {"index", "buffer", "tensor_map"});
+      if (p.kind == "buffer") {
+        p.element = pr.str("element");
+        p.memory = pr.str("memory");
+        p.extents = pr.strings("extents");
+      }
+      pr.finish();
+      k.signature.push_back(p);
+    }
+  }
   r.finish();
 }
 

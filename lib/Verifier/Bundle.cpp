@@ -328,6 +328,20 @@ json::Array kernelsJson(const MakeOptions &o, const verifier::Result &r,
       ls.dynamicSharedBytes = std::max<int64_t>(o.ptxDynamicSharedBytes, 0);
       ko["launch"] = launchJson(ls);
     }
+    auto sig = o.signatures.find(k.name);
+    if (sig != o.signatures.end()) {
+      json::Array ps;
+      for (const artifact::SourceParam &p : sig->second) {
+        json::Object po{{"name", p.name}, {"kind", p.kind}};
+        if (p.kind == "buffer") {
+          po["element"] = p.element;
+          po["memory"] = p.memory;
+          po["extents"] = strings(p.extents);
+        }
+        ps.push_back(std::move(po));
+      }
+      ko["signature"] = std::move(ps);
+    }
     kernels.push_back(std::move(ko));
   }
   return kernels;
@@ -506,7 +520,16 @@ int rake::bundle::make(const MakeOptions &o) {
   vo2.signKeyPem = o.signKeyPem;
   // The cubin was just assembled from this PTX by the pinned ptxas.
   vo2.skipReassembly = true;
-  return verify(o.outDir, vo2);
+  int status = verify(o.outDir, vo2);
+  // Only the disassembly missing: say how to finish.
+  if (!haveDisasm)
+    llvm::errs() << "rake-bundle: to finish this bundle, record the "
+                    "disassembly of its cubin on a machine with the CUDA "
+                    "toolkit's nvdisasm: `scripts/record-disasm.sh STORE "
+                 << o.outDir << "` writes STORE/" << cubinSha
+                 << ".json; then make the bundle again here with "
+                    "--disasm-dir=STORE\n";
+  return status;
 }
 
 //===----------------------------------------------------------------------===//

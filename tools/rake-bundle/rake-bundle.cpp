@@ -29,6 +29,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
@@ -54,10 +57,10 @@ static cl::opt<std::string> profileName("profile", cl::init("nvidia-ptx-sm90a"),
                                         cl::desc("The profile (rake-verify --list-profiles)"), cl::cat(toolOptions));
 static cl::list<std::string> disasmDirs("disasm-dir", cl::desc("A folder of recorded disassemblies named <cubin-sha256>.json"), cl::cat(toolOptions));
 static cl::opt<std::string> nvdisasm("nvdisasm", cl::init("auto"),
-                                     cl::desc("auto: nvdisasm where it exists, else recorded; never; or a path"));
+                                     cl::desc("auto: nvdisasm where it exists, else recorded; never; or a path"), cl::cat(toolOptions));
 static cl::opt<std::string> ptxas("ptxas", cl::desc("The ptxas to use (default: PATH, then /usr/local/cuda/bin)"), cl::cat(toolOptions));
 static cl::opt<std::string> signKey("sign", cl::desc("Sign the bundle, when it verifies, with this Ed25519 private key (PEM; rake-verify --keygen makes one)"), cl::cat(toolOptions));
-static cl::opt<bool> repin("repin", cl::desc("Use a ptxas the profile does not pin; the bundle records its hash"));
+static cl::opt<bool> repin("repin", cl::desc("Use a ptxas the profile does not pin; the bundle records its hash"), cl::cat(toolOptions));
 static cl::opt<int64_t> dynamicSharedBytes(
     "dynamic-shared-bytes", cl::init(-1),
     cl::desc("PTX input: the dynamic shared memory each kernel is launched "
@@ -66,7 +69,8 @@ static cl::opt<int64_t> dynamicSharedBytes(
 static cl::opt<int64_t> blocksPerSm(
     "blocks-per-sm", cl::init(0),
     cl::desc("PTX input: CTAs per SM in the launch shape (default 1; GpuIR "
-             "input: the device function's blocks_per_sm)"));
+             "input: the device function's blocks_per_sm)"),
+    cl::cat(toolOptions));
 
 /// Each proc's kernel ABI (lib/Analysis/KernelABI): the role of each
 /// parameter and the launch shape, as rake-bundle records them.
@@ -88,6 +92,87 @@ static void abiOf(ModuleOp module, ::rake::bundle::ParamRoles &roles,
     s.blocksPerSm = abi->blocksPerSm;
     s.dynamicSharedBytes = abi->dynamicSharedBytes;
     s.cluster = abi->cluster;
+  });
+}
+
+/// An extent as the manifest's signature writes it: over the index
+/// parameters' names, every binary operation in parentheses.
+static std::string extentText(AffineExpr e, ArrayRef<std::string> names) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return std::to_string(c.getValue());
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return names[d.getPosition()];
+  auto b = cast<AffineBinaryOpExpr>(e);
+  const char *op = "+";
+  switch (e.getKind()) {
+  case AffineExprKind::Mul: op = "*"; break;
+  case AffineExprKind::Mod: op = "mod"; break;
+  case AffineExprKind::FloorDiv: op = "floordiv"; break;
+  case AffineExprKind::CeilDiv: op = "ceildiv"; break;
+  default: break;
+  }
+  return "(" + extentText(b.getLHS(), names) + " " + op + " " +
+         extentText(b.getRHS(), names) + ")";
+}
+
+/// Each kernel's source parameters, for the manifest's signature: the names
+/// the source gives them (from the parser's record of the text), their kind,
+/// and for buffers the element type, the memory and the declared extents.
+static void signaturesOf(
+    ModuleOp module, const AsmParserState &asmState,
+    std::map<std::string, std::vector<::rake::artifact::SourceParam>> &out) {
+  module.walk([&](mlir::rake::gpuir::ProcOp proc) {
+    Block &entry = proc.getBody().front();
+    const AsmParserState::BlockDefinition *def = asmState.getBlockDef(&entry);
+    std::vector<std::string> names;
+    for (BlockArgument arg : entry.getArguments()) {
+      std::string name = "arg" + std::to_string(arg.getArgNumber());
+      if (def && arg.getArgNumber() < def->arguments.size()) {
+        SMRange r = def->arguments[arg.getArgNumber()].loc;
+        StringRef text(r.Start.getPointer(),
+                       r.End.getPointer() - r.Start.getPointer());
+        if (text.consume_front("%") && !text.empty())
+          name = text.str();
+      }
+      names.push_back(name);
+    }
+    std::vector<std::string> controls;
+    for (BlockArgument arg : entry.getArguments())
+      if (isa<IndexType>(arg.getType()))
+        controls.push_back(names[arg.getArgNumber()]);
+    std::vector<::rake::artifact::SourceParam> params;
+    for (BlockArgument arg : entry.getArguments()) {
+      ::rake::artifact::SourceParam p;
+      p.name = names[arg.getArgNumber()];
+      if (isa<IndexType>(arg.getType())) {
+        p.kind = "index";
+      } else if (auto memref = dyn_cast<MemRefType>(arg.getType())) {
+        p.kind = "buffer";
+        llvm::raw_string_ostream(p.element) << memref.getElementType();
+        if (mlir::Attribute space = memref.getMemorySpace()) {
+          std::string text;
+          llvm::raw_string_ostream(text) << space;
+          StringRef t(text);
+          t.consume_front("#gpuir.");
+          p.memory = t.str();
+        }
+        auto extents = proc.getArgAttrOfType<AffineMapAttr>(
+            arg.getArgNumber(), mlir::rake::gpuir::kExtentsAttrName);
+        for (int64_t d = 0; d < memref.getRank(); ++d) {
+          if (extents)
+            p.extents.push_back(
+                extentText(extents.getValue().getResult(d), controls));
+          else if (!memref.isDynamicDim(d))
+            p.extents.push_back(std::to_string(memref.getDimSize(d)));
+          else
+            p.extents.push_back("?");
+        }
+      } else {
+        p.kind = "tensor_map";
+      }
+      params.push_back(std::move(p));
+    }
+    out[proc.getSymName().str()] = std::move(params);
   });
 }
 
@@ -152,10 +237,19 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(o.sourceText, input), SMLoc());
   SourceMgrDiagnosticHandler handler(sm, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &context);
+  // Parsed with the parser's record of the text, for the parameters' names.
+  Block topLevel;
+  AsmParserState asmState;
+  ParserConfig config(&context);
+  if (failed(parseAsmSourceFile(sm, &topLevel, config, &asmState)))
+    return 2;
+  OwningOpRef<ModuleOp> module =
+      mlir::detail::constructContainerOpForParserIfNecessary<ModuleOp>(
+          &topLevel, &context, FileLineColLoc::get(&context, input, 0, 0));
   if (!module)
     return 2;
   abiOf(*module, o.roles, o.launch);
+  signaturesOf(*module, asmState, o.signatures);
   PassManager pm(&context);
   mlir::rake::buildGpuIRToPtxPipeline(pm, p->target, "isa");
   if (failed(pm.run(*module)))

@@ -59,6 +59,20 @@ struct Launch {
   int64_t cluster = 1;
 };
 
+/// A parameter of the source procedure a kernel was compiled from (GpuIR):
+/// what a caller passes, as the synchronization check assumed it. The
+/// manifest's kernels[].signature, absent for a bundle made from PTX.
+struct SourceParam {
+  std::string name; ///< its name in the source ("A"), or "argK"
+  std::string kind; ///< "index", "buffer" or "tensor_map"
+  /// Buffers: the element type ("f32", "bf16", "i32", ...), the memory
+  /// ("gmem", ...) and each dimension's extent: an expression over the index
+  /// parameters' names ("(Mt * 256)", "n", "64"), or "?" where the source
+  /// declares none.
+  std::string element, memory;
+  std::vector<std::string> extents;
+};
+
 struct KernelEntry {
   std::string name, sha256;
   int64_t textBytes = 0, registers = 0, sharedBytes = 0, frameBytes = 0,
@@ -70,6 +84,8 @@ struct KernelEntry {
   std::vector<Param> params;
   bool hasLaunch = false;
   Launch launch;
+  bool hasSignature = false;
+  std::vector<SourceParam> signature;
 };
 
 struct FileRef {

@@ -14,6 +14,7 @@
 #ifndef RAKE_VERIFIER_BUNDLE_H
 #define RAKE_VERIFIER_BUNDLE_H
 
+#include "Rake/Artifact/Manifest.h"
 #include "Rake/Profile/Profile.h"
 
 #include <cstdint>
@@ -57,6 +58,9 @@ struct MakeOptions {
   /// From GpuIR: each kernel's launch shape, as its device function and
   /// shared-memory layout give it.
   LaunchShapes launch;
+  /// From GpuIR: each kernel's source parameters (the manifest's
+  /// kernels[].signature), by kernel name.
+  std::map<std::string, std::vector<artifact::SourceParam>> signatures;
   /// From PTX (no GpuIR): the dynamic shared memory of every kernel, or -1
   /// when not given. Without it a kernel that declares `.extern .shared` gets
   /// no launch shape, and the verifier refuses the bundle (fail closed);
