@@ -1,8 +1,11 @@
 # -*- Python -*-
 # lit configuration for the Rake GPU tests.
 
+import hashlib
+import json
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -41,6 +44,20 @@ if shutil.which("nvidia-smi") and os.system("nvidia-smi -L > /dev/null 2>&1") ==
     config.available_features.add("gpu")
 if shutil.which("ptxas") or os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("ptxas")
+# ptxas-pinned (any test): a ptxas whose sha256 the sm90a profile pins (bundles made in
+# the tests then reproduce the recorded cubins byte for byte).
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+try:
+    profile = json.loads(subprocess.run(
+        [os.path.join(config.rake_tools_dir, "rake-verify"), "--print-profile=nvidia-ptx-sm90a"],
+        capture_output=True, text=True).stdout)
+    digest = hashlib.sha256(open(ptxas, "rb").read()).hexdigest()
+    if any(p["tool"] == "ptxas" and p["sha256"] == digest for p in profile["toolchain_pins"]):
+        config.available_features.add("ptxas-pinned")
+except (OSError, ValueError, KeyError):
+    pass
+# The stand-in libcuda of the runtime's tests (test/Runtime/fake-cuda.c).
+config.substitutions.append(("%fake_cuda", os.path.join(config.rake_obj_root, "lib", "librake-fake-cuda.so")))
 # The CUDA toolkit's headers and driver stub, and OpenSSL's: what
 # scripts/build-launcher.sh needs to build the GPU launcher.
 cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")

@@ -114,6 +114,11 @@ void rake_bundle_close(rake_bundle *bundle);
  * "integrity only: ..." when no key was given. */
 const char *rake_bundle_trust(const rake_bundle *bundle);
 
+/* The manifest the open checked (JSON text, rake-bundle/2): what a caller
+ * reads the kernels' source signatures from (kernels[].signature: each
+ * parameter's name, kind, element type and extents). Valid until close. */
+const char *rake_bundle_manifest(const rake_bundle *bundle);
+
 const char *rake_bundle_target(const rake_bundle *bundle);  /* "sm_90a" */
 const char *rake_bundle_profile(const rake_bundle *bundle); /* "nvidia-ptx-sm90a" */
 uint32_t rake_bundle_kernel_count(const rake_bundle *bundle);
@@ -154,7 +159,10 @@ rake_status rake_kernel_launch_shape(const rake_bundle *bundle,
                                      rake_launch_shape *shape, rake_error *err);
 
 /* Loads the bundle's verified cubin bytes on `context` (made current for the
- * call and restored after), after checking the device's architecture. */
+ * call and restored after), after checking the device's architecture. A
+ * NULL `context` is the calling thread's current context (as the CUDA
+ * runtime and torch leave it), or the primary context of device 0 when the
+ * thread has none. */
 rake_status rake_module_load(const rake_bundle *bundle, struct CUctx_st *context,
                              rake_module **out, rake_error *err);
 rake_status rake_module_unload(rake_module *module, rake_error *err);
@@ -195,6 +203,29 @@ rake_status rake_launch_args(rake_module *module, const char *kernel,
                              const rake_launch_config *config,
                              struct CUstream_st *stream, uint32_t arg_count,
                              const rake_arg *args, rake_error *err);
+
+/* The launch the bundle's shape gives on the module's device: CTAs of the
+ * recorded block, the recorded dynamic shared memory, and (the kernel is
+ * persistent) SM count x blocks_per_sm CTAs rounded down to whole clusters. */
+rake_status rake_kernel_launch_config(const rake_module *module,
+                                      const char *kernel,
+                                      rake_launch_config *config,
+                                      rake_error *err);
+
+/* Makes the CUtensorMap that kernel parameter `param` (role
+ * "tensormap.argK.RxC.swizzleB") stands for: over the row-major
+ * two-dimensional buffer at device address `address` of `rows` x `cols`
+ * elements, `row_stride_bytes` apart, with the box and swizzle the bundle
+ * records and the element type of source parameter K. The map is placed in
+ * device memory the module owns; *device_address is what the parameter
+ * takes. Freed by rake_tensor_map_destroy or when the module is unloaded. */
+rake_status rake_tensor_map_create(rake_module *module, const char *kernel,
+                                   uint32_t param, uint64_t address,
+                                   uint64_t rows, uint64_t cols,
+                                   uint64_t row_stride_bytes,
+                                   uint64_t *device_address, rake_error *err);
+rake_status rake_tensor_map_destroy(rake_module *module,
+                                    uint64_t device_address, rake_error *err);
 
 /* Appends one line of runtime evidence (device, compute capability, driver
  * version, runtime ABI, bundle hashes, `note`) as JSON to `path`

@@ -44,6 +44,7 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
 enum { kCcMajor = 75, kCcMinor = 76 }; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_*
+enum { kSmCount = 16 }; // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
 enum { kMaxDynamicSharedSizeBytes = 8 }; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 // Dynamic shared memory above this needs the opt-in attribute.
 constexpr uint32_t kDefaultSharedLimit = 48 * 1024;
@@ -65,6 +66,17 @@ struct Driver {
                              void **, void **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuCtxGetCurrent)(CUcontext *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuMemAlloc)(uint64_t *, size_t);
+  CUresult (*cuMemFree)(uint64_t);
+  CUresult (*cuMemcpyHtoD)(uint64_t, const void *, size_t);
+  // Optional (CUDA 12 and later): only tensor maps need it.
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, uint32_t, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int) = nullptr;
 };
 
 } // namespace
@@ -89,6 +101,7 @@ struct rake_bundle {
     std::vector<uint32_t> maxThreads;
     bool hasLaunch = false; ///< the manifest records a launch shape
     rake_launch_shape launch{};
+    std::vector<rake::artifact::SourceParam> signature;
   };
   std::vector<Kernel> kernels;
   const Kernel *find(const std::string &name) const {
@@ -105,8 +118,9 @@ struct rake_module {
   CUcontext context;
   CUmodule module = nullptr;
   CUdevice device = 0;
-  int ccMajor = 0, ccMinor = 0;
+  int ccMajor = 0, ccMinor = 0, smCount = 0;
   std::map<std::string, CUfunction> functions;
+  std::map<uint64_t, bool> tensorMaps; ///< device copies rake made
 };
 
 namespace {
@@ -155,6 +169,12 @@ rake_status openDriver(Driver &d, rake_error *err) {
       {"cuLaunchKernel", (void **)&d.cuLaunchKernel},
       {"cuGetErrorString", (void **)&d.cuGetErrorString},
       {"cuFuncSetAttribute", (void **)&d.cuFuncSetAttribute},
+      {"cuCtxGetCurrent", (void **)&d.cuCtxGetCurrent},
+      {"cuDeviceGet", (void **)&d.cuDeviceGet},
+      {"cuDevicePrimaryCtxRetain", (void **)&d.cuDevicePrimaryCtxRetain},
+      {"cuMemAlloc_v2", (void **)&d.cuMemAlloc},
+      {"cuMemFree_v2", (void **)&d.cuMemFree},
+      {"cuMemcpyHtoD_v2", (void **)&d.cuMemcpyHtoD},
   };
   for (Entry &e : entries) {
     *e.slot = dlsym(d.lib, e.name);
@@ -165,6 +185,7 @@ rake_status openDriver(Driver &d, rake_error *err) {
                   e.name);
     }
   }
+  *(void **)&d.cuTensorMapEncodeTiled = dlsym(d.lib, "cuTensorMapEncodeTiled");
   CUresult r = d.cuInit(0);
   if (r != 0)
     return fail(err, RAKE_ERR_DRIVER, "cuInit failed: %d (%s)", r,
@@ -276,10 +297,15 @@ extern "C" rake_status rake_bundle_open_with(const char *dirC,
       k.launch.dynamic_shared_bytes = uint32_t(ke.launch.dynamicSharedBytes);
       k.launch.cluster = uint32_t(ke.launch.cluster);
     }
+    k.signature = ke.signature;
     b->kernels.push_back(std::move(k));
   }
   *out = b.release();
   return RAKE_OK;
+}
+
+extern "C" const char *rake_bundle_manifest(const rake_bundle *b) {
+  return b ? b->manifestText.c_str() : "";
 }
 
 extern "C" const char *rake_bundle_trust(const rake_bundle *b) {
@@ -364,16 +390,31 @@ extern "C" rake_status rake_kernel_launch_shape(const rake_bundle *b,
 
 extern "C" rake_status rake_module_load(const rake_bundle *b, CUcontext ctx,
                                         rake_module **out, rake_error *err) {
-  if (!b || !ctx || !out)
+  if (!b || !out)
     return fail(err, RAKE_ERR_ARGUMENT, "rake_module_load: a NULL argument");
   *out = nullptr;
   auto m = std::make_unique<rake_module>();
   m->bundle = b;
-  m->context = ctx;
   if (rake_status s = openDriver(m->driver, err))
     return s;
   Driver &d = m->driver;
-  CUresult r = d.cuCtxPushCurrent(ctx);
+  CUresult r = 0;
+  // No context given: the calling thread's (as the CUDA runtime and torch
+  // leave it), else the primary context of device 0.
+  if (!ctx && (r = d.cuCtxGetCurrent(&ctx)) != 0)
+    return fail(err, RAKE_ERR_DRIVER, "cuCtxGetCurrent failed: %d (%s)", r,
+                driverError(d, r));
+  if (!ctx) {
+    CUdevice dev0 = 0;
+    if ((r = d.cuDeviceGet(&dev0, 0)) != 0 ||
+        (r = d.cuDevicePrimaryCtxRetain(&ctx, dev0)) != 0)
+      return fail(err, RAKE_ERR_DRIVER,
+                  "no current CUDA context, and the primary context of "
+                  "device 0 cannot be retained: %d (%s)",
+                  r, driverError(d, r));
+  }
+  m->context = ctx;
+  r = d.cuCtxPushCurrent(ctx);
   if (r != 0)
     return fail(err, RAKE_ERR_DRIVER, "cuCtxPushCurrent failed: %d (%s)", r,
                 driverError(d, r));
@@ -381,6 +422,7 @@ extern "C" rake_status rake_module_load(const rake_bundle *b, CUcontext ctx,
   CUmodule mod = nullptr;
   do {
     if ((r = d.cuCtxGetDevice(&m->device)) != 0 ||
+        (r = d.cuDeviceGetAttribute(&m->smCount, kSmCount, m->device)) != 0 ||
         (r = d.cuDeviceGetAttribute(&m->ccMajor, kCcMajor, m->device)) != 0 ||
         (r = d.cuDeviceGetAttribute(&m->ccMinor, kCcMinor, m->device)) != 0) {
       status = fail(err, RAKE_ERR_DRIVER,
@@ -434,6 +476,8 @@ extern "C" rake_status rake_module_unload(rake_module *m, rake_error *err) {
   Driver &d = m->driver;
   rake_status status = RAKE_OK;
   if (d.cuCtxPushCurrent(m->context) == 0) {
+    for (auto &entry : m->tensorMaps)
+      d.cuMemFree(entry.first);
     CUresult r = d.cuModuleUnload(m->module);
     if (r != 0)
       status = fail(err, RAKE_ERR_DRIVER, "cuModuleUnload failed: %d (%s)", r,
@@ -596,6 +640,168 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
 }
 
 } // namespace
+
+extern "C" rake_status rake_kernel_launch_config(const rake_module *m,
+                                                 const char *kernel,
+                                                 rake_launch_config *cfg,
+                                                 rake_error *err) {
+  if (!m || !kernel || !cfg)
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "rake_kernel_launch_config: a NULL argument");
+  const rake_bundle::Kernel *k = m->bundle->find(kernel);
+  if (!k)
+    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
+                kernel);
+  if (!k->hasLaunch)
+    return fail(err, RAKE_ERR_LAUNCH_NO_SHAPE,
+                "kernel '%s': the bundle records no launch shape (block, "
+                "blocks per SM, dynamic shared memory)",
+                kernel);
+  const rake_launch_shape &s = k->launch;
+  uint32_t cluster = s.cluster ? s.cluster : 1;
+  uint32_t grid = uint32_t(m->smCount) * s.blocks_per_sm / cluster * cluster;
+  if (grid == 0)
+    return fail(err, RAKE_ERR_LAUNCH_GRID,
+                "kernel '%s' runs in clusters of %u CTAs; the device has %d "
+                "SMs",
+                kernel, cluster, m->smCount);
+  *cfg = rake_launch_config{{grid, 1, 1},
+                            {s.block[0], s.block[1], s.block[2]},
+                            s.dynamic_shared_bytes};
+  return RAKE_OK;
+}
+
+namespace {
+
+/// A tensor map role, "tensormap.argK.RxC.swizzleB": K, the box and B.
+bool parseTensorMapRole(const std::string &role, unsigned &arg, uint32_t &rows,
+                        uint32_t &cols, unsigned &swizzle) {
+  return std::sscanf(role.c_str(), "tensormap.arg%u.%ux%u.swizzle%u", &arg,
+                     &rows, &cols, &swizzle) == 4;
+}
+
+/// CUtensorMapDataType of an element type, or -1.
+int tensorMapType(const std::string &element, uint32_t &bytes) {
+  static const struct {
+    const char *name;
+    int type;
+    uint32_t bytes;
+  } known[] = {{"i8", 0, 1},  {"i16", 1, 2},  {"i32", 3, 4},
+               {"i64", 5, 8}, {"f16", 6, 2},  {"f32", 7, 4},
+               {"f64", 8, 8}, {"bf16", 9, 2}};
+  for (const auto &k : known)
+    if (element == k.name) {
+      bytes = k.bytes;
+      return k.type;
+    }
+  return -1;
+}
+
+} // namespace
+
+extern "C" rake_status rake_tensor_map_create(
+    rake_module *m, const char *kernel, uint32_t param, uint64_t address,
+    uint64_t rows, uint64_t cols, uint64_t rowStrideBytes, uint64_t *out,
+    rake_error *err) {
+  if (!m || !kernel || !out)
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "rake_tensor_map_create: a NULL argument");
+  *out = 0;
+  const rake_bundle::Kernel *k = m->bundle->find(kernel);
+  if (!k)
+    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
+                kernel);
+  unsigned arg = 0, swizzle = 0;
+  uint32_t boxRows = 0, boxCols = 0;
+  if (param >= k->params.size() ||
+      !parseTensorMapRole(k->params[param].role, arg, boxRows, boxCols,
+                          swizzle))
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "kernel '%s' parameter %u is not a tensor map", kernel, param);
+  if (arg >= k->signature.size() || k->signature[arg].kind != "buffer")
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s': the bundle records no buffer parameter %u for "
+                "the tensor map of parameter %u (a bundle made from PTX has "
+                "no signature)",
+                kernel, arg, param);
+  const rake::artifact::SourceParam &buffer = k->signature[arg];
+  uint32_t elementBytes = 0;
+  int type = tensorMapType(buffer.element, elementBytes);
+  int swizzleCode = swizzle == 0 ? 0 : swizzle == 32 ? 1 : swizzle == 64 ? 2
+                                     : swizzle == 128 ? 3 : -1;
+  if (type < 0 || swizzleCode < 0)
+    return fail(err, RAKE_ERR_ABI,
+                "kernel '%s': no tensor map of %s elements with a %u-byte "
+                "swizzle",
+                kernel, buffer.element.c_str(), swizzle);
+  if (address % 16 || rowStrideBytes % 16 || rows == 0 || cols == 0 ||
+      rowStrideBytes < cols * elementBytes)
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "the tensor map of '%s' needs a 16-byte aligned address and "
+                "row stride (at least a row's %llu bytes) over at least one "
+                "row and column; given address 0x%llx, %llu x %llu, row "
+                "stride %llu bytes",
+                buffer.name.c_str(),
+                (unsigned long long)(cols * elementBytes),
+                (unsigned long long)address, (unsigned long long)rows,
+                (unsigned long long)cols, (unsigned long long)rowStrideBytes);
+  Driver &d = m->driver;
+  if (!d.cuTensorMapEncodeTiled)
+    return fail(err, RAKE_ERR_NO_DRIVER,
+                "the CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or "
+                "later is needed for tensor maps)");
+  alignas(64) unsigned char map[128] = {};
+  uint64_t dims[2] = {cols, rows}, strides[1] = {rowStrideBytes};
+  uint32_t box[2] = {boxCols, boxRows}, elementStrides[2] = {1, 1};
+  CUresult r = d.cuTensorMapEncodeTiled(
+      map, type, 2, reinterpret_cast<void *>(address), dims, strides, box,
+      elementStrides, /*interleave none*/ 0, swizzleCode,
+      /*L2 promotion 256B*/ 3, /*no OOB fill*/ 0);
+  if (r != 0)
+    return fail(err, RAKE_ERR_DRIVER,
+                "cuTensorMapEncodeTiled for '%s' (%llu x %llu, box %u x %u) "
+                "failed: %d (%s)",
+                buffer.name.c_str(), (unsigned long long)rows,
+                (unsigned long long)cols, boxRows, boxCols, r,
+                driverError(d, r));
+  if ((r = d.cuCtxPushCurrent(m->context)) != 0)
+    return fail(err, RAKE_ERR_DRIVER, "cuCtxPushCurrent failed: %d (%s)", r,
+                driverError(d, r));
+  uint64_t dev = 0;
+  if ((r = d.cuMemAlloc(&dev, sizeof(map))) == 0 &&
+      (r = d.cuMemcpyHtoD(dev, map, sizeof(map))) != 0)
+    d.cuMemFree(dev);
+  CUcontext popped = nullptr;
+  d.cuCtxPopCurrent(&popped);
+  if (r != 0)
+    return fail(err, RAKE_ERR_DRIVER,
+                "cannot place the tensor map of '%s' in device memory: %d (%s)",
+                buffer.name.c_str(), r, driverError(d, r));
+  m->tensorMaps[dev] = true;
+  *out = dev;
+  return RAKE_OK;
+}
+
+extern "C" rake_status rake_tensor_map_destroy(rake_module *m,
+                                               uint64_t address,
+                                               rake_error *err) {
+  if (!m || !m->tensorMaps.erase(address))
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "rake_tensor_map_destroy: 0x%llx is not a tensor map this "
+                "module made",
+                (unsigned long long)address);
+  Driver &d = m->driver;
+  CUresult r = d.cuCtxPushCurrent(m->context);
+  if (r == 0) {
+    r = d.cuMemFree(address);
+    CUcontext popped = nullptr;
+    d.cuCtxPopCurrent(&popped);
+  }
+  if (r != 0)
+    return fail(err, RAKE_ERR_DRIVER, "cuMemFree failed: %d (%s)", r,
+                driverError(d, r));
+  return RAKE_OK;
+}
 
 extern "C" rake_status rake_record_evidence(const rake_module *m,
                                             const char *path, const char *note,

@@ -1,4 +1,5 @@
-"""Rake GPU from Python: parse GpuIR, check it, run pass pipelines, compile.
+"""Rake GPU from Python: parse GpuIR, check it, run pass pipelines, compile,
+and launch verified bundles on GPU tensors.
 
     import rake
     m = rake.Module.load("examples/gemm_sm90a_tma.mlir")
@@ -7,7 +8,12 @@
     lowered = m.copy().run_pipeline("builtin.module(convert-gpuir-to-nvvm)")
     print(lowered)                 # the IR between passes
 
-Every diagnostic carries its source location; a failing call raises
+    gemm = rake.load("gemm.bundle")  # the C runtime checks the bundle
+    gemm(2, 3, 10, a, bt, c)         # torch tensors, on torch's current stream
+
+rake.load and the kernels it returns (rake.runtime) need only the C runtime
+(librake_runtime.so) and the CUDA driver, not MLIR: they import where the
+_rake extension is missing. Every diagnostic carries its source location; a failing call raises
 rake.Error with all of them, nothing is printed and nothing aborts. The
 package binds the compiler's C API (include/Rake-c/Rake.h).
 """
@@ -21,10 +27,27 @@ import subprocess
 import tempfile
 from typing import Dict, List, Optional, Union
 
-from . import _rake
+from .runtime import (ArgumentError, Bundle, Kernel, RuntimeFailure, load,
+                      runtime_library)
+
+try:
+    from . import _rake
+except ImportError as _missing:  # the load-and-launch part only
+    class _Missing:
+        def __init__(self, why):
+            self._why = why
+
+        def __getattr__(self, name):
+            raise ImportError(
+                "this part of rake compiles and checks kernels and needs the "
+                "_rake extension (a build of Rake with MLIR); this installation "
+                f"has only the load-and-launch part (rake.load): {self._why}")
+
+    _rake = _Missing(_missing)
 
 __all__ = ["Diagnostic", "Error", "Context", "Module", "compiler_revision",
-           "run_sequential"]
+           "run_sequential", "load", "Bundle", "Kernel", "ArgumentError",
+           "RuntimeFailure", "runtime_library"]
 
 
 def compiler_revision() -> str:

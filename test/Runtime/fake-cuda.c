@@ -33,6 +33,11 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
 static int ctxToken;
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) { (void)d; *ctx = &ctxToken; return 0; }
 CUresult cuCtxSetCurrent(void *ctx) { (void)ctx; return 0; }
+/* The thread's current context: the primary one, as torch leaves it, unless
+ * FAKE_CUDA_NO_CONTEXT is set. */
+CUresult cuCtxGetCurrent(void **ctx) {
+  *ctx = getenv("FAKE_CUDA_NO_CONTEXT") ? NULL : &ctxToken; return 0;
+}
 CUresult cuCtxPushCurrent_v2(void *ctx) { return ctx == &ctxToken ? 0 : 201; }
 CUresult cuCtxPopCurrent_v2(void **ctx) { if (ctx) *ctx = &ctxToken; return 0; }
 CUresult cuCtxGetDevice(int *d) { *d = 0; return 0; }
@@ -64,6 +69,20 @@ CUresult cuMemcpyHtoD_v2(unsigned long long d, const void *h, size_t n) {
 }
 CUresult cuMemcpyDtoH_v2(void *h, unsigned long long d, size_t n) {
   memcpy(h, (void *)(uintptr_t)d, n); return 0;
+}
+/* Logs the map's description and writes it into the map's bytes. */
+CUresult cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *addr,
+                                const unsigned long long *dims,
+                                const unsigned long long *strides,
+                                const unsigned *box, const unsigned *estrides,
+                                int interleave, int swizzle, int l2, int oob) {
+  (void)estrides; (void)interleave; (void)l2; (void)oob; (void)addr;
+  fprintf(stderr, "fake-cuda: cuTensorMapEncodeTiled type %d rank %u dims %llux%llu "
+          "row stride %llu box %ux%u swizzle %d\n", type, rank, dims[0], dims[1],
+          strides[0], box[0], box[1], swizzle);
+  if (box[0] > 256 || box[1] > 256) return 1;
+  snprintf((char *)map, 128, "map %llux%llu", dims[1], dims[0]);
+  return 0;
 }
 CUresult cuFuncSetAttribute(void *f, int attr, int value) {
   fprintf(stderr, "fake-cuda: cuFuncSetAttribute %s %s %d\n", (const char *)f,

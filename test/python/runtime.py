@@ -1,0 +1,178 @@
+# rake.load and kernel calls (python/rake/runtime.py) through the C runtime,
+# without a GPU: the stand-in libcuda (test/Runtime/fake-cuda.c) keeps
+# "device memory" in host memory and runs vector_add on the host from the
+# parameters exactly as the runtime laid them out, so the results are
+# checked here. Buffers are passed as objects with __cuda_array_interface__
+# over host arrays, and, for the torch path (bf16, devices, CPU tensors),
+# as stand-ins that look to the package as torch tensors do. Every wrong
+# argument is refused with its exact message before anything is launched.
+# REQUIRES: python-bindings, ptxas-pinned
+# RUN: rm -rf %t && mkdir -p %t
+# RUN: rake-bundle %examples/vector_add.mlir -o %t/vadd --disasm-dir=%rake_src/test/Verifier/Inputs/disasm > %t/vadd.log
+# RUN: rake-bundle %examples/gemm_sm90a_tma.mlir -o %t/tma --disasm-dir=%rake_src/test/Verifier/Inputs/disasm > %t/tma.log
+# RUN: env RAKE_LIBCUDA=%fake_cuda %rake_python %s %t 2> %t/driver.log | FileCheck %s
+# RUN: FileCheck %s --check-prefix=DRIVER < %t/driver.log
+
+import ctypes
+import os
+import shutil
+import sys
+
+import rake
+
+work = sys.argv[1]
+
+
+class Device:
+    """Host memory offered as CUDA memory (__cuda_array_interface__)."""
+
+    def __init__(self, ctype, typestr, shape, values=None, byte_offset=0, strides=None):
+        n = 1
+        for d in shape:
+            n *= d
+        self.array = (ctype * (n + 16))()
+        if values is not None:
+            for i, v in enumerate(values):
+                self.array[i] = v
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": typestr, "version": 3,
+            "data": (ctypes.addressof(self.array) + byte_offset, False),
+            "strides": strides}
+
+
+class Tensor:
+    """Looks to the package as a torch tensor does (no torch in CI)."""
+    __module__ = "torch"
+
+    class _Device:
+        def __init__(self, type_, index):
+            self.type, self.index = type_, index
+
+    class _Dtype:
+        def __init__(self, name):
+            self.name = name
+
+        def __str__(self):
+            return f"torch.{self.name}"
+
+    def __init__(self, dtype, shape, element_bytes, cuda=True, index=0):
+        n = 1
+        for d in shape:
+            n *= d
+        self.mem = (ctypes.c_uint8 * (n * element_bytes + 64))()
+        self.dtype = Tensor._Dtype(dtype)
+        self.shape = shape
+        self.is_cuda = cuda
+        self.device = Tensor._Device("cuda" if cuda else "cpu", index if cuda else None)
+        s, strides = 1, []
+        for d in reversed(shape):
+            strides.append(s)
+            s *= d
+        self._strides = tuple(reversed(strides))
+
+    def data_ptr(self):
+        a = ctypes.addressof(self.mem)
+        return a + (-a) % 64
+
+    def stride(self):
+        return self._strides
+
+
+def refused(what, f):
+    try:
+        f()
+        print(what, "accepted")
+    except (rake.ArgumentError, rake.RuntimeFailure) as e:
+        print(f"{what}: {type(e).__name__}: {e}")
+
+
+vadd = rake.load(os.path.join(work, "vadd"))
+# CHECK: vector_add(n: index, A: f32[n], B: f32[n], C: f32[n])
+# CHECK-NEXT:   launch: persistent, 8 CTA(s) per SM of 256 threads, clusters of 1, 0 bytes of dynamic shared memory
+# CHECK-NEXT:   registers: {{[0-9]+}} per thread, static shared memory 0 bytes, stack frame 0 bytes
+# CHECK-NEXT:   bundle: {{.*}}vadd (nvidia-ptx-sm90a; integrity only: {{.*}})
+print(vadd.describe())
+print(vadd.parameters)
+# CHECK-NEXT: ['n', 'A', 'B', 'C']
+
+n = 1000
+A = Device(ctypes.c_float, "<f4", (n,), [i * 0.5 for i in range(n)])
+B = Device(ctypes.c_float, "<f4", (n,), [1000.0 - i for i in range(n)])
+C = Device(ctypes.c_float, "<f4", (n,))
+vadd(n, A, B, C)
+ok = all(C.array[i] == A.array[i] + B.array[i] for i in range(n))
+# CHECK-NEXT: vector_add on 1000 elements: C == A + B: True
+print(f"vector_add on {n} elements: C == A + B: {ok}")
+# DRIVER: fake-cuda: cuModuleLoadData: an ELF image (a cubin)
+# DRIVER: fake-cuda: cuLaunchKernel vector_add grid 32x1x1 block 256x1x1 shared 0
+
+# The arguments' checks, each naming the parameter, what it must be and what
+# it was.
+# CHECK-NEXT: count: ArgumentError: vector_add() takes 4 arguments (n, A, B, C), 3 given
+refused("count", lambda: vadd(n, A, B))
+# CHECK-NEXT: float index: ArgumentError: argument 'n' must be an int (an index), got float 1000.0
+refused("float index", lambda: vadd(1000.0, A, B, C))
+# CHECK-NEXT: negative index: ArgumentError: argument 'n' must be a non-negative index below 2^63, got -1
+refused("negative index", lambda: vadd(-1, A, B, C))
+# CHECK-NEXT: dtype: ArgumentError: argument 'B' must have element type f32 (torch.float32), got <f8
+refused("dtype", lambda: vadd(n, A, Device(ctypes.c_double, "<f8", (n,)), C))
+# CHECK-NEXT: shape: ArgumentError: argument 'C' must have shape (1000,) (its extents (n) at n=1000), got (999,)
+refused("shape", lambda: vadd(n, A, B, Device(ctypes.c_float, "<f4", (999,))))
+# CHECK-NEXT: rank: ArgumentError: argument 'A' must have shape (1000,) (its extents (n) at n=1000), got (1000, 1)
+refused("rank", lambda: vadd(n, Device(ctypes.c_float, "<f4", (1000, 1)), B, C))
+# CHECK-NEXT: strided: ArgumentError: argument 'A' must be contiguous and row-major (strides (1,) in elements), got strides (2,): pass A.contiguous()
+refused("strided", lambda: vadd(n, Device(ctypes.c_float, "<f4", (n,), strides=(8,)), B, C))
+# CHECK-NEXT: misaligned: ArgumentError: argument 'B' must start at a 16-byte aligned address, got 0x{{[0-9a-f]+}}: a view that starts inside another tensor can break this; pass a fresh tensor
+refused("misaligned", lambda: vadd(n, A, Device(ctypes.c_float, "<f4", (n,), byte_offset=4), C))
+# CHECK-NEXT: not a tensor: ArgumentError: argument 'A' must be a CUDA tensor (a torch.Tensor, or an object with __cuda_array_interface__ or __dlpack__), got list
+refused("not a tensor", lambda: vadd(n, [0.0] * n, B, C))
+# CHECK-NEXT: cpu tensor: ArgumentError: argument 'A' is a tensor on the CPU; kernels run on the GPU: pass a CUDA tensor (A.cuda())
+refused("cpu tensor", lambda: vadd(n, Tensor("float32", (n,), 4, cuda=False), B, C))
+# CHECK-NEXT: two devices: ArgumentError: argument 'B' is on cuda:1, argument 'A' on cuda:0: every buffer of a launch must be on one device
+refused("two devices", lambda: vadd(n, Tensor("float32", (n,), 4), Tensor("float32", (n,), 4, index=1), C))
+# CHECK-NEXT: stream: ArgumentError: stream must be a torch.cuda.Stream, a CUstream handle (int) or None, got str
+refused("stream", lambda: vadd(n, A, B, C, stream="default"))
+
+# The TMA GEMM: bf16 operands as torch tensors; its tensor maps are made by
+# the runtime from the bundle's record (box, swizzle) and the tensors (the
+# stand-in driver logs them), once per buffer and then reused.
+gemm = rake.load(os.path.join(work, "tma"))
+# CHECK-NEXT: gemm_sm90a_tma(Mt: index, Nt: index, Kt: index, A: bf16[Mt * 256, Kt * 64], Bt: bf16[Nt * 128, Kt * 64], C: f32[Mt * 256, Nt * 128])
+print(gemm.describe().splitlines()[0])
+Mt, Nt, Kt = 2, 3, 10
+a = Tensor("bfloat16", (512, 640), 2)
+bt = Tensor("bfloat16", (384, 640), 2)
+c = Tensor("float32", (512, 384), 4)
+gemm(Mt, Nt, Kt, a, bt, c)
+gemm(Mt, Nt, Kt, a, bt, c)
+# CHECK-NEXT: gemm launched twice
+print("gemm launched twice")
+# DRIVER: fake-cuda: cuTensorMapEncodeTiled type 9 rank 2 dims 640x512 row stride 1280 box 64x256 swizzle 3
+# DRIVER-NEXT: fake-cuda: cuTensorMapEncodeTiled type 9 rank 2 dims 640x384 row stride 1280 box 64x128 swizzle 3
+# DRIVER-NEXT: fake-cuda: cuFuncSetAttribute gemm_sm90a_tma MAX_DYNAMIC_SHARED_SIZE_BYTES
+# DRIVER-NEXT: fake-cuda: cuLaunchKernel gemm_sm90a_tma grid 4x1x1
+# DRIVER-NEXT: fake-cuda: cuFuncSetAttribute gemm_sm90a_tma
+# DRIVER-NEXT: fake-cuda: cuLaunchKernel gemm_sm90a_tma grid 4x1x1
+# CHECK-NEXT: gemm shape: ArgumentError: argument 'Bt' must have shape (384, 640) (its extents (Nt * 128, Kt * 64) at Mt=2, Nt=3, Kt=10), got (384, 512)
+refused("gemm shape", lambda: gemm(Mt, Nt, Kt, a, Tensor("bfloat16", (384, 512), 2), c))
+# CHECK-NEXT: gemm dtype: ArgumentError: argument 'A' must have element type bf16 (torch.bfloat16), got torch.float16
+refused("gemm dtype", lambda: gemm(Mt, Nt, Kt, Tensor("float16", (512, 640), 2), bt, c))
+
+# A tampered bundle is refused when it is opened: nothing of it is loaded.
+bad = os.path.join(work, "tampered")
+shutil.copytree(os.path.join(work, "vadd"), bad)
+with open(os.path.join(bad, "kernel.cubin"), "r+b") as f:
+    f.seek(200)
+    byte = f.read(1)
+    f.seek(200)
+    f.write(bytes([byte[0] ^ 1]))
+try:
+    rake.load(bad)
+except rake.RuntimeFailure as e:
+    # CHECK-NEXT: tampered: RAKE_ERR_INTEGRITY: refused bundle {{.*}}tampered: kernel.cubin has sha256 {{[0-9a-f]+}}; the manifest binds {{[0-9a-f]+}} [rule integrity]
+    print(f"tampered: {e.status}: {e}")
+# CHECK-NEXT: no bundle: RAKE_ERR_IO: refused bundle {{.*}}missing: cannot read {{.*}}missing/manifest.json
+try:
+    rake.load(os.path.join(work, "missing"))
+except rake.RuntimeFailure as e:
+    print(f"no bundle: {e.status}: {e}")
