@@ -71,11 +71,8 @@ run)
   ;;
 record)
   [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
-  nvdisasm=$(command -v nvdisasm || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvdisasm")
   for dir in "$@"; do
-    sha=$(sha256sum "$dir/bundle/kernel.cubin" | cut -c1-64)
-    "$nvdisasm" -json "$dir/bundle/kernel.cubin" > "$dir/$sha.json"
-    echo "$dir/$sha.json"
+    "$root/scripts/record-disasm.sh" "$dir" "$dir/bundle"
   done
   ;;
 *)
