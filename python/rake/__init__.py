@@ -21,11 +21,15 @@ package binds the compiler's C API (include/Rake-c/Rake.h).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
-from typing import Dict, List, Optional, Union
+import warnings
+from typing import Dict, List, Optional, Sequence, Union
 
 from .runtime import (ArgumentError, Bundle, Kernel, RuntimeFailure, load,
                       runtime_library)
@@ -45,9 +49,12 @@ except ImportError as _missing:  # the load-and-launch part only
 
     _rake = _Missing(_missing)
 
+from .bench import BenchResult, bench
+
 __all__ = ["Diagnostic", "Error", "Context", "Module", "compiler_revision",
-           "run_sequential", "load", "Bundle", "Kernel", "ArgumentError",
-           "RuntimeFailure", "runtime_library"]
+           "run_sequential", "compile", "load", "Bundle", "Kernel",
+           "ArgumentError", "RuntimeFailure", "runtime_library", "bench",
+           "BenchResult"]
 
 
 def compiler_revision() -> str:
@@ -105,10 +112,14 @@ class Context:
 class Module:
     """A parsed and verified MLIR module (GpuIR procedures)."""
 
-    def __init__(self, native, context: Context, name: str):
+    def __init__(self, native, context: Context, name: str,
+                 source: Optional[str] = None):
         self._native = native
         self.context = context
         self.name = name
+        # The text it was parsed from, while the module is unchanged (what
+        # rake.compile bundles: its names are the parameters' names).
+        self._source = source
 
     @staticmethod
     def parse(text: str, name: str = "<string>",
@@ -118,7 +129,7 @@ class Module:
         native, raw = _rake.Module.parse(context._native, text, name)
         if native is None:
             raise Error(f"cannot parse {name}", _diagnostics(raw))
-        return Module(native, context, name)
+        return Module(native, context, name, text)
 
     @staticmethod
     def load(path: str, context: Optional[Context] = None) -> "Module":
@@ -148,6 +159,7 @@ class Module:
     def run_pipeline(self, pipeline: str) -> "Module":
         """Runs a textual pass pipeline in place, as rake-opt's
         --pass-pipeline takes it; returns the module."""
+        self._source = None
         ok, raw = self._native.run_pipeline(pipeline)
         if not ok:
             raise Error(f"{self.name}: pipeline {pipeline!r} failed",
@@ -224,9 +236,17 @@ def run_sequential(source, proc: Optional[str] = None,
                 f.write(memoryview(data).cast("B"))
             cmd.append(f"--input={name}={path}")
         run = subprocess.run(cmd, capture_output=True, text=True)
+        stderr = run.stderr
+        if run.returncode == 1:
+            # Kept (never loaded: the runtime refuses an unverified bundle)
+            # so that its disassembly can be recorded.
+            kept = entry + ".unverified"
+            shutil.rmtree(kept, ignore_errors=True)
+            os.replace(out, kept)
+            stderr = stderr.replace(out, kept)
         if run.returncode != 0:
             diags = []
-            for line in run.stderr.splitlines():
+            for line in stderr.splitlines():
                 m = _DIAG.match(line)
                 if m:
                     diags.append(Diagnostic(m["sev"], m["loc"], m["msg"]))
@@ -254,3 +274,136 @@ def run_sequential(source, proc: Optional[str] = None,
             view = raw.cast(fmt)
             result[name] = view.cast("B").cast(fmt, shape) if len(shape) > 1 else view
         return result
+
+
+# ---------------------------------------------------------------------------
+# rake.compile: check, bundle, verify, cache
+# ---------------------------------------------------------------------------
+
+_PTXAS_IDENTITY: Dict[str, str] = {}
+
+
+def _ptxas_identity() -> str:
+    """The ptxas rake-bundle will run (PATH, then /usr/local/cuda/bin), by
+    path and content hash: part of a cache entry's name."""
+    path = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if path not in _PTXAS_IDENTITY:
+        try:
+            with open(path, "rb") as f:
+                _PTXAS_IDENTITY[path] = f"{path} {hashlib.sha256(f.read()).hexdigest()}"
+        except OSError:
+            _PTXAS_IDENTITY[path] = f"{path} (missing)"
+    return _PTXAS_IDENTITY[path]
+
+
+def _source_text(source) -> tuple:
+    """(text, name) of what rake.compile was given."""
+    if isinstance(source, Module):
+        if source._source is not None:
+            return source._source, source.name
+        return str(source), source.name
+    if hasattr(source, "text") and hasattr(source, "module"):
+        return source.text, f"<proc {source.name}>"  # a rake.frontend procedure
+    if isinstance(source, (str, os.PathLike)) and os.path.exists(source):
+        with open(source, encoding="utf-8") as f:
+            return f.read(), os.fspath(source)
+    return str(source), "<string>"
+
+
+def default_cache_dir() -> str:
+    """$RAKE_CACHE_DIR, else $XDG_CACHE_HOME/rake, else ~/.cache/rake."""
+    env = os.environ.get("RAKE_CACHE_DIR")
+    if env:
+        return env
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "rake")
+
+
+def compile(source, profile: str = "nvidia-ptx-sm90a", check: bool = True,
+            kernel: Optional[str] = None, cache_dir: Optional[str] = None,
+            disasm_dirs: Sequence[str] = ()):
+    """Compiles a GpuIR procedure into a verified bundle and returns its
+    kernel (rake.Kernel), ready to call on CUDA tensors.
+
+    `source` is a Module, a rake.frontend procedure, GpuIR text or a path.
+    With `check`, the synchronization check runs first at each procedure's
+    gpuir.check_sizes (a race raises Error naming both accesses). Then
+    rake-bundle lowers it for `profile`, assembles it with the profile's
+    pinned ptxas, verifies the cubin (nvdisasm where it exists, else a
+    recorded disassembly from `disasm_dirs`) and seals the bundle.
+
+    Bundles are cached in `cache_dir` (default: default_cache_dir()), in a
+    folder named by the hash of the source, the profile, the compiler's
+    revision and the ptxas; a cached bundle is opened through the C runtime
+    like any other, so one that was changed on disk is refused, and then
+    compiled again (with a warning), never loaded as it is. The kernel's
+    `cached` says whether it came from the cache, `report` is the
+    verifier's report."""
+    text, name = _source_text(source)
+    key = hashlib.sha256(json.dumps({
+        "source": hashlib.sha256(text.encode()).hexdigest(),
+        "profile": profile, "compiler": compiler_revision(),
+        "ptxas": _ptxas_identity(), "check": bool(check),
+    }, sort_keys=True).encode()).hexdigest()[:32]
+    root = cache_dir or default_cache_dir()
+    entry = os.path.join(root, key)
+    if os.path.exists(os.path.join(entry, "manifest.json")):
+        try:
+            k = load(entry, kernel=kernel, profile=profile)
+            k.cached = True
+            k.report = _read(os.path.join(entry, "report.txt"))
+            return k
+        except RuntimeFailure as e:
+            warnings.warn(f"rake.compile: the cached bundle {entry} was refused "
+                          f"({e}); compiling it again", RuntimeWarning, stacklevel=2)
+            shutil.rmtree(entry, ignore_errors=True)
+    if check:
+        module = source if isinstance(source, Module) else Module.parse(text, name)
+        module.check()
+    os.makedirs(root, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="rake-compile-", dir=root) as tmp:
+        src = os.path.join(tmp, "source.mlir")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(text)
+        out = os.path.join(tmp, "bundle")
+        cmd = [_tool("rake-bundle"), src, "-o", out, f"--profile={profile}"]
+        cmd += [f"--disasm-dir={d}" for d in disasm_dirs]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        stderr = run.stderr
+        if run.returncode == 1:
+            # Kept (never loaded: the runtime refuses an unverified bundle)
+            # so that its disassembly can be recorded.
+            kept = entry + ".unverified"
+            shutil.rmtree(kept, ignore_errors=True)
+            os.replace(out, kept)
+            stderr = stderr.replace(out, kept)
+        if run.returncode != 0:
+            diags = []
+            for line in stderr.splitlines():
+                m = _DIAG.match(line)
+                if m:
+                    diags.append(Diagnostic(m["sev"], m["loc"], m["msg"]))
+                elif line.strip():
+                    diags.append(Diagnostic("error", "", line.strip()))
+            what = (f"{name}: the bundle is not verified" if run.returncode == 1
+                    else f"{name}: cannot make a bundle")
+            raise Error(what, diags)
+        with open(os.path.join(out, "report.txt"), "w", encoding="utf-8") as f:
+            f.write(run.stdout.replace(out, entry))
+        try:
+            os.replace(out, entry)
+        except OSError:  # another process cached it first
+            if not os.path.exists(os.path.join(entry, "manifest.json")):
+                raise
+    k = load(entry, kernel=kernel, profile=profile)
+    k.cached = False
+    k.report = _read(os.path.join(entry, "report.txt"))
+    return k
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return ""

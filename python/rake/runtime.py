@@ -443,6 +443,10 @@ class Kernel:
         self._plan = self._make_plan() if self.signature is not None else None
         self._maps: "collections.OrderedDict[tuple, int]" = collections.OrderedDict()
         self._config: Dict[int, _LaunchConfig] = {}
+        # Set by rake.compile: whether the bundle came from its cache, and
+        # the verifier's report of it.
+        self.cached = False
+        self.report = ""
 
     # -- what the kernel takes ------------------------------------------------
 
