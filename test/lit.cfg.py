@@ -56,6 +56,13 @@ try:
         config.available_features.add("ptxas-pinned")
 except (OSError, ValueError, KeyError):
     pass
+# torch in the interpreter the tests run Python with (the GPU tests that
+# call kernels from Python on torch tensors).
+if subprocess.run([config.rake_python_executable or "python3", "-c", "import torch"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("torch")
+config.substitutions.append(("%rake_python_dir", config.rake_python_dir or ""))
+config.substitutions.append(("%rake_python", config.rake_python_executable or "python3"))
 # The stand-in libcuda of the runtime's tests (test/Runtime/fake-cuda.c).
 config.substitutions.append(("%fake_cuda", os.path.join(config.rake_obj_root, "lib", "librake-fake-cuda.so")))
 # The CUDA toolkit's headers and driver stub, and OpenSSL's: what

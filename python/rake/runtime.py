@@ -196,6 +196,7 @@ _TYPESTR_TO_ELEMENT = {"<f4": "f32", "<f8": "f64", "<f2": "f16", "|i1": "i8",
                        "<i2": "i16", "<i4": "i32", "<i8": "i64", "|b1": "i1",
                        "|u1": "u8", "<u2": "u16", "<u4": "u32", "<u8": "u64"}
 _ALIGNMENT = 16
+_DTYPES: dict = {}  # torch dtype -> (element type, its name)
 
 
 class _View:
@@ -210,14 +211,16 @@ class _View:
 def _view(obj, name: str) -> _View:
     cls = type(obj)
     if cls.__module__.startswith("torch") and hasattr(obj, "data_ptr"):
-        dtype = str(obj.dtype).replace("torch.", "")
+        known = _DTYPES.get(obj.dtype)
+        if known is None:
+            dtype = str(obj.dtype).replace("torch.", "")
+            known = _DTYPES[obj.dtype] = (_TORCH_TO_ELEMENT.get(dtype, dtype), f"torch.{dtype}")
         if not obj.is_cuda:
             raise ArgumentError(
                 f"argument '{name}' is a tensor on the {obj.device.type.upper()}; "
                 f"kernels run on the GPU: pass a CUDA tensor ({name}.cuda())", name)
-        return _View(obj.data_ptr(), tuple(obj.shape), tuple(obj.stride()),
-                     _TORCH_TO_ELEMENT.get(dtype, dtype), f"torch.{dtype}",
-                     obj.device.index or 0)
+        return _View(obj.data_ptr(), tuple(obj.shape), obj.stride(),
+                     known[0], known[1], obj.device.index or 0)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         typestr = cai.get("typestr", "?")
@@ -308,6 +311,24 @@ def _apply(op, a, b):
     if op == "floordiv":
         return a // b
     return -((-a) // b)  # ceildiv
+
+
+_V_INDEX, _V_PTR, _V_ZERO, _V_SIZE, _V_STRIDE, _V_MAP = range(6)
+
+
+def _shape_function(extents):
+    """f(env, given_shape) -> the shape a buffer must have: each declared
+    extent evaluated at the index values, a dimension without one ('?') as
+    given (nothing to check it against)."""
+    fns = [None if e == "?" else _parse_extent(e) for e in extents]
+    if all(f is not None for f in fns):
+        def shape(env, given, fns=fns):
+            return tuple(f(env) for f in fns)
+    else:
+        def shape(env, given, fns=fns):
+            return tuple(given[d] if f is None and d < len(given) else
+                         (f(env) if f is not None else -1) for d, f in enumerate(fns))
+    return shape
 
 
 def _pretty(extent: str) -> str:
@@ -443,6 +464,7 @@ class Kernel:
         self._plan = self._make_plan() if self.signature is not None else None
         self._maps: "collections.OrderedDict[tuple, int]" = collections.OrderedDict()
         self._config: Dict[int, _LaunchConfig] = {}
+        self._last_key, self._last_device = None, 0
         # Set by rake.compile: whether the bundle came from its cache, and
         # the verifier's report of it.
         self.cached = False
@@ -482,32 +504,53 @@ class Kernel:
     # -- calling it -------------------------------------------------------------
 
     def _make_plan(self):
+        """What a call does, worked out once: the index parameters, each
+        buffer's expected shape as a function of the index values, and how
+        each kernel parameter's value is taken (one struct packs them)."""
         sig = self.signature
-        extents = {}
+        buffers = []
         for i, p in enumerate(sig):
             if p["kind"] == "tensor_map":
                 raise RuntimeFailure(
                     f"kernel '{self.name}': parameter '{p['name']}' is a "
                     "gpuir.tensor_map, which no lowering accepts", 8)
             if p["kind"] == "buffer":
-                extents[i] = [None if e == "?" else _parse_extent(e) for e in p["extents"]]
-        plan = []
+                buffers.append((i, p["name"], p["element"], _shape_function(p["extents"]),
+                                ", ".join(_pretty(e) for e in p["extents"])))
+        indices = [(i, p["name"]) for i, p in enumerate(sig) if p["kind"] == "index"]
+        fmt, pos, values = "<", 0, []
         for index, (offset, size, role) in enumerate(self._params):
             m = re.fullmatch(r"arg(\d+)\.(index|allocated|aligned|offset|size(\d+)|stride(\d+))", role)
             t = re.fullmatch(r"tensormap\.arg(\d+)\.(\d+)x(\d+)\.swizzle(\d+)", role)
+            if size not in (4, 8) or offset < pos:
+                raise RuntimeFailure(
+                    f"kernel '{self.name}': parameter {index} has {size} bytes at "
+                    f"offset {offset}; this package packs 4- and 8-byte parameters", 8)
+            fmt += "x" * (offset - pos) + ("Q" if size == 8 else "I")
+            pos = offset + size
             if m:
-                arg = int(m.group(1))
-                what = m.group(2)
+                arg, what = int(m.group(1)), m.group(2)
                 dim = int(m.group(3) or m.group(4) or 0)
-                plan.append((offset, size, arg, what.rstrip("0123456789"), dim))
+                code = {"index": _V_INDEX, "allocated": _V_PTR, "aligned": _V_PTR,
+                        "offset": _V_ZERO}.get(what, _V_SIZE if what.startswith("size") else _V_STRIDE)
+                values.append((code, arg, dim))
             elif t:
-                plan.append((offset, size, int(t.group(1)), "tensormap", index))
+                values.append((_V_MAP, int(t.group(1)), index))
             else:
                 raise RuntimeFailure(
                     f"kernel '{self.name}': a parameter with role '{role or '(none)'}'"
                     ": this package launches kernels compiled from GpuIR; launch this "
                     "one from C (rake_launch)", 8)
-        return extents, plan
+        fmt += "x" * (self.param_bytes - pos)
+        packer = struct.Struct(fmt)
+        if packer.size != self.param_bytes:
+            raise RuntimeFailure(
+                f"kernel '{self.name}': its parameters do not fill its "
+                f"{self.param_bytes} parameter bytes", 8)
+        self._buf = bytearray(self.param_bytes)
+        self._raw = (ctypes.c_char * max(self.param_bytes, 1)).from_buffer(
+            self._buf if self.param_bytes else bytearray(1))
+        return indices, buffers, values, packer
 
     def __call__(self, *args, stream=None):
         if self._plan is None:
@@ -515,57 +558,83 @@ class Kernel:
                 f"kernel '{self.name}' was bundled from PTX: the bundle records no "
                 "source signature to check arguments against; launch it from C "
                 "(rake_launch)", 8)
+        indices, buffers, values, packer = self._plan
         sig = self.signature
         if len(args) != len(sig):
             names = ", ".join(p["name"] for p in sig)
             raise ArgumentError(
                 f"{self.name}() takes {len(sig)} arguments ({names}), "
                 f"{len(args)} given")
-        env, views, device = {}, {}, None
-        for i, (p, a) in enumerate(zip(sig, args)):
-            name = p["name"]
-            if p["kind"] == "index":
-                if isinstance(a, bool) or not isinstance(a, int):
-                    if hasattr(a, "__index__") and not isinstance(a, bool):
-                        a = a.__index__()
-                    else:
-                        raise ArgumentError(
-                            f"argument '{name}' must be an int (an index), got "
-                            f"{type(a).__name__} {a!r}", name)
-                if not 0 <= a < 2 ** 63:
+        env = {}
+        for i, name in indices:
+            a = args[i]
+            if type(a) is not int:
+                if isinstance(a, bool) or not hasattr(a, "__index__"):
                     raise ArgumentError(
-                        f"argument '{name}' must be a non-negative index below "
-                        f"2^63, got {a}", name)
-                env[name] = a
-        extents, plan = self._plan
-        for i, (p, a) in enumerate(zip(sig, args)):
-            if p["kind"] != "buffer":
-                continue
-            name = p["name"]
-            v = _view(a, name)
-            want = p["element"]
+                        f"argument '{name}' must be an int (an index), got "
+                        f"{type(a).__name__} {a!r}", name)
+                a = a.__index__()
+            if not 0 <= a < 2 ** 63:
+                raise ArgumentError(
+                    f"argument '{name}' must be a non-negative index below "
+                    f"2^63, got {a}", name)
+            env[name] = a
+        views = {}
+        for i, name, want, shape_of, declared in buffers:
+            v = _view(args[i], name)
             if v.element != want:
                 torch_name = _TORCH_NAMES.get(want)
                 hint = f" (torch.{torch_name})" if torch_name else ""
                 raise ArgumentError(
                     f"argument '{name}' must have element type {want}{hint}, "
                     f"got {v.what}", name)
-            shape = []
-            for d, f in enumerate(extents[i]):
-                shape.append(v.shape[d] if f is None or d >= len(v.shape) else f(env))
-            shape = tuple(shape)
-            if len(v.shape) != len(shape) or v.shape != shape:
+            views[i] = v
+        # The checks and the packed parameters depend only on this: a call
+        # with the same index values and buffers as the last one reuses them.
+        key = (tuple(env.values()),
+               tuple((v.ptr, v.shape, v.strides, v.device) for v in views.values()))
+        if key != self._last_key:
+            self._last_key = None
+            dev = self._check_and_pack(env, views)
+            self._last_key, self._last_device = key, dev
+        dev = self._last_device
+        module = self.bundle._modules[dev]
+        lib = self.bundle._lib
+        err = _Error()
+        config = self._config.get(dev)
+        if config is None:
+            config = _LaunchConfig()
+            _check(lib.rake_kernel_launch_config(module, self._bname, ctypes.byref(config),
+                                                 ctypes.byref(err)), err,
+                   f"cannot launch {self.name}: ")
+            self._config[dev] = config
+        _check(lib.rake_launch(module, self._bname, ctypes.byref(config),
+                               _stream_handle(stream, dev), self._layout_version,
+                               self._raw, self.param_bytes, ctypes.byref(err)),
+               err, f"cannot launch {self.name}: ")
+
+    def _check_and_pack(self, env, views) -> int:
+        """Checks each buffer's shape, layout, alignment and device against
+        the signature and packs the parameters; returns the device."""
+        indices, buffers, values, packer = self._plan
+        sig = self.signature
+        device = None
+        for i, name, want, shape_of, declared in buffers:
+            v = views[i]
+            shape = shape_of(env, v.shape)
+            if v.shape != shape:
                 at = ", ".join(f"{k}={env[k]}" for k in env)
-                declared = ", ".join(_pretty(e) for e in p["extents"])
                 raise ArgumentError(
                     f"argument '{name}' must have shape {shape} (its extents "
                     f"({declared}) at {at or 'no index values'}), got {v.shape}", name)
-            contiguous = _row_major(v.shape)
-            if any(s != c for s, c, d in zip(v.strides, contiguous, v.shape) if d != 1):
-                raise ArgumentError(
-                    f"argument '{name}' must be contiguous and row-major (strides "
-                    f"{contiguous} in elements), got strides {v.strides}: pass "
-                    f"{name}.contiguous()", name)
+            step, strides = 1, v.strides
+            for d in range(len(shape) - 1, -1, -1):
+                if shape[d] != 1 and strides[d] != step:
+                    raise ArgumentError(
+                        f"argument '{name}' must be contiguous and row-major (strides "
+                        f"{_row_major(shape)} in elements), got strides {strides}: pass "
+                        f"{name}.contiguous()", name)
+                step *= max(shape[d], 1)
             if v.ptr % _ALIGNMENT:
                 raise ArgumentError(
                     f"argument '{name}' must start at a {_ALIGNMENT}-byte aligned "
@@ -578,35 +647,24 @@ class Kernel:
                     f"argument '{name}' is on cuda:{v.device}, argument "
                     f"'{device[1]}' on cuda:{device[0]}: every buffer of a "
                     "launch must be on one device", name)
-            views[i] = v
         dev = device[0] if device else 0
         module = self.bundle._module(dev)
-        buf = bytearray(self.param_bytes)
-        for offset, size, arg, what, dim in plan:
-            if what == "index":
-                value = env[sig[arg]["name"]]
-            elif what == "tensormap":
-                value = self._tensor_map(module, dim, views[arg])
+        out = []
+        for code, arg, extra in values:
+            if code == _V_INDEX:
+                out.append(env[sig[arg]["name"]])
+            elif code == _V_PTR:
+                out.append(views[arg].ptr)
+            elif code == _V_ZERO:
+                out.append(0)
+            elif code == _V_SIZE:
+                out.append(views[arg].shape[extra])
+            elif code == _V_STRIDE:
+                out.append(views[arg].strides[extra])
             else:
-                v = views[arg]
-                value = (v.ptr if what in ("allocated", "aligned") else
-                         0 if what == "offset" else
-                         v.shape[dim] if what == "size" else v.strides[dim])
-            struct.pack_into("<Q" if size == 8 else "<I", buf, offset, value)
-        config = self._config.get(dev)
-        lib = self.bundle._lib
-        err = _Error()
-        if config is None:
-            config = _LaunchConfig()
-            _check(lib.rake_kernel_launch_config(module, self._bname, ctypes.byref(config),
-                                                 ctypes.byref(err)), err,
-                   f"cannot launch {self.name}: ")
-            self._config[dev] = config
-        raw = (ctypes.c_char * len(buf)).from_buffer(buf)
-        _check(lib.rake_launch(module, self._bname, ctypes.byref(config),
-                               _stream_handle(stream, dev), self._layout_version,
-                               raw, len(buf), ctypes.byref(err)),
-               err, f"cannot launch {self.name}: ")
+                out.append(self._tensor_map(module, extra, views[arg]))
+        packer.pack_into(self._buf, 0, *out)
+        return dev
 
     def _tensor_map(self, module, param: int, v: _View) -> int:
         if len(v.shape) != 2:
@@ -634,7 +692,7 @@ class Kernel:
 def _stream_handle(stream, device: int):
     if stream is None:
         torch = sys.modules.get("torch")
-        if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+        if torch is not None and torch.cuda.is_initialized():
             return torch.cuda.current_stream(device).cuda_stream or None
         return None
     if isinstance(stream, int):
