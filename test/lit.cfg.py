@@ -35,7 +35,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # run at once, instead of a binary of the same name elsewhere being used.
 tools = [ToolSubst(name, unresolved="fatal")
          for name in ["rake-opt", "rake-translate", "rake-run", "rake-example-ref",
-                      "rake-verify", "rake-bundle", "rake-runtime-test",
+                      "rake-verify", "rake-bundle", "rake-runtime-test", "rake-lsp-server",
                       "rake-capi-test"]]
 llvm_config.add_tool_substitutions(tools, [config.rake_tools_dir])
 

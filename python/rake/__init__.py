@@ -183,7 +183,10 @@ _FORMATS = {"f32": "f", "f64": "d", "f16": "e", "bf16": "H", "i8": "b",
 def _tool(name: str) -> str:
     """A Rake tool: $RAKE_BIN/name, or the build's bin/ beside python/."""
     here = os.path.dirname(os.path.abspath(__file__))
-    for d in (os.environ.get("RAKE_BIN"), os.path.join(here, "..", "..", "bin")):
+    # A build (build/python/rake -> build/bin) or an install
+    # (P/lib/python/rake -> P/bin).
+    for d in (os.environ.get("RAKE_BIN"), os.path.join(here, "..", "..", "bin"),
+              os.path.join(here, "..", "..", "..", "bin")):
         if d and os.path.exists(os.path.join(d, name)):
             return os.path.join(d, name)
     raise FileNotFoundError(f"{name} not found: build it, or set RAKE_BIN to its folder")

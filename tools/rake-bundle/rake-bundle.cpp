@@ -29,8 +29,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -116,24 +114,21 @@ static std::string extentText(AffineExpr e, ArrayRef<std::string> names) {
 }
 
 /// Each kernel's source parameters, for the manifest's signature: the names
-/// the source gives them (from the parser's record of the text), their kind,
-/// and for buffers the element type, the memory and the declared extents.
+/// the source gives them (the procedure's arg_names), their kind, and for
+/// buffers the element type, the memory and the declared extents.
 static void signaturesOf(
-    ModuleOp module, const AsmParserState &asmState,
+    ModuleOp module,
     std::map<std::string, std::vector<::rake::artifact::SourceParam>> &out) {
   module.walk([&](mlir::rake::gpuir::ProcOp proc) {
     Block &entry = proc.getBody().front();
-    const AsmParserState::BlockDefinition *def = asmState.getBlockDef(&entry);
+    ArrayAttr given = proc.getArgNamesAttr();
     std::vector<std::string> names;
     for (BlockArgument arg : entry.getArguments()) {
       std::string name = "arg" + std::to_string(arg.getArgNumber());
-      if (def && arg.getArgNumber() < def->arguments.size()) {
-        SMRange r = def->arguments[arg.getArgNumber()].loc;
-        StringRef text(r.Start.getPointer(),
-                       r.End.getPointer() - r.Start.getPointer());
-        if (text.consume_front("%") && !text.empty())
-          name = text.str();
-      }
+      if (given && arg.getArgNumber() < given.size())
+        if (auto s = dyn_cast<StringAttr>(given[arg.getArgNumber()]);
+            s && !s.getValue().empty())
+          name = s.getValue().str();
       names.push_back(name);
     }
     std::vector<std::string> controls;
@@ -237,19 +232,11 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(o.sourceText, input), SMLoc());
   SourceMgrDiagnosticHandler handler(sm, &context);
-  // Parsed with the parser's record of the text, for the parameters' names.
-  Block topLevel;
-  AsmParserState asmState;
-  ParserConfig config(&context);
-  if (failed(parseAsmSourceFile(sm, &topLevel, config, &asmState)))
-    return 2;
-  OwningOpRef<ModuleOp> module =
-      mlir::detail::constructContainerOpForParserIfNecessary<ModuleOp>(
-          &topLevel, &context, FileLineColLoc::get(&context, input, 0, 0));
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &context);
   if (!module)
     return 2;
   abiOf(*module, o.roles, o.launch);
-  signaturesOf(*module, asmState, o.signatures);
+  signaturesOf(*module, o.signatures);
   PassManager pm(&context);
   mlir::rake::buildGpuIRToPtxPipeline(pm, p->target, "isa");
   if (failed(pm.run(*module)))
