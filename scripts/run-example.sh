@@ -9,19 +9,29 @@
 # or nvdisasm exists); and, where a GPU and the CUDA toolkit are present, a
 # run on the GPU compared with the sequential meaning (scripts/gpu-run.sh).
 #
-#   scripts/run-example.sh                      # examples/gemm_sm80.mlir
+#   scripts/run-example.sh                      # the flagship Hopper GEMM
 #   scripts/run-example.sh examples/<kernel>.mlir
+#
+# The flagship (bench/gemm/gemm_128x256_g8_bf16.mlir, the fastest GEMM of
+# bench/gemm: docs/Performance.md) runs on the GPU from Python on torch
+# tensors (examples/python/gemm_torch.py, against torch.matmul) where torch
+# is installed; every other kernel, and the flagship without torch, through
+# scripts/gpu-run.sh against its sequential meaning.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 bin=$build/bin
-example=${1:-$root/examples/gemm_sm80.mlir}
+example=${1:-$root/bench/gemm/gemm_128x256_g8_bf16.mlir}
 name=$(basename "$example" .mlir)
 "$root/scripts/setup.sh" > /dev/null
 
 # Per example: the sizes of the host run, of the GPU run, the reference's
 # arguments (files relative to the run's output folder) and the tolerance.
 case "$name" in
+gemm_128x256_g8_bf16)
+  host="--sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256"
+  gpu="--rtol=1e-2 --atol=1e-2 --sizes=Mg=2,Nt=2,Kt=8 --shape=A=2048x512,Bt=512x512,C=2048x512"
+  ref="gemm_nt_bf16 A.bin Bt.bin C.bin 1024 256 128" ;;
 gemm_sm80)
   host="--sizes=Mt=2,Nt=1,Kt=3 --shape=A=256x96,B=96x128,C=256x128"
   gpu="--rtol=1e-4 --atol=1e-4 --sizes=Mt=4,Nt=4,Kt=16 --shape=A=512x512,B=512x512,C=512x512"
@@ -70,7 +80,13 @@ if [ "$status" -ne 0 ]; then
   echo " record it on the GPU machine as test/Verifier/Inputs/README.md says)"
 fi
 
-if command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1 && [ -n "$gpu" ]; then
+have_gpu() { command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; }
+python=${RAKE_PYTHON:-python3}
+if have_gpu && [ "$status" -eq 0 ] && [ "$name" = gemm_128x256_g8_bf16 ] &&
+   [ -d "$build/python/rake" ] && "$python" -c "import torch" 2> /dev/null; then
+  echo "== $name: on the GPU from Python (rake.load, torch tensors), against torch.matmul"
+  PYTHONPATH="$build/python" "$python" "$root/examples/python/gemm_torch.py" "$out/bundle" 8192x8192x8192
+elif have_gpu && [ -n "$gpu" ]; then
   echo "== $name: on the GPU, against the sequential meaning"
   # shellcheck disable=SC2086
   "$root/scripts/gpu-run.sh" prepare "$out/gpu" "$example" $gpu > /dev/null
