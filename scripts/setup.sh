@@ -42,7 +42,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
-targets=(rake-opt rake-translate rake-run rake-verify rake-bundle rake-example-ref)
+targets=(rake-opt rake-translate rake-run rake-verify rake-bundle rake-example-ref rake-lsp-server
+  rake_runtime_shared)
 # The Python package, where pybind11 was found (python/CMakeLists.txt).
 grep -q "build rake-python:" "$build/build.ninja" && targets+=(rake-python)
 cmake --build "$build" --target "${targets[@]}"
