@@ -2,20 +2,22 @@
 """Writes the warp-specialized Hopper GEMMs of bench/gemm (GpuIR text).
 
   make_gemm.py NAME --tile BMxBN [--consumers C] [--stages S] [--group G]
-               [--out f32|bf16] > NAME.mlir
+               [--in bf16|tf32] [--out f32|bf16] > NAME.mlir
 
-C = A Bt^T: A is M x K, Bt is N x K (B transposed), both bf16 and row-major;
-C is M x N in f32 or bf16 (rounded to nearest even from the f32 sums).
-Each task computes a BM x BN tile of C over 64-wide slices of K held in a
-ring of S stages of shared memory in the 128-byte swizzle:
+C = A Bt^T: A is M x K, Bt is N x K (B transposed), both row-major, bf16
+or (--in tf32) f32 multiplied as tf32 (the tensor cores read an f32 without
+its 13 low significand bits); C is M x N in f32 or bf16 (rounded to nearest
+even from the f32 sums). Each task computes a BM x BN tile of C over slices
+of K of 128 bytes (64 bf16 or 32 f32) held in a ring of S stages of shared
+memory in the 128-byte swizzle:
 
 - one producer warpgroup (40 registers; one of its threads works) waits
   for a stage to be released (the `empty` mbarriers, pre-arrived so that
   the first S slices need no release), fills it with two TMA copies that
   complete on the stage's `full` mbarrier;
 - C consumer warpgroups (the rest of the registers), each BM / C rows of
-  the tile, wait for the stage, multiply it with wgmma.m64nBNk16 (one per
-  64 rows per 16 of K), commit, wait for all but the newest group (that
+  the tile, wait for the stage, multiply it with wgmma.m64nBNk16 (k8 for
+  tf32; one per 64 rows per 32 bytes of K), commit, wait for all but the newest group (that
   of the previous slice) and release the previous slice's stage, so the
   tensor cores always have the next slice's products queued.
 
@@ -24,7 +26,8 @@ task loop walks G tiles of one column of tiles, then the next column):
 the CTAs running at one time share G rows of tiles of A and a few columns
 of tiles of B, which stay in L2 (a task order chosen in the program, not
 by the compiler: the task loops are the program's). The parameters are
-then Mg (M / (G BM)), Nt (N / BN), Kt (K / 64); without it Mt, Nt, Kt.
+then Mg (M / (G BM)), Nt (N / BN), Kt (K / 64, or K / 32 for tf32);
+without it Mt, Nt, Kt.
 """
 import argparse
 
@@ -35,15 +38,18 @@ p.add_argument("--consumers", type=int, default=2)
 p.add_argument("--stages", type=int, default=4)
 p.add_argument("--group", type=int, default=0)
 p.add_argument("--tiles", type=int, default=1)
+p.add_argument("--in", dest="inp", choices=("bf16", "tf32"), default="bf16")
 p.add_argument("--out", choices=("f32", "bf16"), default="f32")
 a = p.parse_args()
+# The input element type, K of a 128-byte row (one stage), K of one wgmma.
+it, KB, KI = ("bf16", 64, 16) if a.inp == "bf16" else ("f32", 32, 8)
 bm, bn = (int(x) for x in a.tile.split("x"))
 cons, S, G, T = a.consumers, a.stages, a.group, a.tiles
 rows = bm // cons
 assert rows % 64 == 0 and bn % 8 == 0 and 8 <= bn <= 256
 halves = rows // 64
-smem = S * (bm + bn) * 64 * 2
-assert smem <= 227 * 1024, f"{S} stages of {bm}x64 + {bn}x64 bf16 do not fit"
+smem = S * (bm + bn) * 128
+assert smem <= 227 * 1024, f"{S} stages of {bm} + {bn} rows of 128 bytes do not fit"
 threads = 128 * (cons + 1)
 cregs = min(232, ((65536 // threads // 8 * 8 * threads - 40 * 128) // (128 * cons)) // 8 * 8)
 assert halves * bn // 2 + 24 <= cregs, "the accumulators do not fit the registers"
@@ -65,20 +71,21 @@ else:
 pl = ", ".join(params)
 out = []
 w = out.append
+inflag = "" if a.inp == "bf16" else " --in tf32"
 w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers {cons} "
-  f"--stages {S} --group {G} --tiles {T} --out {a.out}.")
-w(f"// C = A Bt^T, bf16 in, f32 sums, {a.out} out, in {bm}x{bn} tiles over 64-wide")
+  f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}.")
+w(f"// C = A Bt^T, {a.inp} in, f32 sums, {a.out} out, in {bm}x{bn} tiles over {KB}-wide")
 w(f"// slices of K: a producer warpgroup (40 registers) fills {S} swizzled stages")
 w(f"// by TMA as {cons} consumer warpgroups ({cregs} registers, {rows} rows each,")
-w(f"// wgmma.m64n{bn}k16) release them, one slice behind.")
+w(f"// wgmma.m64n{bn}k{KI}) release them, one slice behind.")
 if G:
     w(f"// Tasks in groups of {G} down M (the innermost task loop).")
 if T > 1:
     w(f"// Each task computes {T} tiles down M in turn: the producer runs ahead")
     w(f"// into the next tile's slices while the consumers store the last one's.")
 w(f"gpuir.proc @{a.name}(%{params[0]}: index, %{params[1]}: index, %{params[2]}: index,")
-w(f"    %A: memref<?x?xbf16, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Kt * 64)>}},")
-w(f"    %Bt: memref<?x?xbf16, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> (Nt * {bn}, Kt * 64)>}},")
+w(f"    %A: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Kt * {KB})>}},")
+w(f"    %Bt: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> (Nt * {bn}, Kt * {KB})>}},")
 w(f"    %C: memref<?x?x{ct}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Nt * {bn})>}})")
 w(f"    attributes {{gpuir.check_sizes = {sizes}}} {{")
 w(f"  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = {4 * cons} inc({cregs})) {{")
@@ -98,8 +105,8 @@ def line(s=""):
     w(ind + s if s else "")
 
 
-line(f"%As = gpuir.alloc : memref<{S}x{bm}x64xbf16, {SW}>")
-line(f"%Bs = gpuir.alloc : memref<{S}x{bn}x64xbf16, {SW}>")
+line(f"%As = gpuir.alloc : memref<{S}x{bm}x{KB}x{it}, {SW}>")
+line(f"%Bs = gpuir.alloc : memref<{S}x{bn}x{KB}x{it}, {SW}>")
 line(f"%D = gpuir.alloc : {D}")
 line(f"%full = gpuir.alloc : !gpuir.barrier<mbarrier [{S}]>")
 line(f"%empty = gpuir.alloc : !gpuir.barrier<mbarrier_prearrive [{S}]>")
@@ -124,9 +131,9 @@ line(f"  gpuir.warps \"producer\" {{")
 line(f"    gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
 line(f"      gpuir.await %empty[%k mod {S}], tma_to_smem_async : !gpuir.barrier<mbarrier_prearrive [{S}]>")
 for buf, g, r, base in (("As", "A", bm, mbase), ("Bs", "Bt", bn, f"%n * {bn}")):
-    line(f"      %s{g} = gpuir.window %{buf}[%k mod {S}, 0 : {r}, 0 : 64] : memref<{S}x{r}x64xbf16, {SW}>")
-    line(f"      %g{g} = gpuir.window %{g}[{base} : {base} + {r}, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem>")
-    line(f"      gpuir.sm90a.tma_load %s{g}, %g{g} : memref<{r}x64xbf16, strided<[64, 1], offset: ?>, {SW}>, memref<{r}x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>")
+    line(f"      %s{g} = gpuir.window %{buf}[%k mod {S}, 0 : {r}, 0 : {KB}] : memref<{S}x{r}x{KB}x{it}, {SW}>")
+    line(f"      %g{g} = gpuir.window %{g}[{base} : {base} + {r}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
+    line(f"      gpuir.sm90a.tma_load %s{g}, %g{g} : memref<{r}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{r}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>")
 line(f"      gpuir.arrive tma_to_smem_async >> %full[%k mod {S}] : !gpuir.barrier<mbarrier [{S}]>")
 line(f"    }}")
 line(f"  }}")
@@ -135,11 +142,11 @@ line(f"    gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{
 line(f"      gpuir.await %full[%k mod {S}], wgmma_async : !gpuir.barrier<mbarrier [{S}]>")
 line(f"      gpuir.fence wgmma_fence_1 -> wgmma_fence_2")
 line(f"      gpuir.for %kk = 0 to 4 : seq {{")
-line(f"        %b = gpuir.window %Bs[%k mod {S}, 0 : {bn}, %kk * 16 : %kk * 16 + 16] : memref<{S}x{bn}x64xbf16, {SW}>")
+line(f"        %b = gpuir.window %Bs[%k mod {S}, 0 : {bn}, %kk * {KI} : %kk * {KI} + {KI}] : memref<{S}x{bn}x{KB}x{it}, {SW}>")
 line(f"        gpuir.for %h = 0 to {halves} : seq {{")
 line(f"          %d = gpuir.window %D[%wm, 0 : 128, %h, 0 : {bn // 2}] : {D}")
-line(f"          %a = gpuir.window %As[%k mod {S}, %wm * {rows} + %h * 64 : %wm * {rows} + %h * 64 + 64, %kk * 16 : %kk * 16 + 16] : memref<{S}x{bm}x64xbf16, {SW}>")
-line(f"          gpuir.sm90a.wgmma %d, %a, %b : memref<128x{bn // 2}xf32, strided<[{halves * bn // 2}, 1], offset: ?>, #gpuir.rmem>, memref<64x16xbf16, strided<[64, 1], offset: ?>, {SW}>, memref<{bn}x16xbf16, strided<[64, 1], offset: ?>, {SW}>")
+line(f"          %a = gpuir.window %As[%k mod {S}, %wm * {rows} + %h * 64 : %wm * {rows} + %h * 64 + 64, %kk * {KI} : %kk * {KI} + {KI}] : memref<{S}x{bm}x{KB}x{it}, {SW}>")
+line(f"          gpuir.sm90a.wgmma %d, %a, %b : memref<128x{bn // 2}xf32, strided<[{halves * bn // 2}, 1], offset: ?>, #gpuir.rmem>, memref<64x{KI}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KI}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>")
 line(f"        }}")
 line(f"      }}")
 line(f"      gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>")

@@ -11,7 +11,7 @@
 #       each bundle's cubin into DIR/<sha256 of the cubin>.json, for the store
 #       (test/Verifier/Inputs/disasm) when a kernel is new
 #   bench/gemm/run.sh sanitize NAME...   (on the GPU machine) each kernel at a
-#       small size (two tiles of each dimension, K = 192) under
+#       small size (two tiles of each dimension, three slices of K) under
 #       compute-sanitizer's memcheck, racecheck and synccheck
 #   bench/gemm/run.sh run [MxNxK...]     (on the GPU machine: CUDA, PyTorch)
 #       build the launcher (the C runtime: each kernel runs from its verified
@@ -37,14 +37,15 @@ generate)
 prepare)
   mkdir -p "$work"
   : > "$work/kernels.txt"
-  # NAME FILE BM BN G T OUT: the example first (its own parameters Mt Nt Kt).
-  { echo "gemm_sm90a_tma $root/examples/gemm_sm90a_tma.mlir 256 128 0 1 f32"
+  # NAME FILE BM BN G T OUT IN: the example first (its own parameters Mt Nt Kt).
+  { echo "gemm_sm90a_tma $root/examples/gemm_sm90a_tma.mlir 256 128 0 1 f32 bf16"
     variants | while read -r name args; do
       tile=$(sed -E 's/.*--tile ([0-9]+)x([0-9]+).*/\1 \2/' <<< "$args")
       g=$(sed -nE 's/.*--group ([0-9]+).*/\1/p' <<< "$args"); t=$(sed -nE 's/.*--tiles ([0-9]+).*/\1/p' <<< "$args")
       out=$(sed -nE 's/.*--out ([a-z0-9]+).*/\1/p' <<< "$args")
-      echo "$name $here/$name.mlir $tile ${g:-0} ${t:-1} ${out:-f32}"
-    done; } | while read -r name file bm bn g t out; do
+      in=$(sed -nE 's/.*--in ([a-z0-9]+).*/\1/p' <<< "$args")
+      echo "$name $here/$name.mlir $tile ${g:-0} ${t:-1} ${out:-f32} ${in:-bf16}"
+    done; } | while read -r name file bm bn g t out in; do
     if ! "$bin/rake-bundle" "$file" -o "$work/$name" --disasm-dir="$store" > "$work/$name.log" 2>&1; then
       cat "$work/$name.log" >&2
       echo "run.sh: $file: the bundle is not verified (a new cubin: 'run.sh record' on the GPU machine, then add the recordings to $store)" >&2
@@ -52,11 +53,12 @@ prepare)
     fi
     rows=$((bm * t * (g > 0 ? g : 1)))
     ctype=$out
+    kb=$([ "$in" = tf32 ] && echo 32 || echo 64)
     "$bin/rake-run" --seq "$file" --sizes="$(grep -oE '%[A-Za-z]+: index' "$file" | head -3 | sed -E 's/%([A-Za-z]+).*/\1=1/' | paste -sd,)" \
-      --shape="A=${rows}x64,Bt=${bn}x64,C=${rows}x$bn" --launch-args="$work/$name.args" > /dev/null
+      --shape="A=${rows}x$kb,Bt=${bn}x$kb,C=${rows}x$bn" --launch-args="$work/$name.args" > /dev/null
     launch=$(sed -E 's/^[a-z0-9_]+ (--block [0-9]+ --blocks-per-sm [0-9]+ --smem [0-9]+).*/\1/' "$work/$name.args")
     launch="$launch$(grep -o ' t:[^ ]*' "$work/$name.args" | tr -d '\n' || true)"
-    echo "$name $bm $bn $g $t $ctype $launch" >> "$work/kernels.txt"
+    echo "$name $bm $bn $g $t $ctype $in $launch" >> "$work/kernels.txt"
   done
   cat "$work/kernels.txt"
   ;;
@@ -76,22 +78,26 @@ sanitize)
   sanitizer=$(command -v compute-sanitizer || echo "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer")
   status=0
   for name in "$@"; do
-    if ! read -r _ bm bn g t out launch < <(grep "^$name " "$work/kernels.txt"); then
+    if ! read -r _ bm bn g t out in launch < <(grep "^$name " "$work/kernels.txt"); then
       echo "run.sh: $name is not in $work/kernels.txt (not prepared, or its bundle was not verified)" >&2
       status=1; continue
     fi
     rows=$((bm * t * (g > 0 ? g : 1))); m=$((2 * rows)); n=$((2 * bn)); k=192
-    python3 - "$work" "$m" "$k" "$n" <<'PY'
+    kb=$([ "$in" = tf32 ] && echo 32 || echo 64); k=$((3 * kb))
+    et=$([ "$in" = tf32 ] && echo f32 || echo bf16)
+    python3 - "$work" "$m" "$k" "$n" "$et" <<'PY'
 import array, random, struct, sys
-work, m, k, n = sys.argv[1], *map(int, sys.argv[2:])
+work, m, k, n, et = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
 random.seed(0)
 for name, count in (("A", m * k), ("Bt", n * k)):
-    # bf16: the high half of each f32.
-    bits = array.array("H", (struct.unpack("<I", struct.pack("<f", random.gauss(0, 1)))[0] >> 16
-                            for _ in range(count)))
-    bits.tofile(open(f"{work}/san_{name}.bin", "wb"))
+    if et == "f32":
+        data = array.array("f", (random.gauss(0, 1) for _ in range(count)))
+    else:  # bf16: the high half of each f32.
+        data = array.array("H", (struct.unpack("<I", struct.pack("<f", random.gauss(0, 1)))[0] >> 16
+                                 for _ in range(count)))
+    data.tofile(open(f"{work}/san_{name}.bin", "wb"))
 PY
-    params=(i:2 i:2 i:3 "m:bf16:${m}x$k:$work/san_A.bin:-" "m:bf16:${n}x$k:$work/san_Bt.bin:-" "m:$out:${m}x$n:-:-")
+    params=(i:2 i:2 i:3 "m:$et:${m}x$k:$work/san_A.bin:-" "m:$et:${n}x$k:$work/san_Bt.bin:-" "m:$out:${m}x$n:-:-")
     # shellcheck disable=SC2086
     flags=$(tr ' ' '\n' <<< "$launch" | grep -v '^t:' | paste -sd' '); maps=$(tr ' ' '\n' <<< "$launch" | grep '^t:' | paste -sd' ')
     for tool in memcheck racecheck synccheck; do

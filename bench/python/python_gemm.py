@@ -28,7 +28,7 @@ import torch
 import rake
 
 argv = sys.argv[1:]
-repeat, rounds = 50, 5
+repeat, rounds, idle = 50, 5, 1.0
 for flag in ("--repeat", "--rounds"):
     if flag in argv:
         i = argv.index(flag)
@@ -84,6 +84,7 @@ for m, n, k in shapes:
         ref_fn = lambda: torch.mm(a, bt.t(), out_dtype=torch.float32)
 
     def c_launch(tmp):
+        t0 = time.perf_counter()
         elt = "f32" if out_dtype == torch.float32 else "bf16"
         proc = subprocess.run(
             [launcher, bundle, kernel.name, "--repeat", str(repeat),
@@ -93,17 +94,23 @@ for m, n, k in shapes:
         if proc.returncode != 0:
             print(proc.stdout, proc.stderr)
             sys.exit(1)
+        idle_seen.append(time.perf_counter() - t0)
         return float(re.search(r"mean time over \d+ runs: ([0-9.]+) ms", proc.stdout)[1])
 
     # Rounds of Python, C and cuBLAS in turn (the clocks drift over a run);
     # the medians compare.
-    pys, cs, cubs = [], [], []
+    pys, cs, cubs, idle_seen = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         a.cpu().view(torch.int16).numpy().tofile(f"{tmp}/A.bin")
         bt.cpu().view(torch.int16).numpy().tofile(f"{tmp}/Bt.bin")
         for _ in range(rounds):
+            # Each measurement after the same idle second: the C launcher's
+            # start (reading the inputs) leaves the GPU idle before it, and
+            # an idle H200 runs its first milliseconds at higher clocks.
+            time.sleep(idle)
             pys.append(rake.bench(kernel, *args, warmup=10, repeat=1, batch=repeat).median_ms)
             cs.append(c_launch(tmp))
+            time.sleep(idle)
             cubs.append(rake.bench(ref_fn, warmup=10, repeat=1, batch=repeat).median_ms)
     py, c_ms, cub = (statistics.median(v) for v in (pys, cs, cubs))
     print(f"{m}x{n}x{k}: Python {py:.4f} ms ({flops / py / 1e9:.1f} TF/s), "
@@ -112,5 +119,6 @@ for m, n, k in shapes:
     print(f"  Python / C {py / c_ms:.3f}, cuBLAS / Rake (Python) {cub / py:.3f}, "
           f"host time of one call {host_us:.1f} us, max error {err:.2e}")
     print(f"  rounds: Python {' '.join(f'{v:.4f}' for v in pys)}; C {' '.join(f'{v:.4f}' for v in cs)}; "
-          f"cuBLAS {' '.join(f'{v:.4f}' for v in cubs)}")
+          f"cuBLAS {' '.join(f'{v:.4f}' for v in cubs)}; each C launcher run took "
+          f"{statistics.median(idle_seen):.2f} s")
 sys.exit(status)

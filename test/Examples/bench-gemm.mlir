@@ -17,6 +17,13 @@
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_f32.mlir --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512 --output-dir=%t/f32
 // RUN: rake-example-ref gemm_nt %t/f32/A.bin %t/f32/Bt.bin %t/f32/C.bin 1024 512 192 | FileCheck %s --check-prefix=REF32
 // REF32: gemm_nt: 524288 elements match
+// TF32: f32 inputs multiplied as the tensor cores read tf32 (13 low
+// significand bits dropped); the full f32 product is not what it computes.
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_tf32.mlir --sizes=Mg=1,Nt=1,Kt=3 --shape=A=1024x96,Bt=256x96,C=1024x256 --output-dir=%t/tf32
+// RUN: rake-example-ref gemm_nt_tf32 %t/tf32/A.bin %t/tf32/Bt.bin %t/tf32/C.bin 1024 256 96 | FileCheck %s --check-prefix=REFTF32
+// REFTF32: gemm_nt_tf32: 262144 elements match
+// RUN: not rake-example-ref gemm_nt_f32 %t/tf32/A.bin %t/tf32/Bt.bin %t/tf32/C.bin 1024 256 96 | FileCheck %s --check-prefix=NOTF32
+// NOTF32: gemm_nt_f32: mismatch at {{[0-9]+}} of 262144 elements
 
 // In the kernel a producer at 40 registers fills the stages by TMA on
 // mbarriers; consumers at 232 wait with try_wait.parity, multiply with four
@@ -40,3 +47,10 @@
 // EPILOGUE-DAG: wgmma.wait_group.sync.aligned 0;
 // EPILOGUE-DAG: cvt.rn.bf16x2.f32
 // (test/Verifier/bench-gemm.test verifies its bundle.)
+
+// The TF32 kernel: four wgmma.m64n256k8 of tf32 per slice of 32 f32.
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x256_g8_tf32.mlir -o %t/t.ptx
+// RUN: FileCheck %s --check-prefix=TF32-PTX < %t/t.ptx
+// TF32-PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// TF32-PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32
+// TF32-PTX: wgmma.commit_group.sync.aligned;

@@ -61,6 +61,16 @@ for w in caught:
 # CHECK-NEXT: third: cached False, same entry True
 print(f"third: cached {k3.cached}, same entry {k3.bundle.path == entry}")
 
+# A stale entry (made by another compiler revision) is not the current
+# compiler's: the cache key names the revision, so it is compiled again into
+# an entry of its own.
+real_revision = rake.compiler_revision
+rake.compiler_revision = lambda: "0000000"
+k4 = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
+rake.compiler_revision = real_revision
+# CHECK-NEXT: other revision: cached False, same entry False
+print(f"other revision: cached {k4.cached}, same entry {k4.bundle.path == entry}")
+
 # A frontend procedure compiles the same way, its Python names the
 # parameters'. This one is examples/vector_add.mlir op for op, so its cubin
 # is the example's and the store has its disassembly.

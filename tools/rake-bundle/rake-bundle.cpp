@@ -63,7 +63,8 @@ static cl::opt<int64_t> dynamicSharedBytes(
     "dynamic-shared-bytes", cl::init(-1),
     cl::desc("PTX input: the dynamic shared memory each kernel is launched "
              "with (required for a kernel that declares .extern .shared; "
-             "GpuIR input: computed, not given)"));
+             "GpuIR input: computed, not given)"),
+    cl::cat(toolOptions));
 static cl::opt<int64_t> blocksPerSm(
     "blocks-per-sm", cl::init(0),
     cl::desc("PTX input: CTAs per SM in the launch shape (default 1; GpuIR "

@@ -8,8 +8,39 @@ gpuir.proc @p(%n: index) {
       %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
       %a = gpuir.alloc : memref<8x2x8x8xf32, #gpuir.smem>
       %b = gpuir.alloc : memref<8x2x8x8xf32, #gpuir.smem>
-      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies bf16 or f16 tiles, found 'f32'}}
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies tf32 tiles (f32 elements) only from the 128-byte swizzle: put 'a' and 'b' in #gpuir.smem_swizzled<128> rows of 32 f32}}
       gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xf32, #gpuir.smem>, memref<8x2x8x8xf32, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %a = gpuir.alloc : memref<8x2x8x8xf64, #gpuir.smem>
+      %b = gpuir.alloc : memref<8x2x8x8xf64, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies bf16, f16 or tf32 (f32 elements) tiles, found 'f64'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xf64, #gpuir.smem>, memref<8x2x8x8xf64, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+// tf32 in the swizzle: each operand is 8 f32 wide (32 bytes of K).
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %as = gpuir.alloc : memref<64x32xf32, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.alloc : memref<64x32xf32, #gpuir.smem_swizzled<128>>
+      %a = gpuir.window %as[0 : 64, 0 : 16] : memref<64x32xf32, #gpuir.smem_swizzled<128>>
+      %b = gpuir.window %bs[0 : 64, 0 : 8] : memref<64x32xf32, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'a' in swizzled shared memory must be 64 x 8 (a 8-wide slice of K), found 'memref<64x16xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>'}}
+      gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<64x16xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x8xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>
     }
   }
 }

@@ -13,6 +13,10 @@
 //   rake-example-ref gemm_nt A.bin Bt.bin C.bin M N K    C = A Bt^T (Bt is N x K)
 //   rake-example-ref gemm_nt_bf16 A.bin Bt.bin C.bin M N K  the same, C in bf16
 //                                                          (the f32 sum rounded)
+//   rake-example-ref gemm_nt_tf32 A.bin Bt.bin C.bin M N K  C = A Bt^T of f32 inputs as
+//                                                          tf32 (13 low significand bits
+//                                                          dropped), f32 out
+//   rake-example-ref gemm_nt_f32 A.bin Bt.bin C.bin M N K   the same of the full f32 inputs
 //   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
 //   rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] = sum_k X[r,k,j] (f32, k in order)
 //   rake-example-ref cluster_exchange X.bin Y.bin Z.bin  Y = 2 X, Z[t,c] = Y[t,1-c] + 1
@@ -179,6 +183,47 @@ int blockSums(int argc, char **argv) {
   return report("block_sums", bad, rows, "sums", first);
 }
 
+/// C = A Bt^T of f32 inputs, read as tf32 (as the tensor cores read them:
+/// the 13 low significand bits dropped) or in full.
+int gemmF32(int argc, char **argv, bool asTf32) {
+  const char *name = asTf32 ? "gemm_nt_tf32" : "gemm_nt_f32";
+  if (argc != 6)
+    fail(std::string("usage: ") + name + " A.bin Bt.bin C.bin M N K");
+  std::vector<float> a = load<float>(argv[0]), b = load<float>(argv[1]),
+                     c = load<float>(argv[2]);
+  size_t m = number(argv[3]), n = number(argv[4]), k = number(argv[5]);
+  if (a.size() != m * k || b.size() != n * k || c.size() != m * n)
+    fail("A must be M x K, Bt N x K and C M x N");
+  auto input = [&](float v) {
+    if (!asTf32)
+      return v;
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    bits &= 0xffffe000u;
+    std::memcpy(&v, &bits, 4);
+    return v;
+  };
+  size_t bad = 0;
+  std::string first;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      double exact = 0, absSum = 0;
+      for (size_t p = 0; p < k; ++p) {
+        double prod = static_cast<double>(input(a[i * k + p])) *
+                      static_cast<double>(input(b[j * k + p]));
+        exact += prod;
+        absSum += std::fabs(prod);
+      }
+      // f32 sums of products exact in f32 (tf32 x tf32), or rounded once.
+      double bound = (k + 1) * std::ldexp(1.0, -24) * absSum + 1e-30;
+      if (std::fabs(c[i * n + j] - exact) > bound && bad++ == 0)
+        first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
+                "]: " + std::to_string(c[i * n + j]) + ", expected " +
+                std::to_string(exact);
+    }
+  return report(name, bad, m * n, "elements", first);
+}
+
 int gemm(int argc, char **argv, bool transposedB, bool bf16Out = false) {
   const char *name = bf16Out ? "gemm_nt_bf16" : transposedB ? "gemm_nt" : "gemm";
   if (argc != 6)
@@ -314,6 +359,10 @@ int main(int argc, char **argv) {
     return gemm(argc - 2, argv + 2, /*transposedB=*/true, /*bf16Out=*/true);
   if (example == "gemm_nt")
     return gemm(rest, args, true);
+  if (example == "gemm_nt_tf32")
+    return gemmF32(rest, args, true);
+  if (example == "gemm_nt_f32")
+    return gemmF32(rest, args, false);
   if (example == "mirror_products")
     return mirrorProducts(rest, args);
   if (example == "ring_sums")

@@ -29,18 +29,22 @@ bool isSwizzled(MemRefType t) {
   return isa_and_nonnull<SmemSwizzledAttr>(t.getMemorySpace());
 }
 
-/// Checks a wgmma operand in 128-byte swizzled shared memory: rows x 16
-/// elements of rows of 128 bytes.
+/// K of one wgmma: 32 bytes of elements (16 f16 or bf16, 8 tf32).
+int64_t kSlice(MemRefType t) { return 256 / t.getElementTypeBitWidth(); }
+
+/// Checks a wgmma operand in 128-byte swizzled shared memory: rows x K
+/// elements (32 bytes) of rows of 128 bytes.
 LogicalResult verifySwizzled(Operation *op, StringRef name, MemRefType t,
                              int64_t rows) {
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (t.getRank() != 2 || t.getDimSize(1) != 16 ||
+  int64_t k = kSlice(t);
+  if (t.getRank() != 2 || t.getDimSize(1) != k ||
       (rows > 0 && t.getDimSize(0) != rows))
     return op->emitOpError()
            << "operand '" << name << "' in swizzled shared memory must be "
-           << (rows > 0 ? std::to_string(rows) : std::string("N"))
-           << " x 16 (a 16-wide slice of K), found " << t;
+           << (rows > 0 ? std::to_string(rows) : std::string("N")) << " x "
+           << k << " (a " << k << "-wide slice of K), found " << t;
   if (cast<SmemSwizzledAttr>(t.getMemorySpace()).getBytes() != 128 ||
       failed(t.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
       strides[0] * t.getElementTypeBitWidth() / 8 != 128)
@@ -89,11 +93,18 @@ int64_t WgmmaOp::getN() {
 LogicalResult WgmmaOp::verify() {
   MemRefType d = memrefOf(getD()), a = memrefOf(getA()), b = memrefOf(getB());
   Type elt = a.getElementType();
-  if (!elt.isBF16() && !elt.isF16())
-    return emitOpError() << "multiplies bf16 or f16 tiles, found " << elt;
+  if (!elt.isBF16() && !elt.isF16() && !elt.isF32())
+    return emitOpError() << "multiplies bf16, f16 or tf32 (f32 elements) "
+                            "tiles, found "
+                         << elt;
   if (b.getElementType() != elt)
     return emitOpError() << "a and b must have the same element type, found "
                          << elt << " and " << b.getElementType();
+  if (elt.isF32() && (!isSwizzled(a) || !isSwizzled(b)))
+    return emitOpError()
+           << "multiplies tf32 tiles (f32 elements) only from the 128-byte "
+              "swizzle: put 'a' and 'b' in #gpuir.smem_swizzled<128> rows of "
+              "32 f32";
   if (failed(verifyCoreMatrices(*this, "a", a, 8)) ||
       failed(verifyCoreMatrices(*this, "b", b, 0)))
     return failure();
@@ -145,8 +156,8 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         Value slot = apply(b, loc, j * 4 + i, tji);
         Value acc0 = memref::LoadOp::create(b, loc, d, ValueRange{thread, slot});
         auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
-                                        cIndex(b, loc, 16), cIndex(b, loc, 1),
-                                        ValueRange{acc0});
+                                        cIndex(b, loc, kSlice(memrefOf(getA()))),
+                                        cIndex(b, loc, 1), ValueRange{acc0});
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(kLoop.getBody());
         Value k = kLoop.getInductionVar();
@@ -163,9 +174,18 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         };
         Value av = memref::LoadOp::create(b, loc, a, index(m, a));
         Value bv = memref::LoadOp::create(b, loc, bm, index(c, bm));
-        Value prod =
-            arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, av),
-                                  arith::ExtFOp::create(b, loc, f32, bv));
+        // f16/bf16 widen exactly; tf32 is an f32 whose 13 low significand
+        // bits the tensor cores ignore. Either product is exact in f32.
+        auto input = [&](Value v) -> Value {
+          if (!v.getType().isF32())
+            return arith::ExtFOp::create(b, loc, f32, v);
+          Type i32 = b.getI32Type();
+          Value bits = arith::BitcastOp::create(b, loc, i32, v);
+          Value mask = arith::ConstantIntOp::create(b, loc, i32, 0xffffe000);
+          return arith::BitcastOp::create(
+              b, loc, f32, arith::AndIOp::create(b, loc, bits, mask));
+        };
+        Value prod = arith::MulFOp::create(b, loc, input(av), input(bv));
         scf::YieldOp::create(
             b, loc,
             ValueRange{arith::AddFOp::create(
@@ -249,11 +269,13 @@ static LogicalResult checkSwizzledStart(Operation *op, Value operand) {
   bool rowsOk = source.getRank() == 1 || alwaysMultipleOf(starts[n - 2], 8);
   for (size_t d = 0; d + 2 < n; ++d)
     rowsOk &= source.getDimSize(d + 1) % 8 == 0 || alwaysMultipleOf(starts[d], 8);
-  if (!rowsOk || !alwaysMultipleOf(starts[n - 1], 16))
+  int64_t k = kSlice(cast<MemRefType>(operand.getType()));
+  if (!rowsOk || !alwaysMultipleOf(starts[n - 1], k))
     return op->emitOpError()
            << "cannot prove that its swizzled operand starts at a swizzle "
               "atom: its window's rows must start at multiples of 8 and its "
-              "columns at multiples of 16";
+              "columns at multiples of "
+           << k;
   return success();
 }
 
@@ -280,10 +302,12 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
   }
   Value descA = descriptor(b, loc, a, isSwizzled(memrefOf(getA())));
   Value descB = descriptor(b, loc, bm, isSwizzled(memrefOf(getB())));
-  NVVM::WGMMATypes type = memrefOf(getA()).getElementType().isBF16()
-                              ? NVVM::WGMMATypes::bf16
-                              : NVVM::WGMMATypes::f16;
-  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
+  Type elt = memrefOf(getA()).getElementType();
+  NVVM::WGMMATypes type = elt.isBF16()  ? NVVM::WGMMATypes::bf16
+                          : elt.isF32() ? NVVM::WGMMATypes::tf32
+                                        : NVVM::WGMMATypes::f16;
+  auto shape =
+      NVVM::MMAShapeAttr::get(ctx, 64, n, kSlice(memrefOf(getA())));
   // Row-major A and column-major B: both K-major in shared memory.
   Value result = NVVM::WgmmaMmaAsyncOp::create(
       b, loc, structType, acc, descA, descB, shape, type, type,

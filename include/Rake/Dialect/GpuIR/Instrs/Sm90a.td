@@ -19,7 +19,7 @@ include "Rake/Dialect/GpuIR/IR/Interfaces.td"
 def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
                                ["buildSequential", "buildDevice"]>]> {
-  let summary = "D += A * B for one m64nNk16 tile of f16 or bf16, by a warpgroup, asynchronously";
+  let summary = "D += A * B for one m64nNk16 tile of f16 or bf16 (m64nNk8 of tf32), by a warpgroup, asynchronously";
   let description = [{
     The warpgroup multiplies a 64 x 16 tile of A by a 16 x N tile of B from
     shared memory and adds the product to its f32 accumulators
@@ -33,13 +33,22 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     g = l / 4, q = l mod 4) holds in register 4 j + i the element
     (16 w + g + 8 (i / 2), 8 j + 2 q + i mod 2).
 
+    In the 128-byte swizzle (`#gpuir.smem_swizzled<128>`, rows of 128
+    bytes) `a` is 64 x K and `b` N x K (B transposed), K the 32 bytes of
+    one instruction: 16 f16 or bf16, or 8 f32 elements multiplied as tf32
+    (`wgmma.mma_async.sync.aligned.m64nNk8.f32.tf32.tf32`; tf32 operands
+    only in this layout). The tensor cores read a tf32 operand as the f32
+    in memory without its 13 low significand bits, and so does the
+    sequential behavior.
+
     The instruction runs on the wgmma_async timeline: order it after the
     accumulators' in-order accesses with `gpuir.fence wgmma_fence_1 ->
     wgmma_fence_2` (wgmma.fence), its shared-memory operands after the
     accesses that wrote them with a fence or await whose second timeline
     covers the async proxy, and wait for it on a `wgmma_group` barrier
-    (commit_group / wait_group). The sequential behavior adds the 16
-    products of each element in order of k, in f32.
+    (commit_group / wait_group). The sequential behavior adds the K
+    products of each element in order of k, in f32 (each product of two
+    f16, bf16 or tf32 values is exact in f32).
   }];
   let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b);
   let assemblyFormat = [{
