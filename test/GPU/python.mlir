@@ -50,3 +50,9 @@
 // ERR-NEXT: count: ArgumentError: vector_add() takes 4 arguments (n, A, B, C), 3 given
 // ERR-NEXT: on a side stream: True
 // ERR-NEXT: stream=: True
+
+// Kernels written in Python (rake.frontend), compiled with rake.compile and
+// called on torch tensors, against torch.
+// RUN: env PYTHONPATH=%rake_python_dir %rake_python %rake_src/test/GPU/Inputs/torch_frontend.py both %t/cache %rake_src/test/Verifier/Inputs/disasm | FileCheck %s --check-prefix=FRONT
+// FRONT: vector_add (rake.frontend) on torch tensors equals torch: True
+// FRONT: reverse_tiles (rake.frontend) on torch tensors equals torch: True
