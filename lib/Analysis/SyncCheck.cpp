@@ -120,6 +120,18 @@ void Interpreter::execCheck(Operation *op, Value v, ValueRange indices,
                       qualName(r->qual) + " after it captures it (commit "
                       "it with gpuir.arrive " + qualName(r->qual) +
                       " >> a barrier or commit group, then await that)"});
+    else if (amir::ArriveOp arrive = awaitMissing(*r, current))
+      // The access was committed to a barrier that these threads never
+      // waited on: the missing statement is the await.
+      notes.push_back(
+          {arrive, "the earlier access completes on this arrive on " +
+                       barrierName(arrive) + ", but " + describe(current) +
+                       (StringRef(describe(current)).starts_with("thread ")
+                            ? " does not await "
+                            : " do not await ") +
+                       barrierName(arrive) +
+                       " before this access: add a gpuir.await on it whose "
+                       "second timeline covers " + qualName(qual)});
     else if (const SyncEvent *missed = missedSync(*r))
       notes.push_back(
           {missed->op, "this synchronization by " +
@@ -172,6 +184,31 @@ bool Interpreter::inBounds(Operation *op, const Var &var, const Box &region,
     return false;
   }
   return true;
+}
+
+/// An arrive whose first timeline took the earlier access (it completes on
+/// that barrier) when no synchronization ever made the access visible to
+/// any thread: nobody awaited the barrier, so what `t` misses is an await
+/// of it. (Where some threads awaited it and `t` did not, or the arrive's
+/// first timeline left the access out, the other notes say so.)
+amir::ArriveOp Interpreter::awaitMissing(const Record &r, const ThreadSet &t) {
+  if (!r.captured || lastSyncFor(r, t) || lastVisVia(r))
+    return nullptr;
+  // Not a commit group: awaiting one does not name the group (outstanding
+  // counts do), so the fix is not "await it".
+  for (Operation *by : llvm::reverse(r.capturedBy))
+    if (auto arrive = dyn_cast<amir::ArriveOp>(by))
+      if (static_cast<uint32_t>(arrive.getPre()) & r.qual)
+        if (Var *var = vars.lookup(arrive.getBarrier());
+            var && !gpuir::isCommitGroup(var->mechanism))
+          return arrive;
+  return nullptr;
+}
+
+/// The barrier an arrive names, as its source does ("full").
+std::string Interpreter::barrierName(amir::ArriveOp arrive) {
+  Var *var = vars.lookup(arrive.getBarrier());
+  return var && !var->name.empty() ? var->name : std::string("its barrier");
 }
 
 /// A fence or arrive that the earlier access's threads made after it,

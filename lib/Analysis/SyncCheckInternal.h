@@ -528,6 +528,8 @@ private:
   static std::optional<int64_t> coefficient(AffineExpr e, ValueRange operands,
                                             Value v);
   Var *lookup(Operation *op, Value v);
+  amir::ArriveOp awaitMissing(const Record &r, const ThreadSet &t);
+  std::string barrierName(amir::ArriveOp arrive);
   void record(Operation *op, Value v, ValueRange indices, AffineMap map,
               ArrayRef<bool> intervals, QualTimeline q, bool mutate,
               bool outOfOrder);

@@ -374,6 +374,9 @@ json::Object toolchainJson(const PtxasChoice &tool,
 
 } // namespace
 
+static int verifyMade(const MakeOptions &o, bool haveDisasm,
+                      const std::string &cubinSha);
+
 int rake::bundle::make(const MakeOptions &o) {
   const profile::Profile &p = *o.profile;
   llvm::errs().SetUnbuffered();
@@ -512,16 +515,22 @@ int rake::bundle::make(const MakeOptions &o) {
   std::remove((o.outDir + "/manifest.sig").c_str());
   llvm::outs() << "bundle " << o.outDir << ": "
                << (verified ? "verified" : "NOT verified") << "\n";
-  VerifyOptions vo2;
-  vo2.allowRepinned = o.repin;
-  vo2.requiredProfile = p.name;
-  vo2.nvdisasm = o.nvdisasm;
-  vo2.disasmDirs = o.disasmDirs;
-  vo2.signKeyPem = o.signKeyPem;
+  return verifyMade(o, haveDisasm, cubinSha);
+}
+
+/// The report and verdict of a bundle just made (and signed when it
+/// verifies); when only the disassembly was missing, how to finish it.
+static int verifyMade(const MakeOptions &o, bool haveDisasm,
+                      const std::string &cubinSha) {
+  VerifyOptions vo;
+  vo.allowRepinned = o.repin;
+  vo.requiredProfile = o.profile->name;
+  vo.nvdisasm = o.nvdisasm;
+  vo.disasmDirs = o.disasmDirs;
+  vo.signKeyPem = o.signKeyPem;
   // The cubin was just assembled from this PTX by the pinned ptxas.
-  vo2.skipReassembly = true;
-  int status = verify(o.outDir, vo2);
-  // Only the disassembly missing: say how to finish.
+  vo.skipReassembly = true;
+  int status = verify(o.outDir, vo);
   if (!haveDisasm)
     llvm::errs() << "rake-bundle: to finish this bundle, record the "
                     "disassembly of its cubin on a machine with the CUDA "

@@ -14,6 +14,7 @@ gpuir.proc @wrong_barrier(%A: memref<64x64xbf16, #gpuir.gmem>, %B: memref<64x64x
         // expected-note @+1 {{the earlier write of As[0:64, 0:64]}}
         gpuir.sm90a.tma_load %As, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
         gpuir.arrive tma_to_smem_async >> %b0 : !gpuir.barrier<mbarrier>
+        // expected-note @-1 {{the earlier access completes on this arrive on b0, but thread 0 of task 0 does not await b0 before this access: add a gpuir.await on it whose second timeline covers cuda_in_order_ram}}
         gpuir.sm90a.tma_load %Bs, %B : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
         gpuir.arrive tma_to_smem_async >> %b1 : !gpuir.barrier<mbarrier>
       }
