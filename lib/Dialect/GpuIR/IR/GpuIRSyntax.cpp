@@ -531,6 +531,80 @@ void WindowOp::getAsmResultNames(OpAsmSetValueNameFn setName) {
 // Read, write, reduce
 //===----------------------------------------------------------------------===//
 
+/// `fragment(LAYOUT a, b, ...)` after an access's coordinates: adds the
+/// row and column that register (a, b, ...) of a tensor-core fragment
+/// layout holds to the last two coordinates. Parse-time notation: the op
+/// keeps (and prints) the sum.
+///   wgmma_d t, j, i      register 4 j + i of thread t (0..127) of a
+///                        wgmma accumulator: row 16 (t / 32) + (t mod 32) / 4
+///                        + 8 (i / 2), column 8 j + 2 (t mod 4) + i mod 2
+///   mma_m16n8_c l, r     register r (0..3) of lane l of an mma.sync
+///                        m16n8 accumulator: row l / 4 + 8 (r / 2), column
+///                        2 (l mod 4) + r mod 2
+static ParseResult parseFragment(OpAsmParser &parser,
+                                 SmallVectorImpl<UnresolvedOperand> &operands,
+                                 SmallVectorImpl<AffineExpr> &exprs) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalKeyword("fragment")))
+    return success();
+  StringRef layout;
+  if (parser.parseLParen() || parser.parseKeyword(&layout))
+    return failure();
+  SmallVector<AffineExpr> args;
+  do {
+    AffineExpr e;
+    if (parseControlExpr(parser, operands, e))
+      return failure();
+    args.push_back(e);
+  } while (succeeded(parser.parseOptionalComma()));
+  if (parser.parseRParen())
+    return failure();
+  AffineExpr row, col;
+  if (layout == "wgmma_d" && args.size() == 3) {
+    AffineExpr t = args[0], j = args[1], i = args[2];
+    row = t.floorDiv(32) * 16 + (t % 32).floorDiv(4) + i.floorDiv(2) * 8;
+    col = j * 8 + (t % 4) * 2 + i % 2;
+  } else if (layout == "mma_m16n8_c" && args.size() == 2) {
+    AffineExpr l = args[0], r = args[1];
+    row = l.floorDiv(4) + r.floorDiv(2) * 8;
+    col = (l % 4) * 2 + r % 2;
+  } else {
+    return parser.emitError(loc)
+           << "fragment(" << layout << " ...) with " << args.size()
+           << " values: the layouts are wgmma_d (thread, j, i: register 4 j "
+              "+ i of a wgmma accumulator) and mma_m16n8_c (lane, register "
+              "0..3 of an mma.sync m16n8 accumulator)";
+  }
+  if (exprs.size() < 2)
+    return parser.emitError(loc) << "fragment(...) adds a row and a column to "
+                                    "the last two coordinates; the access has "
+                                 << exprs.size();
+  exprs[exprs.size() - 2] = exprs[exprs.size() - 2] + row;
+  exprs[exprs.size() - 1] = exprs[exprs.size() - 1] + col;
+  // Number the control values in the order they appear in the sums, as
+  // parsing the sums written out would: the op is then the same op.
+  SmallVector<unsigned> order;
+  for (AffineExpr e : exprs)
+    e.walk([&](AffineExpr sub) {
+      if (auto d = dyn_cast<AffineDimExpr>(sub))
+        if (!llvm::is_contained(order, d.getPosition()))
+          order.push_back(d.getPosition());
+    });
+  for (unsigned i = 0; i < operands.size(); ++i)
+    if (!llvm::is_contained(order, i))
+      order.push_back(i);
+  SmallVector<AffineExpr> renumber(operands.size());
+  SmallVector<UnresolvedOperand> reordered;
+  for (auto [to, from] : llvm::enumerate(order)) {
+    renumber[from] = getAffineDimExpr(to, parser.getContext());
+    reordered.push_back(operands[from]);
+  }
+  for (AffineExpr &e : exprs)
+    e = e.replaceDims(renumber);
+  operands.assign(reordered.begin(), reordered.end());
+  return success();
+}
+
 static ParseResult parseAccess(OpAsmParser &parser, OperationState &result,
                                bool hasValue, bool hasResult) {
   UnresolvedOperand value, memref;
@@ -543,6 +617,7 @@ static ParseResult parseAccess(OpAsmParser &parser, OperationState &result,
   if (parser.parseOperand(memref) ||
       parseWindowCoords(parser, indices, exprs, intervals,
                         /*allowIntervals=*/false, /*optional=*/false) ||
+      parseFragment(parser, indices, exprs) ||
       parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
       parser.parseType(type))
     return failure();
