@@ -62,6 +62,9 @@ if subprocess.run([config.rake_python_executable or "python3", "-c", "import tor
                   capture_output=True).returncode == 0:
     config.available_features.add("torch")
 config.substitutions.append(("%rake_python_dir", config.rake_python_dir or ""))
+# The Python package was built (pybind11 and the Python headers were found).
+if config.rake_python_dir:
+    config.available_features.add("python-bindings")
 config.substitutions.append(("%rake_python", config.rake_python_executable or "python3"))
 # The stand-in libcuda of the runtime's tests (test/Runtime/fake-cuda.c).
 config.substitutions.append(("%fake_cuda", os.path.join(config.rake_obj_root, "lib", "librake-fake-cuda.so")))
