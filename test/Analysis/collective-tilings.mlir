@@ -28,12 +28,12 @@ gpuir.proc @cta_units(%n: index) {
     }
   }
 }
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 256>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 32, box = 32, count = 8>, <level = 1, dim = 0, offset = 0, step = 1, box = 1, count = 32>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<quadpair>, gpuir.tiling = #gpuir.tiling<domain [16, 16] ops [<level = 0, dim = 0, offset = 0, step = 2, box = 2, count = 8>, <level = 1, dim = 1, offset = 0, step = 4, box = 4, count = 4>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 32, box = 32, count = 8>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 0, step = 128, box = 128, count = 2>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<8 x thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<level = 0, dim = 0, offset = 16, step = 8, box = 8, count = 30>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<0: d0 256 x 1>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<0: d0 8 x 32>, <1: d0 32 x 1>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<quadpair>, gpuir.tiling = #gpuir.tiling<domain [16, 16] ops [<0: d0 8 x 2>, <1: d1 4 x 4>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<0: d0 8 x 32>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<0: d0 2 x 128>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<8 x thread>, gpuir.tiling = #gpuir.tiling<domain [256] ops [<0: d0 30 x 8, offset 16>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [256]>}
 // CHECK-NOT: gpuir.tiling
 
@@ -56,9 +56,9 @@ gpuir.proc @cluster_of_2(%n: index) {
     }
   }
 }
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 32, box = 32, count = 4>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>]>}
-// CHECK: } attributes {gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<level = 0, dim = 1, offset = 0, step = 1, box = 1, count = 128>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<0: d0 2 x 1>, <1: d1 4 x 32>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<0: d0 2 x 1>]>}
+// CHECK: } attributes {gpuir.tiling = #gpuir.tiling<domain [2, 128] ops [<0: d1 128 x 1>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 128]>}
 
 // -----
@@ -79,10 +79,10 @@ gpuir.proc @cluster_of_4(%n: index) {
     }
   }
 }
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 4>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 1, box = 1, count = 2>, <level = 2, dim = 2, offset = 0, step = 32, box = 32, count = 4>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<level = 0, dim = 0, offset = 0, step = 1, box = 1, count = 2>, <level = 1, dim = 1, offset = 0, step = 1, box = 1, count = 2>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<2 x cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<level = 0, dim = 0, offset = 0, step = 2, box = 2, count = 2>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<0: d0 4 x 1>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<0: d0 2 x 1>, <1: d1 2 x 1>, <2: d2 4 x 32>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [2, 2, 128] ops [<0: d0 2 x 1>, <1: d1 2 x 1>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<2 x cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128] ops [<0: d0 2 x 2>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cluster>, gpuir.tiling = #gpuir.tiling<domain [4, 128]>}
 
 // -----
@@ -104,8 +104,8 @@ gpuir.proc @warp_specialized(%n: index) {
     }
   }
 }
-// CHECK: attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 0, step = 0, box = 32, count = 1>]>}
-// CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 128, step = 0, box = 256, count = 1>]>}
-// CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 128, step = 0, box = 256, count = 1>, <level = 1, dim = 0, offset = 0, step = 128, box = 128, count = 2>]>}
-// CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<level = 0, dim = 0, offset = 160, step = 0, box = 64, count = 1>]>}
+// CHECK: attributes {gpuir.scope = #gpuir.unit<warp>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<0: d0 1 x 32, step 0>]>}
+// CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<0: d0 1 x 256, step 0, offset 128>]>}
+// CHECK: } attributes {gpuir.scope = #gpuir.unit<warpgroup>, gpuir.tiling = #gpuir.tiling<domain [384] ops [<0: d0 1 x 256, step 0, offset 128>, <1: d0 2 x 128>]>}
+// CHECK: attributes {gpuir.tiling = #gpuir.tiling<domain [384] ops [<0: d0 1 x 64, step 0, offset 160>]>}
 // CHECK: } attributes {gpuir.scope = #gpuir.unit<cta_in_cluster>, gpuir.tiling = #gpuir.tiling<domain [384]>}

@@ -141,3 +141,13 @@ gpuir.proc @a(%x: memref<4xf32, #gpuir.host>, %i: index) {
   // expected-error @+1 {{non-affine expression: at least one of the multiply operands has to be either a constant or symbolic}}
   %v = gpuir.read %x[%i * %i] : memref<4xf32, #gpuir.host>
 }
+
+// -----
+
+// expected-error @+1 {{expected the dimension as dN, e.g. d0}}
+gpuir.proc @a() attributes {x = #gpuir.tile<0: x1 3 x 128>} {}
+
+// -----
+
+// expected-error @+1 {{expected step, offset, div or mod}}
+gpuir.proc @a() attributes {x = #gpuir.tile<0: d1 3 x 128, stride 2>} {}

@@ -49,10 +49,13 @@ gpuir.proc @attributes() attributes {
   a20_u10 = #gpuir.unit<2 x warpgroup>,
   // CHECK-SAME: a21_u11 = #gpuir.unit<thread>
   a21_u11 = #gpuir.unit<1 x thread>,
-  // CHECK-SAME: a22_tile = #gpuir.tile<level = 0, dim = 1, offset = 0, step = 128, box = 128, count = 3>
+  // CHECK-SAME: a22_tile = #gpuir.tile<0: d1 3 x 128>
   a22_tile = #gpuir.tile<level = 0, dim = 1, offset = 0, step = 128, box = 128, count = 3>,
-  // CHECK-SAME: a23_tiling = #gpuir.tiling<domain [2, 384] ops [<level = 0, dim = 1, offset = 0, step = 128, box = 128, count = 3>]>
+  // CHECK-SAME: a23_tiling = #gpuir.tiling<domain [2, 384] ops [<0: d1 3 x 128>]>
   a23_tiling = #gpuir.tiling<domain [2, 384] ops [#gpuir.tile<level = 0, dim = 1, offset = 0, step = 128, box = 128, count = 3>]>,
+  // The compact form reads back; what differs from the defaults is named.
+  // CHECK-SAME: a23b_compact = #gpuir.tiling<domain [2, 384] ops [<0: d1 3 x 128>, <1: d1 32 x 1, step 2, offset 32, div 2, mod 4>]>
+  a23b_compact = #gpuir.tiling<domain [2, 384] ops [<0: d1 3 x 128>, <1: d1 32 x 1, mod 4, div 2, offset 32, step 2>]>,
   // CHECK-SAME: a24_tiling_root = #gpuir.tiling<domain [256]>
   a24_tiling_root = #gpuir.tiling<domain [256]>,
   // CHECK-SAME: a25_m0 = #gpuir.host, a26_m1 = #gpuir.gmem, a27_m2 = #gpuir.gmem_atomic16, a28_m3 = #gpuir.smem, a29_m4 = #gpuir.smem_atomic16, a30_m5 = #gpuir.smem_swizzled<64>, a31_m6 = #gpuir.rmem, a32_m7 = #gpuir.urmem, a33_m8 = #gpuir.grid_constant

@@ -336,6 +336,91 @@ std::optional<int64_t> CollUnitAttr::getNumThreads(int64_t blockDim,
 }
 
 //===----------------------------------------------------------------------===//
+// TileOpAttr
+//===----------------------------------------------------------------------===//
+
+Attribute TileOpAttr::parse(AsmParser &parser, Type) {
+  int64_t level = 0, dim = 0, offset = 0, step = 0, box = 0, count = 0,
+          div = 1, mod = 0;
+  if (parser.parseLess())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("level"))) {
+    // The keyword form.
+    auto field = [&](StringRef name, int64_t &v) {
+      return parser.parseKeyword(name) || parser.parseEqual() ||
+             parser.parseInteger(v);
+    };
+    if (parser.parseEqual() || parser.parseInteger(level) ||
+        parser.parseComma() || field("dim", dim) || parser.parseComma() ||
+        field("offset", offset) || parser.parseComma() ||
+        field("step", step) || parser.parseComma() || field("box", box) ||
+        parser.parseComma() || field("count", count))
+      return {};
+    while (succeeded(parser.parseOptionalComma())) {
+      StringRef name;
+      if (parser.parseKeyword(&name) || parser.parseEqual())
+        return {};
+      if (name != "div" && name != "mod") {
+        parser.emitError(parser.getCurrentLocation(), "expected div or mod");
+        return {};
+      }
+      if (parser.parseInteger(name == "div" ? div : mod))
+        return {};
+    }
+  } else {
+    // The compact form: LEVEL: dDIM COUNT x BOX [step S] [offset O] ...
+    StringRef dimWord;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseInteger(level) || parser.parseColon() ||
+        parser.parseKeyword(&dimWord))
+      return {};
+    if (!dimWord.consume_front("d") || dimWord.getAsInteger(10, dim)) {
+      parser.emitError(at, "expected the dimension as dN, e.g. d0");
+      return {};
+    }
+    if (parser.parseInteger(count) || parser.parseKeyword("x") ||
+        parser.parseInteger(box))
+      return {};
+    step = box;
+    while (succeeded(parser.parseOptionalComma())) {
+      StringRef name;
+      at = parser.getCurrentLocation();
+      if (parser.parseKeyword(&name))
+        return {};
+      int64_t *slot = name == "step"     ? &step
+                      : name == "offset" ? &offset
+                      : name == "div"    ? &div
+                      : name == "mod"    ? &mod
+                                         : nullptr;
+      if (!slot) {
+        parser.emitError(at, "expected step, offset, div or mod");
+        return {};
+      }
+      if (parser.parseInteger(*slot))
+        return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return get(parser.getContext(), level, dim, offset, step, box, count, div,
+             mod);
+}
+
+void TileOpAttr::print(AsmPrinter &printer) const {
+  printer << "<" << getLevel() << ": d" << getDim() << " " << getCount()
+          << " x " << getBox();
+  if (getStep() != getBox())
+    printer << ", step " << getStep();
+  if (getOffset() != 0)
+    printer << ", offset " << getOffset();
+  if (getDiv() != 1)
+    printer << ", div " << getDiv();
+  if (getMod() != 0)
+    printer << ", mod " << getMod();
+  printer << ">";
+}
+
+//===----------------------------------------------------------------------===//
 // ShardingAttr
 //===----------------------------------------------------------------------===//
 

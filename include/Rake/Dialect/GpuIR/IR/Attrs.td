@@ -118,11 +118,11 @@ def GpuIR_TileOpAttr : GpuIR_Attr<"TileOp", "tile"> {
                         "int64_t":$step, "int64_t":$box, "int64_t":$count,
                         DefaultValuedParameter<"int64_t", "1">:$div,
                         DefaultValuedParameter<"int64_t", "0">:$mod);
-  let assemblyFormat = [{
-    `<` `level` `=` $level `,` `dim` `=` $dim `,` `offset` `=` $offset `,`
-        `step` `=` $step `,` `box` `=` $box `,` `count` `=` $count
-        (`,` `div` `=` $div^)? (`,` `mod` `=` $mod^)? `>`
-  }];
+  // Printed compactly, `<LEVEL: dDIM COUNT x BOX>` followed by `step S`,
+  // `offset O`, `div D`, `mod M` where they differ from BOX, 0, 1, 0
+  // (`<0: d1 3 x 128>`); the keyword form `<level = 0, dim = 1, offset = 0,
+  // step = 128, box = 128, count = 3>` is read too.
+  let hasCustomAssemblyFormat = 1;
 }
 
 def GpuIR_CollTilingAttr : GpuIR_Attr<"CollTiling", "tiling"> {
