@@ -195,6 +195,20 @@ def _tool(name: str) -> str:
 _DIAG = re.compile(r"^(?P<loc>[^\s:]+:\d+:\d+): (?P<sev>error|warning|note|remark): (?P<msg>.*)$")
 
 
+def _tool_diagnostics(stderr: str, other_lines: bool) -> List[Diagnostic]:
+    """The diagnostics a Rake tool printed (`file:line:col: severity: text`);
+    with `other_lines`, each other non-empty line too, as an error without a
+    location (rake-bundle's and rake-verify's own messages)."""
+    diags = []
+    for line in stderr.splitlines():
+        m = _DIAG.match(line)
+        if m:
+            diags.append(Diagnostic(m["sev"], m["loc"], m["msg"]))
+        elif other_lines and line.strip():
+            diags.append(Diagnostic("error", "", line.strip()))
+    return diags
+
+
 def run_sequential(source, proc: Optional[str] = None,
                    sizes: Optional[Dict[str, int]] = None,
                    shapes: Optional[Dict[str, Union[int, tuple]]] = None,
@@ -239,20 +253,8 @@ def run_sequential(source, proc: Optional[str] = None,
                 f.write(memoryview(data).cast("B"))
             cmd.append(f"--input={name}={path}")
         run = subprocess.run(cmd, capture_output=True, text=True)
-        stderr = run.stderr
-        if run.returncode == 1:
-            # Kept (never loaded: the runtime refuses an unverified bundle)
-            # so that its disassembly can be recorded.
-            kept = entry + ".unverified"
-            shutil.rmtree(kept, ignore_errors=True)
-            os.replace(out, kept)
-            stderr = stderr.replace(out, kept)
         if run.returncode != 0:
-            diags = []
-            for line in stderr.splitlines():
-                m = _DIAG.match(line)
-                if m:
-                    diags.append(Diagnostic(m["sev"], m["loc"], m["msg"]))
+            diags = _tool_diagnostics(run.stderr, other_lines=False)
             # A failed runtime check (an access out of bounds) prints the
             # access and its GpuIR location on stdout.
             loc = re.search(r'Location: loc\("([^"]+)":(\d+):(\d+)\)', run.stdout)
@@ -381,13 +383,7 @@ def compile(source, profile: str = "nvidia-ptx-sm90a", check: bool = True,
             os.replace(out, kept)
             stderr = stderr.replace(out, kept)
         if run.returncode != 0:
-            diags = []
-            for line in stderr.splitlines():
-                m = _DIAG.match(line)
-                if m:
-                    diags.append(Diagnostic(m["sev"], m["loc"], m["msg"]))
-                elif line.strip():
-                    diags.append(Diagnostic("error", "", line.strip()))
+            diags = _tool_diagnostics(stderr, other_lines=True)
             what = (f"{name}: the bundle is not verified" if run.returncode == 1
                     else f"{name}: cannot make a bundle")
             raise Error(what, diags)

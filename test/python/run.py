@@ -49,3 +49,11 @@ except rake.Error as e:
     # CHECK-NEXT: error: out-of-bounds read of A[40]: index 40 of dimension 0 is outside its extent 40 (task = 1, t = 7) at run.py: "B[task * 32 + t] = A[task * 32 + t + 1]  # one too far at the end"
     import linecache
     print(f'error: {d.message} at {os.path.basename(file)}: "{linecache.getline(file, int(line)).strip()}"')
+
+# A refusal of rake-run itself (it exits 1) is a rake.Error with its message.
+try:
+    rake.run_sequential(os.path.join(examples, "vector_add.mlir"), sizes={"nope": 3})
+    print("no error")
+except rake.Error as e:
+    # CHECK-NEXT: refused: error: rake-run: give the value of index parameter 'n' with --sizes=n=N
+    print("refused:", e.diagnostics[0])
