@@ -137,6 +137,16 @@ rake_status fail(rake_error *err, rake_status code, const char *fmt, ...) {
 }
 
 
+/// The bundle's kernel of that name, or RAKE_ERR_NOT_FOUND.
+rake_status findKernel(const rake_bundle *b, const char *kernel,
+                       const rake_bundle::Kernel *&k, rake_error *err) {
+  k = b->find(kernel);
+  if (!k)
+    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
+                kernel);
+  return RAKE_OK;
+}
+
 const char *driverError(const Driver &d, CUresult r) {
   const char *s = nullptr;
   if (d.cuGetErrorString)
@@ -333,10 +343,9 @@ extern "C" rake_status rake_kernel_layout(const rake_bundle *b,
                                           uint32_t *count, rake_error *err) {
   if (!b || !kernel)
     return fail(err, RAKE_ERR_ARGUMENT, "rake_kernel_layout: a NULL argument");
-  const rake_bundle::Kernel *k = b->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
+  const rake_bundle::Kernel *k = nullptr;
+  if (rake_status st = findKernel(b, kernel, k, err))
+    return st;
   if (version)
     *version = RAKE_PARAM_LAYOUT_V1;
   if (bytes)
@@ -352,10 +361,9 @@ extern "C" rake_status rake_kernel_param(const rake_bundle *b,
                                          rake_error *err) {
   if (!b || !kernel || !info)
     return fail(err, RAKE_ERR_ARGUMENT, "rake_kernel_param: a NULL argument");
-  const rake_bundle::Kernel *k = b->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
+  const rake_bundle::Kernel *k = nullptr;
+  if (rake_status st = findKernel(b, kernel, k, err))
+    return st;
   if (index >= k->params.size())
     return fail(err, RAKE_ERR_ARGUMENT, "kernel '%s' has %zu parameters, not %u",
                 kernel, k->params.size(), index + 1);
@@ -375,10 +383,9 @@ extern "C" rake_status rake_kernel_launch_shape(const rake_bundle *b,
   if (!b || !kernel || !shape)
     return fail(err, RAKE_ERR_ARGUMENT,
                 "rake_kernel_launch_shape: a NULL argument");
-  const rake_bundle::Kernel *k = b->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
+  const rake_bundle::Kernel *k = nullptr;
+  if (rake_status st = findKernel(b, kernel, k, err))
+    return st;
   if (!k->hasLaunch)
     return fail(err, RAKE_ERR_LAUNCH_NO_SHAPE,
                 "kernel '%s': the bundle records no launch shape (block, "
@@ -543,10 +550,9 @@ extern "C" rake_status rake_launch(rake_module *m, const char *kernel,
                                    rake_error *err) {
   if (!m || !kernel || !cfg || (!params && bytes))
     return fail(err, RAKE_ERR_ARGUMENT, "rake_launch: a NULL argument");
-  const rake_bundle::Kernel *k = m->bundle->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
+  const rake_bundle::Kernel *k = nullptr;
+  if (rake_status st = findKernel(m->bundle, kernel, k, err))
+    return st;
   if (version != RAKE_PARAM_LAYOUT_V1)
     return fail(err, RAKE_ERR_PARAM_LAYOUT,
                 "parameter layout version %u; this runtime and bundle use %d",
@@ -571,10 +577,9 @@ extern "C" rake_status rake_launch_args(rake_module *m, const char *kernel,
                                         rake_error *err) {
   if (!m || !kernel || !cfg || (!given && count))
     return fail(err, RAKE_ERR_ARGUMENT, "rake_launch_args: a NULL argument");
-  const rake_bundle::Kernel *k = m->bundle->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
+  const rake_bundle::Kernel *k = nullptr;
+  if (rake_status st = findKernel(m->bundle, kernel, k, err))
+    return st;
   if (count != k->params.size())
     return fail(err, RAKE_ERR_PARAM_COUNT,
                 "kernel '%s' takes %zu parameters; the launch passes %u",
@@ -648,16 +653,9 @@ extern "C" rake_status rake_kernel_launch_config(const rake_module *m,
   if (!m || !kernel || !cfg)
     return fail(err, RAKE_ERR_ARGUMENT,
                 "rake_kernel_launch_config: a NULL argument");
-  const rake_bundle::Kernel *k = m->bundle->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
-  if (!k->hasLaunch)
-    return fail(err, RAKE_ERR_LAUNCH_NO_SHAPE,
-                "kernel '%s': the bundle records no launch shape (block, "
-                "blocks per SM, dynamic shared memory)",
-                kernel);
-  const rake_launch_shape &s = k->launch;
+  rake_launch_shape s{};
+  if (rake_status st = rake_kernel_launch_shape(m->bundle, kernel, &s, err))
+    return st;
   uint32_t cluster = s.cluster ? s.cluster : 1;
   uint32_t grid = uint32_t(m->smCount) * s.blocks_per_sm / cluster * cluster;
   if (grid == 0)
@@ -707,10 +705,9 @@ extern "C" rake_status rake_tensor_map_create(
     return fail(err, RAKE_ERR_ARGUMENT,
                 "rake_tensor_map_create: a NULL argument");
   *out = 0;
-  const rake_bundle::Kernel *k = m->bundle->find(kernel);
-  if (!k)
-    return fail(err, RAKE_ERR_NOT_FOUND, "the bundle has no kernel '%s'",
-                kernel);
+  const rake_bundle::Kernel *k = nullptr;
+  if (rake_status st = findKernel(m->bundle, kernel, k, err))
+    return st;
   unsigned arg = 0, swizzle = 0;
   uint32_t boxRows = 0, boxCols = 0;
   if (param >= k->params.size() ||
