@@ -183,6 +183,38 @@ int blockSums(int argc, char **argv) {
   return report("block_sums", bad, rows, "sums", first);
 }
 
+/// Compares C with the product of A and B (B transposed: N x K) held as
+/// floats whose products are exact in double, within the error of f32 sums
+/// (and, for a bf16 C, of its rounding).
+int checkProduct(const char *name, const std::vector<float> &af,
+                 const std::vector<float> &bf, const std::vector<float> &c,
+                 size_t m, size_t n, size_t k, bool transposedB,
+                 bool bf16Out) {
+  size_t bad = 0;
+  std::string first;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      // Products of bf16, tf32 or f32 values are exact in double.
+      double exact = 0, absSum = 0;
+      for (size_t p = 0; p < k; ++p) {
+        double prod = static_cast<double>(af[i * k + p]) *
+                      (transposedB ? bf[j * k + p] : bf[p * n + j]);
+        exact += prod;
+        absSum += std::fabs(prod);
+      }
+      // A bf16 result is the f32 sum rounded to nearest: within half a
+      // bf16 ulp (2^-8 relative) more.
+      double bound = (k + 1) * std::ldexp(1.0, -24) * absSum + 1e-30;
+      if (bf16Out)
+        bound += std::ldexp(1.0, -8) * (std::fabs(exact) + bound);
+      if (std::fabs(c[i * n + j] - exact) > bound && bad++ == 0)
+        first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
+                "]: " + std::to_string(c[i * n + j]) + ", expected " +
+                std::to_string(exact);
+    }
+  return report(name, bad, m * n, "elements", first);
+}
+
 /// C = A Bt^T of f32 inputs, read as tf32 (as the tensor cores read them:
 /// the 13 low significand bits dropped) or in full.
 int gemmF32(int argc, char **argv, bool asTf32) {
@@ -194,34 +226,16 @@ int gemmF32(int argc, char **argv, bool asTf32) {
   size_t m = number(argv[3]), n = number(argv[4]), k = number(argv[5]);
   if (a.size() != m * k || b.size() != n * k || c.size() != m * n)
     fail("A must be M x K, Bt N x K and C M x N");
-  auto input = [&](float v) {
-    if (!asTf32)
-      return v;
-    uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    bits &= 0xffffe000u;
-    std::memcpy(&v, &bits, 4);
-    return v;
-  };
-  size_t bad = 0;
-  std::string first;
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      double exact = 0, absSum = 0;
-      for (size_t p = 0; p < k; ++p) {
-        double prod = static_cast<double>(input(a[i * k + p])) *
-                      static_cast<double>(input(b[j * k + p]));
-        exact += prod;
-        absSum += std::fabs(prod);
+  if (asTf32)
+    for (std::vector<float> *v : {&a, &b})
+      for (float &x : *v) {
+        uint32_t bits;
+        std::memcpy(&bits, &x, 4);
+        bits &= 0xffffe000u;
+        std::memcpy(&x, &bits, 4);
       }
-      // f32 sums of products exact in f32 (tf32 x tf32), or rounded once.
-      double bound = (k + 1) * std::ldexp(1.0, -24) * absSum + 1e-30;
-      if (std::fabs(c[i * n + j] - exact) > bound && bad++ == 0)
-        first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
-                "]: " + std::to_string(c[i * n + j]) + ", expected " +
-                std::to_string(exact);
-    }
-  return report(name, bad, m * n, "elements", first);
+  return checkProduct(name, a, b, c, m, n, k, /*transposedB=*/true,
+                      /*bf16Out=*/false);
 }
 
 int gemm(int argc, char **argv, bool transposedB, bool bf16Out = false) {
@@ -244,29 +258,7 @@ int gemm(int argc, char **argv, bool transposedB, bool bf16Out = false) {
     af[i] = bf16ToFloat(a[i]);
   for (size_t i = 0; i < b.size(); ++i)
     bf[i] = bf16ToFloat(b[i]);
-  size_t bad = 0;
-  std::string first;
-  for (size_t i = 0; i < m; ++i)
-    for (size_t j = 0; j < n; ++j) {
-      // Products of bf16 values are exact in double (and in float).
-      double exact = 0, absSum = 0;
-      for (size_t p = 0; p < k; ++p) {
-        double prod = static_cast<double>(af[i * k + p]) *
-                      (transposedB ? bf[j * k + p] : bf[p * n + j]);
-        exact += prod;
-        absSum += std::fabs(prod);
-      }
-      // A bf16 result is the f32 sum rounded to nearest: within half a
-      // bf16 ulp (2^-8 relative) more.
-      double bound = (k + 1) * std::ldexp(1.0, -24) * absSum + 1e-30;
-      if (bf16Out)
-        bound += std::ldexp(1.0, -8) * (std::fabs(exact) + bound);
-      if (std::fabs(c[i * n + j] - exact) > bound && bad++ == 0)
-        first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
-                "]: " + std::to_string(c[i * n + j]) + ", expected " +
-                std::to_string(exact);
-    }
-  return report(name, bad, m * n, "elements", first);
+  return checkProduct(name, af, bf, c, m, n, k, transposedB, bf16Out);
 }
 
 int mirrorProducts(int argc, char **argv) {
