@@ -8,12 +8,14 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: env RAKE_LIBCUDA=%fake_cuda %rake_python %s %t %rake_src 2> %t/err | FileCheck %s
 
-import ctypes
 import os
 import sys
 import warnings
 
 import rake
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from fakes import f32_device  # noqa: E402
 from rake import frontend as rf
 
 work, src = sys.argv[1], sys.argv[2]
@@ -21,15 +23,6 @@ store = os.path.join(src, "test", "Verifier", "Inputs", "disasm")
 cache = os.path.join(work, "cache")
 vadd_path = os.path.join(src, "examples", "vector_add.mlir")
 
-
-class Device:
-    """Host memory offered as CUDA memory (the stand-in driver's)."""
-
-    def __init__(self, values):
-        self.array = (ctypes.c_float * len(values))(*values)
-        self.__cuda_array_interface__ = {
-            "shape": (len(values),), "typestr": "<f4", "version": 3,
-            "data": (ctypes.addressof(self.array), False), "strides": None}
 
 
 k = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
@@ -39,7 +32,7 @@ print(f"first: cached {k.cached}, {k.describe().splitlines()[0]}")
 print("report:", k.report.splitlines()[0])
 entry = k.bundle.path
 n = 300
-A, B, C = Device([float(i) for i in range(n)]), Device([2.0] * n), Device([0.0] * n)
+A, B, C = f32_device([float(i) for i in range(n)]), f32_device([2.0] * n), f32_device([0.0] * n)
 k(n, A, B, C)
 # CHECK-NEXT: C == A + B: True
 print("C == A + B:", all(C.array[i] == A.array[i] + B.array[i] for i in range(n)))
@@ -88,7 +81,7 @@ def vector_add(n: rf.index, A: rf.gmem(rf.f32, "?", extents=lambda n: [n]),
 kf = rake.compile(vector_add, cache_dir=cache, disasm_dirs=[store])
 # CHECK-NEXT: frontend: cached False, vector_add(n: index, A: f32[n], B: f32[n], C: f32[n])
 print(f"frontend: cached {kf.cached}, {kf.describe().splitlines()[0]}")
-C2 = Device([0.0] * n)
+C2 = f32_device([0.0] * n)
 kf(n, A, B, C2)
 # CHECK-NEXT: frontend C == A + B: True
 print("frontend C == A + B:", all(C2.array[i] == A.array[i] + B.array[i] for i in range(n)))

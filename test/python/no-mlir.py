@@ -11,26 +11,22 @@
 # RUN: not env PYTHONPATH=%t/pkg RAKE_RUNTIME_LIB=%t/none.so %rake_python -c "import rake; rake.load('%t/vadd')" 2>&1 | FileCheck %s --check-prefix=NOLIB
 # NOLIB: rake.runtime.RuntimeFailure: cannot load the Rake C runtime {{.*}}none.so: {{.*}}
 
-import ctypes
+import os
 import sys
 
 import rake
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from fakes import f32_device  # noqa: E402
 
 # CHECK: _rake: absent
 print("_rake:", "absent" if "rake._rake" not in sys.modules else "present")
 
 
-class Device:
-    def __init__(self, values):
-        self.array = (ctypes.c_float * len(values))(*values)
-        self.__cuda_array_interface__ = {
-            "shape": (len(values),), "typestr": "<f4", "version": 3,
-            "data": (ctypes.addressof(self.array), False), "strides": None}
-
 
 k = rake.load(sys.argv[1])
 n = 64
-A, B, C = Device([1.0] * n), Device([float(i) for i in range(n)]), Device([0.0] * n)
+A, B, C = f32_device([1.0] * n), f32_device([float(i) for i in range(n)]), f32_device([0.0] * n)
 k(n, A, B, C)
 # CHECK-NEXT: C[63] = 64.0
 print("C[63] =", C.array[63])

@@ -20,62 +20,10 @@ import sys
 
 import rake
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from fakes import Device, Tensor  # noqa: E402
+
 work = sys.argv[1]
-
-
-class Device:
-    """Host memory offered as CUDA memory (__cuda_array_interface__)."""
-
-    def __init__(self, ctype, typestr, shape, values=None, byte_offset=0, strides=None):
-        n = 1
-        for d in shape:
-            n *= d
-        self.array = (ctype * (n + 16))()
-        if values is not None:
-            for i, v in enumerate(values):
-                self.array[i] = v
-        self.__cuda_array_interface__ = {
-            "shape": shape, "typestr": typestr, "version": 3,
-            "data": (ctypes.addressof(self.array) + byte_offset, False),
-            "strides": strides}
-
-
-class Tensor:
-    """Looks to the package as a torch tensor does (no torch in CI)."""
-    __module__ = "torch"
-
-    class _Device:
-        def __init__(self, type_, index):
-            self.type, self.index = type_, index
-
-    class _Dtype:
-        def __init__(self, name):
-            self.name = name
-
-        def __str__(self):
-            return f"torch.{self.name}"
-
-    def __init__(self, dtype, shape, element_bytes, cuda=True, index=0):
-        n = 1
-        for d in shape:
-            n *= d
-        self.mem = (ctypes.c_uint8 * (n * element_bytes + 64))()
-        self.dtype = Tensor._Dtype(dtype)
-        self.shape = shape
-        self.is_cuda = cuda
-        self.device = Tensor._Device("cuda" if cuda else "cpu", index if cuda else None)
-        s, strides = 1, []
-        for d in reversed(shape):
-            strides.append(s)
-            s *= d
-        self._strides = tuple(reversed(strides))
-
-    def data_ptr(self):
-        a = ctypes.addressof(self.mem)
-        return a + (-a) % 64
-
-    def stride(self):
-        return self._strides
 
 
 def refused(what, f):
