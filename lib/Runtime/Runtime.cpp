@@ -27,6 +27,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -120,7 +121,7 @@ struct rake_module {
   CUdevice device = 0;
   int ccMajor = 0, ccMinor = 0, smCount = 0;
   std::map<std::string, CUfunction> functions;
-  std::map<uint64_t, bool> tensorMaps; ///< device copies rake made
+  std::set<uint64_t> tensorMaps; ///< device copies rake made
 };
 
 namespace {
@@ -483,8 +484,8 @@ extern "C" rake_status rake_module_unload(rake_module *m, rake_error *err) {
   Driver &d = m->driver;
   rake_status status = RAKE_OK;
   if (d.cuCtxPushCurrent(m->context) == 0) {
-    for (auto &entry : m->tensorMaps)
-      d.cuMemFree(entry.first);
+    for (uint64_t address : m->tensorMaps)
+      d.cuMemFree(address);
     CUresult r = d.cuModuleUnload(m->module);
     if (r != 0)
       status = fail(err, RAKE_ERR_DRIVER, "cuModuleUnload failed: %d (%s)", r,
@@ -774,7 +775,7 @@ extern "C" rake_status rake_tensor_map_create(
     return fail(err, RAKE_ERR_DRIVER,
                 "cannot place the tensor map of '%s' in device memory: %d (%s)",
                 buffer.name.c_str(), r, driverError(d, r));
-  m->tensorMaps[dev] = true;
+  m->tensorMaps.insert(dev);
   *out = dev;
   return RAKE_OK;
 }
