@@ -35,11 +35,10 @@ gpuir.proc @gemm_128x128_bf16(%Mt: index, %Nt: index, %Kt: index,
               gpuir.await %empty[%k mod 4], tma_to_smem_async : !gpuir.barrier<mbarrier_prearrive [4]>
               %sA = gpuir.window %As[%k mod 4, 0 : 128, 0 : 64] : memref<4x128x64xbf16, #gpuir.smem_swizzled<128>>
               %gA = gpuir.window %A[%m * 128 : %m * 128 + 128, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem>
-              gpuir.sm90a.tma_load %sA, %gA : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+              gpuir.sm90a.tma_load %sA, %gA >> %full[%k mod 4] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [4]>
               %sBt = gpuir.window %Bs[%k mod 4, 0 : 128, 0 : 64] : memref<4x128x64xbf16, #gpuir.smem_swizzled<128>>
               %gBt = gpuir.window %Bt[%n * 128 : %n * 128 + 128, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem>
-              gpuir.sm90a.tma_load %sBt, %gBt : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-              gpuir.arrive tma_to_smem_async >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>
+              gpuir.sm90a.tma_load %sBt, %gBt >> %full[%k mod 4] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [4]>
             }
           }
           gpuir.warps "consumer" {

@@ -14,7 +14,7 @@ memory in the 128-byte swizzle:
 - one producer warpgroup (40 registers; one of its threads works) waits
   for a stage to be released (the `empty` mbarriers, pre-arrived so that
   the first S slices need no release), fills it with two TMA copies that
-  complete on the stage's `full` mbarrier;
+  complete on the stage's `full` mbarrier (two arrivals a phase);
 - C consumer warpgroups (the rest of the registers), each BM / C rows of
   the tile, wait for the stage, multiply it with wgmma.m64nBNk16 (k8 for
   tf32; one per 64 rows per 32 bytes of K), commit, wait for all but the newest group (that
@@ -133,8 +133,7 @@ line(f"      gpuir.await %empty[%k mod {S}], tma_to_smem_async : !gpuir.barrier<
 for buf, g, r, base in (("As", "A", bm, mbase), ("Bs", "Bt", bn, f"%n * {bn}")):
     line(f"      %s{g} = gpuir.window %{buf}[%k mod {S}, 0 : {r}, 0 : {KB}] : memref<{S}x{r}x{KB}x{it}, {SW}>")
     line(f"      %g{g} = gpuir.window %{g}[{base} : {base} + {r}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
-    line(f"      gpuir.sm90a.tma_load %s{g}, %g{g} : memref<{r}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{r}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>")
-line(f"      gpuir.arrive tma_to_smem_async >> %full[%k mod {S}] : !gpuir.barrier<mbarrier [{S}]>")
+    line(f"      gpuir.sm90a.tma_load %s{g}, %g{g} >> %full[%k mod {S}] : memref<{r}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{r}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [{S}]>")
 line(f"    }}")
 line(f"  }}")
 line(f"  gpuir.warps \"consumer\" {{")

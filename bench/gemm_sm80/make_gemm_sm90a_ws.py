@@ -65,8 +65,7 @@ w(f"              gpuir.await %empty[%k mod 4], tma_to_smem_async : !gpuir.barri
 for buf, g, r, base in (("As", "A", 256, "%m * 256"), ("Bs", "Bt", 128, "%n * 128")):
     w(f"              %s{g} = gpuir.window %{buf}[%k mod 4, 0 : {r}, 0 : 64] : memref<4x{r}x64xbf16, {S}> -> memref<{r}x64xbf16, strided<[64, 1], offset: ?>, {S}>")
     w(f"              %g{g} = gpuir.window %{g}[{base} : {base} + {r}, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<{r}x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>")
-    w(f"              gpuir.sm90a.tma_load %s{g}, %g{g} : memref<{r}x64xbf16, strided<[64, 1], offset: ?>, {S}>, memref<{r}x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>")
-w(f"              gpuir.arrive tma_to_smem_async >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>")
+    w(f"              gpuir.sm90a.tma_load %s{g}, %g{g} >> %full[%k mod 4] : memref<{r}x64xbf16, strided<[64, 1], offset: ?>, {S}>, memref<{r}x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [4]>")
 w(f"            }}")
 w(f"          }}")
 w(f"          gpuir.warps \"consumer\" {{")

@@ -3,35 +3,114 @@
 #include "Rake/Analysis/CodegenFacts.h"
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
 
-FailureOr<int64_t> mlir::rake::arrivingThreads(ArriveOp arrive,
+/// Whether `op` runs only where `var` equals a constant: inside the then
+/// branch of a gpuir.if (below `until`) whose condition is one conjunction
+/// with a comparison `var == c`.
+static bool pinnedByIf(Operation *op, Value var, Operation *until) {
+  for (Operation *p = op->getParentOp(); p && p != until;
+       p = p->getParentOp()) {
+    auto ifOp = dyn_cast<IfOp>(p);
+    if (!ifOp || !ifOp.getAlternativeSizes().empty() ||
+        !ifOp.getThenRegion().isAncestor(op->getParentRegion()))
+      continue;
+    AffineMap m = ifOp.getMap();
+    for (auto [i, pred] : llvm::enumerate(ifOp.getPredicates())) {
+      if (pred != static_cast<int32_t>(CmpPredicate::eq))
+        continue;
+      AffineExpr lhs = m.getResult(2 * i), rhs = m.getResult(2 * i + 1);
+      for (auto [x, y] : {std::pair(lhs, rhs), std::pair(rhs, lhs)}) {
+        auto d = dyn_cast<AffineDimExpr>(x);
+        if (d && isa<AffineConstantExpr>(y) &&
+            ifOp.getOperands()[d.getPosition()] == var)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+FailureOr<int64_t> mlir::rake::arrivingThreads(Operation *op,
                                                const CollectiveAnalysis &coll,
-                                               unsigned barrier) {
-  const CollTiling *scope = coll.getScopeTiling(arrive);
+                                               ValueRange indices,
+                                               bool pinnedByIfs) {
+  const CollTiling *scope = coll.getScopeTiling(op);
   if (!scope)
-    return arrive.emitOpError() << "has no collective tiling";
+    return op->emitOpError() << "has no collective tiling";
   int64_t threads = scope->getNumThreads();
-  ValueRange indices = arrive.getBarrierIndices(barrier);
-  for (Operation *p = arrive->getParentOp(); p && !isa<DeviceFunctionOp>(p);
+  for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
        p = p->getParentOp()) {
     auto loop = dyn_cast<ForOp>(p);
     if (!loop || loop.getMode() != LoopMode::cuda_threads)
       continue;
-    if (llvm::is_contained(indices, loop.getInductionVar()))
+    if (llvm::is_contained(indices, loop.getInductionVar()) ||
+        (pinnedByIfs && pinnedByIf(op, loop.getInductionVar(), loop)))
       continue;
     auto lo = dyn_cast<AffineConstantExpr>(loop.getLowerMap().getResult(0));
     auto hi = dyn_cast<AffineConstantExpr>(loop.getUpperMap().getResult(0));
     if (!lo || !hi)
-      return arrive.emitOpError()
+      return op->emitOpError()
              << "arrives inside a cuda_threads loop of unknown trip count";
     threads *= std::max<int64_t>(0, hi.getValue() - lo.getValue());
   }
   return threads;
+}
+
+FailureOr<int64_t> mlir::rake::arrivingThreads(ArriveOp arrive,
+                                               const CollectiveAnalysis &coll,
+                                               unsigned barrier) {
+  return arrivingThreads(arrive, coll, arrive.getBarrierIndices(barrier),
+                         /*pinnedByIfs=*/false);
+}
+
+/// The innermost sequential loop around `op` (or its task, or the device
+/// function): the instructions completing on one mbarrier there arrive in
+/// one phase.
+static Operation *phaseScope(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (auto loop = dyn_cast<ForOp>(p);
+        (loop && loop.getMode() != LoopMode::cuda_threads) ||
+        isa<DeviceFunctionOp>(p))
+      return p;
+  return nullptr;
+}
+
+/// An mbarrier that instructions complete on (their trailing barrier, as
+/// TMA copies do): each instruction is one arrival of its threads, so a
+/// phase gets the arrivals of every such instruction in one sequential
+/// loop body; every loop body that has them must give the same count.
+static FailureOr<int64_t>
+instructionArrivals(AllocOp alloc, ArrayRef<Operation *> instrs,
+                    const CollectiveAnalysis &coll) {
+  llvm::MapVector<Operation *, int64_t> perScope;
+  for (Operation *op : instrs) {
+    SmallVector<Value> indices;
+    AffineMap map;
+    SmallVector<bool> intervals;
+    cast<InstrOpInterface>(op).getTrailingBarrierCoords(indices, map,
+                                                         intervals);
+    FailureOr<int64_t> n =
+        arrivingThreads(op, coll, indices, /*pinnedByIfs=*/true);
+    if (failed(n))
+      return failure();
+    perScope[phaseScope(op)] += *n;
+  }
+  int64_t count = perScope.front().second;
+  for (auto [scope, n] : llvm::drop_begin(perScope))
+    if (n != count)
+      return scope->emitOpError()
+             << "completes " << n << " instruction arrivals a phase on "
+             << "an mbarrier array on which another loop body completes "
+             << count
+             << "; code generation initializes each mbarrier with one count, "
+                "so every loop body must complete as many instructions on it";
+  return count;
 }
 
 FailureOr<int64_t> mlir::rake::mbarrierArrivals(AllocOp alloc,
@@ -40,17 +119,24 @@ FailureOr<int64_t> mlir::rake::mbarrierArrivals(AllocOp alloc,
   if (!device)
     return alloc.emitOpError() << "allocates an mbarrier outside a device "
                                   "function";
-  for (Operation *user : alloc.getResult().getUsers())
-    if (isa<InstrOpInterface>(user))
-      return user->emitOpError()
-             << "completes on an mbarrier; instructions that arrive on "
-                "mbarriers are not lowered yet";
   // In program order, so that a mismatch is reported at the later one.
   SmallVector<ArriveOp> arrives;
-  device->walk([&](ArriveOp arrive) {
-    if (llvm::is_contained(arrive.getBarriers(), alloc.getResult()))
+  SmallVector<Operation *> instrs;
+  device->walk([&](Operation *op) {
+    if (auto arrive = dyn_cast<ArriveOp>(op);
+        arrive && llvm::is_contained(arrive.getBarriers(), alloc.getResult()))
       arrives.push_back(arrive);
+    if (auto instr = dyn_cast<InstrOpInterface>(op);
+        instr && instr.getTrailingBarrier() == alloc.getResult())
+      instrs.push_back(op);
   });
+  if (!instrs.empty() && !arrives.empty())
+    return arrives.front().emitOpError()
+           << "arrives on an mbarrier that instructions also complete on "
+              "(their trailing barrier); code generation counts one kind "
+              "of arrival per mbarrier: use an mbarrier of its own for each";
+  if (!instrs.empty())
+    return instructionArrivals(alloc, instrs, coll);
   if (arrives.empty())
     return alloc.emitOpError()
            << "has no arrive statement; code generation initializes an "

@@ -124,8 +124,13 @@ void Interpreter::execCheck(Operation *op, Value v, ValueRange indices,
       // The access was committed to a barrier that these threads never
       // waited on: the missing statement is the await.
       notes.push_back(
-          {arrive, "the earlier access completes on this arrive on " +
-                       barrierName(arrive) + ", but " + describe(current) +
+          {arrive, (arrive.getLast() ? "the earlier access completes on "
+                                       "its trailing barrier " +
+                                           barrierName(arrive)
+                                     : "the earlier access completes on "
+                                       "this arrive on " +
+                                           barrierName(arrive)) +
+                       ", but " + describe(current) +
                        (StringRef(describe(current)).starts_with("thread ")
                             ? " does not await "
                             : " do not await ") +
@@ -330,7 +335,12 @@ void Interpreter::checkCount(Operation *at, const Var &var, int64_t e, Phase &p,
                  " thread arrivals, but code generation initializes the "
                  "mbarrier to complete a phase at " +
                  std::to_string(var.arrivals) +
-                 " (the threads of its arrive statement); a phase with "
+                 (isa_and_nonnull<ArriveOp>(p.op) &&
+                          cast<ArriveOp>(p.op).getLast()
+                      ? " (the arrivals of the instructions completing on "
+                        "it in one loop body)"
+                      : " (the threads of its arrive statement)") +
+                 "; a phase with "
                  "fewer never completes, one with more completes early",
          {{p.op, "the arrive"}});
 }

@@ -594,10 +594,7 @@ void Interpreter::execArrive(ArriveOp arrive) {
           captured.push_back({r, true});
   } else {
     uint32_t pre = static_cast<uint32_t>(arrive.getPre());
-    bool tmaOnMbarrier =
-        pre == static_cast<uint32_t>(QualTimeline::tma_to_smem_async) &&
-        !gpuir::isCommitGroup(var->mechanism);
-    captured = capture(pre, arrive.getTransitive(), arrive, tmaOnMbarrier);
+    captured = capture(pre, arrive.getTransitive(), arrive);
   }
   llvm::hash_code key = phaseKey();
   RecordPtr arrival = ordersPhases(*var) ? makeToken(true, arrive) : nullptr;

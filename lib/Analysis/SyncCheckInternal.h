@@ -197,9 +197,6 @@ struct Record {
   SmallVector<Vis, 2> vis;
   /// Whether a fence or arrive ever captured it.
   bool captured = false;
-  /// A TMA copy completes on the mbarrier of the first arrive on its
-  /// timeline after it, and on no later one: set once that arrive took it.
-  bool claimed = false;
   /// Superseded by a later access; skipped, and erased when next met.
   bool dead = false;
   /// The last fences and arrives that captured it, for reports.
@@ -555,8 +552,7 @@ private:
   static constexpr size_t kTileRecords = 256;
   void tileTask(SmallVector<RecordPtr> &live);
   static void markCaptured(Record &r, Operation *by);
-  SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op,
-                                bool claim = false);
+  SmallVector<Captured> capture(uint32_t pre, bool transitive, Operation *op);
   static bool implied(const Record &r, const ThreadSet &to, uint32_t quals,
                       Level level);
   static void addVis(Record &r, const Vis &v);

@@ -88,8 +88,7 @@ bool Interpreter::sameVis(const Record &a, const Record &b) {
 bool Interpreter::mergeInto(Record &into, Record &r) {
   if (into.var != r.var || !(into.actors == r.actors) ||
       into.qual != r.qual || into.mutate != r.mutate ||
-      into.outOfOrder != r.outOfOrder || into.captured != r.captured ||
-      into.claimed != r.claimed)
+      into.outOfOrder != r.outOfOrder || into.captured != r.captured)
     return false;
   int axis = continuingAxis(into.region, r.region);
   if (axis == -1 || !sameVis(into, r))
@@ -186,7 +185,7 @@ void Interpreter::tileTask(SmallVector<RecordPtr> &live) {
   for (RecordPtr &r : live)
     if (!r->dead)
       groups[{r->var, r->op, r->qual, r->mutate, r->outOfOrder,
-              uint8_t(r->captured) | uint8_t(r->claimed) << 1}]
+              uint8_t(r->captured)}]
           .push_back(r);
   for (auto &[key, group] : groups) {
     // Small groups stay apart: a later hazard against one of them names
@@ -282,7 +281,7 @@ void Interpreter::markCaptured(Record &r, Operation *by) {
 /// ordered before these threads on any timeline is ordered before what
 /// follows the synchronization (captured temporally only).
 SmallVector<Captured> Interpreter::capture(uint32_t pre, bool transitive,
-                                           Operation *op, bool claim) {
+                                           Operation *op) {
   ThreadSet s = syncActors();
   events[s.kind == ThreadSet::Device ? s.task : -1].push_back(
       {++seq, op, s, pre});
@@ -298,13 +297,7 @@ SmallVector<Captured> Interpreter::capture(uint32_t pre, bool transitive,
           out.push_back({r, true});
         return;
       }
-      // An arrive after TMA copies takes only those no earlier such arrive
-      // took: each copy completes on one mbarrier.
-      if (claim && r->claimed)
-        return;
       bool full = (r->qual & pre) && r->actors.intersects(s);
-      if (claim && full)
-        r->claimed = true;
       bool temporal = false;
       if (transitive && !full)
         for (const Vis &v : r->vis) {

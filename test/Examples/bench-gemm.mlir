@@ -35,8 +35,10 @@
 // RUN: FileCheck %s --check-prefix=EPILOGUE < %t/g.ptx
 // PRODUCER: setmaxnreg.dec.sync.aligned.u32 40;
 // PRODUCER: mbarrier.try_wait.parity.shared.b64
-// PRODUCER-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// PRODUCER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PRODUCER: mbarrier.arrive.expect_tx.shared.b64
+// PRODUCER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CONSUMER: setmaxnreg.inc.sync.aligned.u32 232;
 // CONSUMER: mbarrier.try_wait.parity.shared.b64
 // CONSUMER-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16

@@ -247,11 +247,15 @@
 // TMAPTX-NOT: .local
 // TMAPTX: fence.proxy.async.shared::cta;
 // TMAPTX-NEXT: bar.sync 0;
+// Each copy arrives on the stage's full mbarrier expecting its bytes, then
+// completes them there.
+// TMAPTX: mov.b32 [[BYTES:%r[0-9]+]], 32768;
+// TMAPTX-NEXT: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [[[BAR:%rd[0-9]+]]], [[BYTES]];
 // TMAPTX: cvta.to.shared::cluster.u64 [[DSTA:%rd[0-9]+]],
-// TMAPTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [[[DSTA]]], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR:%rd[0-9]+]]];
+// TMAPTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [[[DSTA]]], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR]]];
+// TMAPTX: mov.b32 [[BYTESB:%r[0-9]+]], 16384;
+// TMAPTX-NEXT: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [[[BAR]]], [[BYTESB]];
 // TMAPTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR]]];
-// TMAPTX: mov.b32 [[BYTES:%r[0-9]+]], 49152;
-// TMAPTX-NEXT: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [[[BAR]]], [[BYTES]];
 // TMAPTX: mbarrier.try_wait.parity.shared.b64
 // TMAPTX: wgmma.fence.sync.aligned;
 // TMAPTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16

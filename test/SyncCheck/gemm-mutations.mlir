@@ -84,7 +84,7 @@ gpuir.proc @missing_full_await(%M: index, %N: index, %K: index, %A: memref<?x64x
               %Ag = gpuir.window %A[%k, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
               %As_k = gpuir.window %As[%k mod 2, 0 : 64, 0 : 64] : memref<2x64x64xf16, #gpuir.smem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
               rtest.example_tma_multicast %Ag, %As_k >> %full[%k mod 2] : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>, !gpuir.barrier<mbarrier [2]>
-              // expected-note @-1 {{the earlier access completes on this arrive on full, but threads 128..255 of task 0 do not await full before this access: add a gpuir.await on it whose second timeline covers wgmma_async_smem}}
+              // expected-note @-1 {{the earlier access completes on its trailing barrier full, but threads 128..255 of task 0 do not await full before this access: add a gpuir.await on it whose second timeline covers wgmma_async_smem}}
               %Bg = gpuir.window %B[%k, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
               %Bs_k = gpuir.window %Bs[%k mod 2, 0 : 64, 0 : 64] : memref<2x64x64xf16, #gpuir.smem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>
               rtest.example_tma_multicast %Bg, %Bs_k >> %full[%k mod 2] : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.smem>, !gpuir.barrier<mbarrier [2]>

@@ -33,8 +33,7 @@ gpuir.proc @generic_then_tma(%n: index,
       gpuir.for %p = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         %g = gpuir.window %A[%task * 64 : %task * 64 + 64, 0 : 64] : memref<?x64xf32, #gpuir.gmem> -> memref<64x64xf32, strided<[64, 1], offset: ?>, #gpuir.gmem>
         // expected-error @+1 {{WAW hazard: thread 0 of task 0 write tile[0:64, 0:64] on tma_to_smem_async, written by thread 0 of task 0 on cuda_in_order_ram without synchronization that orders it before}}
-        gpuir.sm90a.tma_load %tile, %g : memref<64x64xf32, #gpuir.smem>, memref<64x64xf32, strided<[64, 1], offset: ?>, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %full : !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %tile, %g >> %full : memref<64x64xf32, #gpuir.smem>, memref<64x64xf32, strided<[64, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %full, cuda_in_order : !gpuir.barrier<mbarrier>
       gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
@@ -68,8 +67,7 @@ gpuir.proc @generic_fence_tma(%n: index,
       gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy
       gpuir.for %p = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         %g = gpuir.window %A[%task * 64 : %task * 64 + 64, 0 : 64] : memref<?x64xf32, #gpuir.gmem> -> memref<64x64xf32, strided<[64, 1], offset: ?>, #gpuir.gmem>
-        gpuir.sm90a.tma_load %tile, %g : memref<64x64xf32, #gpuir.smem>, memref<64x64xf32, strided<[64, 1], offset: ?>, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %full : !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %tile, %g >> %full : memref<64x64xf32, #gpuir.smem>, memref<64x64xf32, strided<[64, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %full, cuda_in_order : !gpuir.barrier<mbarrier>
       gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {

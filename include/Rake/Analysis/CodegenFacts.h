@@ -17,9 +17,12 @@ namespace mlir::rake {
 
 /// The number of thread arrivals that completes one phase of each element
 /// of the mbarrier array `alloc` makes: mbarrier.init's count. It is the
-/// thread count of its arrive statements (each must give the same); guards
-/// around an arrive do not change it, so a phase that fewer threads reach
-/// never completes. Fails, with an error at the statement, where code
+/// thread count of its arrive statements (each must give the same), or, for
+/// an mbarrier that instructions complete on (TMA copies), the sum of the
+/// instructions' arrivals in one sequential loop body; guards around an
+/// arrive statement do not change it, so a phase that fewer threads reach
+/// never completes (for instructions, `if %c == constant` on a cuda_threads
+/// loop's variable, which one iteration passes, counts that iteration). Fails, with an error at the statement, where code
 /// generation cannot initialize the barrier.
 FailureOr<int64_t> mbarrierArrivals(gpuir::AllocOp alloc,
                                     const CollectiveAnalysis &coll);
@@ -31,6 +34,13 @@ FailureOr<int64_t> mbarrierArrivals(gpuir::AllocOp alloc,
 FailureOr<int64_t> arrivingThreads(gpuir::ArriveOp arrive,
                                    const CollectiveAnalysis &coll,
                                    unsigned barrier = 0);
+/// The same for any op arriving on a barrier element named by `indices`;
+/// with `pinnedByIfs`, a loop whose variable an enclosing `gpuir.if %c ==
+/// constant` pins counts once (for instructions completing on a barrier,
+/// such as a multicast issued by one CTA of the cluster).
+FailureOr<int64_t> arrivingThreads(Operation *op,
+                                   const CollectiveAnalysis &coll,
+                                   ValueRange indices, bool pinnedByIfs);
 
 /// Code generation waits on an mbarrier with the parity of the phase, which
 /// it tracks per element; it has no count of a thread's awaits, so an await

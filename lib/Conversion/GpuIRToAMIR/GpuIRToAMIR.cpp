@@ -190,9 +190,14 @@ static bool onlyInOrderUses(Value v) {
 
 /// Whether an arrive statement names the barrier (else code generation
 /// refuses it, and the check reports the awaits that nothing completes).
-static bool hasArriveStatement(AllocOp alloc) {
-  return llvm::any_of(alloc.getResult().getUsers(),
-                      [](Operation *user) { return isa<ArriveOp>(user); });
+/// Whether anything arrives on the barrier: an arrive statement, or an
+/// instruction completing on it (its trailing barrier).
+static bool hasArrivals(AllocOp alloc) {
+  return llvm::any_of(alloc.getResult().getUsers(), [&](Operation *user) {
+    auto instr = dyn_cast<InstrOpInterface>(user);
+    return isa<ArriveOp>(user) ||
+           (instr && instr.getTrailingBarrier() == alloc.getResult());
+  });
 }
 
 LogicalResult Converter::convertAccess(Operation *op, Value memref,
@@ -593,7 +598,7 @@ LogicalResult Converter::convertAlloc(AllocOp alloc) {
   // The arrivals code generation initializes an mbarrier with: every
   // phase the check interprets must complete with exactly as many.
   if (auto barrier = dyn_cast<BarrierType>(type);
-      barrier && barrier.isMbarrier() && hasArriveStatement(alloc)) {
+      barrier && barrier.isMbarrier() && hasArrivals(alloc)) {
     FailureOr<int64_t> arrivals = mbarrierArrivals(alloc, coll);
     if (failed(arrivals))
       return failure();

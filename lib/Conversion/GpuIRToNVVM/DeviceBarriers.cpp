@@ -10,6 +10,7 @@
 #include "DeviceLowering.h"
 
 #include "Rake/Analysis/CodegenFacts.h"
+#include "Rake/Analysis/KernelABI.h"
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -54,8 +55,11 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
              << "allocates an mbarrier inside a loop or region of a task; "
                 "code generation keeps mbarriers for the whole kernel and "
                 "needs them allocated at task scope";
+    // Each CTA holds its part of an array over the cluster's CTAs.
+    unsigned ctaDims = mlir::rake::distributedDims(dist, alloc.getResult());
+    ArrayRef<int64_t> part = type.getShape().drop_front(ctaDims);
     int64_t elems = 1;
-    for (int64_t d : type.getShape())
+    for (int64_t d : part)
       elems *= d;
     if (elems > 32)
       return alloc.emitOpError()
@@ -111,16 +115,61 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
         arith::ConstantIntOp::create(b, loc, b.getI32Type(),
                                      preArrived ? -1 : 0),
         parity, ValueRange{});
-    mbarriers[alloc.getResult()] = {
-        group, parity, SmallVector<int64_t>(type.getShape()), perWarp};
+    mbarriers[alloc.getResult()] = {group, parity, SmallVector<int64_t>(part),
+                                    ctaDims, perWarp};
   }
   // Every thread sees the initialized barriers before it uses them.
   NVVM::BarrierOp::create(b, loc);
   return success();
 }
 
-/// The element of an mbarrier array a barrier expression names, as an
-/// index (row-major, as the synchronization check numbers them).
+/// The element of this CTA's part of an mbarrier array that a barrier
+/// expression names (row-major over the dimensions after the CTAs', as
+/// the synchronization check numbers a CTA's elements), and the CTAs it
+/// names when the CTA coordinate is an interval (a multicast). Intervals
+/// elsewhere (several elements of one CTA) are refused.
+FailureOr<DeviceLowering::BarrierElements>
+DeviceLowering::mbarrierElements(Operation *op, const MBarrier &bar,
+                                 AffineMap m, ValueRange operands,
+                                 ArrayRef<bool> intervals) {
+  Location loc = op->getLoc();
+  BarrierElements out;
+  out.element = arith::ConstantIndexOp::create(b, loc, 0);
+  unsigned r = 0;
+  for (size_t d = 0, e = bar.ctaDims + bar.shape.size(); d < e; ++d) {
+    bool interval = d < intervals.size() && intervals[d];
+    AffineExpr lo = m.getResult(r++);
+    AffineExpr hi = interval ? m.getResult(r++) : AffineExpr();
+    if (d < bar.ctaDims) {
+      if (!interval)
+        continue; // The thread's own CTA (the check proved it).
+      auto n = dyn_cast<AffineConstantExpr>(
+          simplifyAffineExpr(hi - lo, m.getNumDims(), 0));
+      if (bar.ctaDims != 1 || !n || n.getValue() < 1)
+        return op->emitOpError()
+               << "names the mbarriers of several CTAs by an interval that "
+                  "code generation cannot lower: one dimension over the "
+                  "cluster's CTAs, an interval of constant length";
+      out.firstCta = applyExpr(loc, lo, m.getNumDims(), operands);
+      out.numCtas = n.getValue();
+      continue;
+    }
+    if (interval)
+      return op->emitOpError()
+             << "names several mbarriers of one CTA at once, which is not "
+                "lowered: name one element (an interval only over the "
+                "cluster's CTAs, for a multicast)";
+    out.element = arith::MulIOp::create(
+        b, loc, out.element,
+        arith::ConstantIndexOp::create(b, loc, bar.shape[d - bar.ctaDims]));
+    out.element = arith::AddIOp::create(
+        b, loc, out.element, applyExpr(loc, lo, m.getNumDims(), operands));
+  }
+  return out;
+}
+
+/// This CTA's element of an mbarrier array that a barrier expression
+/// without intervals names.
 Value DeviceLowering::mbarrierElement(const MBarrier &bar, AffineMap m,
                                       ValueRange operands, Location loc) {
   SmallVector<Value> idx = applyAll(loc, m, operands);
@@ -128,9 +177,18 @@ Value DeviceLowering::mbarrierElement(const MBarrier &bar, AffineMap m,
   for (auto [i, d] : llvm::enumerate(bar.shape)) {
     linear = arith::MulIOp::create(
         b, loc, linear, arith::ConstantIndexOp::create(b, loc, d));
-    linear = arith::AddIOp::create(b, loc, linear, idx[i]);
+    linear = arith::AddIOp::create(b, loc, linear, idx[bar.ctaDims + i]);
   }
   return linear;
+}
+
+/// The address of an element of an mbarrier array in CTA `cta` (i32 rank)
+/// of the cluster, in the cluster's shared window (mapa).
+Value DeviceLowering::remoteMbarrier(const MBarrier &bar, Value element,
+                                     Value cta, Location loc) {
+  return NVVM::MapaOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), 7),
+      mbarrierPointer(bar, element, loc), cta);
 }
 
 /// The shared-memory address of an element of an mbarrier array, as the
@@ -172,42 +230,25 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
            << "arrives on a " << stringifyBarrierMechanism(type.getMechanism())
            << " barrier; only mbarriers and cp.async commit groups are "
               "lowered yet";
-  if (arrive.getBarriers().size() != 1 ||
-      llvm::is_contained(
-          cast<DenseBoolArrayAttr>(arrive.getIntervals()[0]).asArrayRef(),
-          true))
+  if (arrive.getBarriers().size() != 1)
     return arrive.emitOpError()
-           << "arrives on several mbarriers at once (a multicast arrive), "
-              "which is not lowered yet: arrive on each CTA's mbarrier "
-              "separately";
+           << "arrives on several mbarrier arrays at once, which is not "
+              "lowered: arrive on each separately";
   const MBarrier &bar = it->second;
-  Value element = mbarrierElement(
-      bar, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
-      arrive.getBarrierIndices(0), loc);
+  FailureOr<BarrierElements> elems = mbarrierElements(
+      arrive, bar, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
+      arrive.getBarrierIndices(0),
+      cast<DenseBoolArrayAttr>(arrive.getIntervals()[0]).asArrayRef());
+  if (failed(elems))
+    return failure();
+  Value element = elems->element;
   if (arrive.getPre() == SyncTimeline::Sm80_cp_async) {
+    if (elems->numCtas)
+      return arrive.emitOpError()
+             << "arrives on other CTAs' mbarriers after cp.async copies, "
+                "which is not lowered: cp.async arrives on its own CTA's";
     NVVM::CpAsyncMBarrierArriveOp::create(
         b, loc, mbarrierPointer(bar, element, loc), /*noinc=*/true);
-    return success();
-  }
-  if (arrive.getPre() == SyncTimeline::tma_to_smem_async) {
-    // One arrive for this thread's copies since its previous such arrive
-    // in the block, expecting their bytes.
-    int64_t bytes = 0;
-    for (Operation *prev = arrive->getPrevNode(); prev;
-         prev = prev->getPrevNode()) {
-      if (auto before = dyn_cast<ArriveOp>(prev);
-          before && before.getPre() == SyncTimeline::tma_to_smem_async)
-        break;
-      if (auto tma = dyn_cast<TmaLoadOp>(prev))
-        bytes += tma.getBytes();
-    }
-    if (bytes == 0)
-      return arrive.emitOpError()
-             << "arrives on the tma_to_smem_async timeline with no "
-                "gpuir.sm90a.tma_load before it in its block";
-    nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, bar.group, arith::ConstantIndexOp::create(b, loc, bytes),
-        element, Value());
     return success();
   }
   fenceForAsyncAwaiters(arrive);
@@ -215,12 +256,32 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
     return arrive.emitOpError()
            << "arrives on an mbarrier after "
            << stringifySyncTimeline(arrive.getPre())
-           << " accesses; only cuda_in_order, Sm80_cp_async and "
-              "tma_to_smem_async arrives are lowered yet";
+           << " accesses; only cuda_in_order and Sm80_cp_async arrives are "
+              "lowered yet (a TMA copy completes on its own trailing "
+              "mbarrier)";
+  // On the mbarriers of several CTAs: one release arrive on each, at
+  // cluster scope, through the cluster's shared window.
+  auto arriveOnce = [&] {
+    if (!elems->numCtas) {
+      nvgpu::MBarrierArriveOp::create(
+          b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
+          element);
+      return;
+    }
+    Type i32 = b.getI32Type();
+    Value first = arith::IndexCastOp::create(b, loc, i32, elems->firstCta);
+    for (int64_t c = 0; c < elems->numCtas; ++c)
+      NVVM::MBarrierArriveOp::create(
+          b, loc, Type(),
+          remoteMbarrier(bar, element,
+                         arith::AddIOp::create(
+                             b, loc, first,
+                             arith::ConstantIntOp::create(b, loc, i32, c)),
+                         loc),
+          Value(), NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false);
+  };
   if (!bar.perWarp) {
-    nvgpu::MBarrierArriveOp::create(
-        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
-        element);
+    arriveOnce();
     return success();
   }
   Value all = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0xffffffff);
@@ -234,9 +295,7 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
       /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(leader.thenBlock()->getTerminator());
-  nvgpu::MBarrierArriveOp::create(
-      b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), bar.group,
-      element);
+  arriveOnce();
   return success();
 }
 

@@ -46,7 +46,12 @@ private:
   struct MBarrier {
     Value group;
     Value parity;
+    /// The shape of one CTA's part (the dimensions over the CTAs of the
+    /// cluster dropped: each CTA holds its own barriers, at the same
+    /// offsets, so that a multicast signals each destination's own).
     SmallVector<int64_t> shape;
+    /// How many leading dimensions of the array are over CTAs.
+    unsigned ctaDims = 0;
     /// Every arrive on it comes from whole warps in step: lane 0 of each
     /// warp arrives for the warp (the count is in warps).
     bool perWarp = false;
@@ -71,7 +76,6 @@ private:
   FailureOr<Value> boxStartOf(const CollDim &dim, Operation *op);
 
   // Memory (DeviceMemory.cpp).
-  static ArriveOp tmaArriveAfter(Operation *op);
   LogicalResult lowerTmaLoad(TmaLoadOp tma);
   LogicalResult checkNotSwizzled(Operation *op, Value buffer);
   SmallVector<Value> accessIndices(Value buffer, AffineMap m,
@@ -81,9 +85,23 @@ private:
 
   // Synchronization (DeviceBarriers.cpp).
   LogicalResult prepareBarriers(DeviceFunctionOp device);
+  struct BarrierElements {
+    /// This CTA's element (row-major over the dimensions after the CTAs').
+    Value element;
+    /// The CTAs named (a range of ranks, for a multicast), or none: the
+    /// thread's own CTA.
+    Value firstCta;
+    int64_t numCtas = 0;
+  };
+  FailureOr<BarrierElements> mbarrierElements(Operation *op,
+                                              const MBarrier &bar, AffineMap m,
+                                              ValueRange operands,
+                                              ArrayRef<bool> intervals);
   Value mbarrierElement(const MBarrier &bar, AffineMap m, ValueRange operands,
                         Location loc);
   Value mbarrierPointer(const MBarrier &bar, Value element, Location loc);
+  Value remoteMbarrier(const MBarrier &bar, Value element, Value cta,
+                       Location loc);
   LogicalResult lowerArrive(ArriveOp arrive);
   void proxyFence(Location loc);
   void fenceForAsyncAwaiters(ArriveOp arrive);

@@ -13,6 +13,7 @@
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -20,34 +21,52 @@ using namespace mlir::rake::gpuir;
 
 namespace mlir::rake::nvvm_detail {
 
-/// The arrive on the tma_to_smem_async timeline that follows a TMA copy
-/// in its block: the copy completes on its mbarrier.
-ArriveOp DeviceLowering::tmaArriveAfter(Operation *op) {
-  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-    if (auto arrive = dyn_cast<ArriveOp>(next);
-        arrive && arrive.getPre() == SyncTimeline::tma_to_smem_async)
-      return arrive;
-  return nullptr;
-}
-
-/// A TMA copy: its tensor map (a kernel parameter), the mbarrier of the
-/// arrive after it, and the box's coordinates (the window's starts).
+/// A TMA copy: its tensor map (a kernel parameter), its trailing mbarrier
+/// and the box's coordinates (the source window's starts). The thread
+/// arrives on the mbarrier of each destination CTA expecting the copy's
+/// bytes (remotely for a multicast), then issues the copy, which completes
+/// the bytes on each destination's mbarrier at the same offset.
 LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
   Location loc = tma.getLoc();
-  ArriveOp arrive = tmaArriveAfter(tma);
-  if (!arrive)
-    return tma.emitOpError()
-           << "has no 'gpuir.arrive tma_to_smem_async' after it in its "
-              "block; the copy completes on that arrive's mbarrier";
-  auto it = mbarriers.find(arrive.getBarriers().front());
+  auto it = mbarriers.find(tma.getBarrier());
   if (it == mbarriers.end())
-    return tma.emitOpError()
-           << "completes on the barrier of its arrive, which is not an "
-              "mbarrier";
-  Value element = mbarrierElement(
-      it->second, cast<AffineMapAttr>(arrive.getMaps()[0]).getValue(),
-      arrive.getBarrierIndices(0), loc);
-  Value mbar = mbarrierPointer(it->second, element, loc);
+    return tma.emitOpError() << "completes on a barrier that is not an "
+                                "mbarrier of its device function";
+  const MBarrier &bar = it->second;
+  FailureOr<BarrierElements> elems =
+      mbarrierElements(tma, bar, tma.getMap(), tma.getIndices(),
+                       tma.getIntervals());
+  if (failed(elems))
+    return failure();
+  Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                             tma.getBytes());
+  Value ctaMask;
+  if (tma.isMulticast()) {
+    // The destination CTAs are the barrier's: the check proved that the
+    // copy lands in the parts of the CTAs whose mbarriers it names.
+    if (!elems->numCtas)
+      return tma.emitOpError()
+             << "multicasts, but its trailing barrier's CTAs are not an "
+                "interval of constant length over the cluster's CTAs";
+    Type i32 = b.getI32Type();
+    Value first = arith::IndexCastOp::create(b, loc, i32, elems->firstCta);
+    for (int64_t c = 0; c < elems->numCtas; ++c) {
+      Value cta = arith::AddIOp::create(
+          b, loc, first, arith::ConstantIntOp::create(b, loc, i32, c));
+      NVVM::MBarrierArriveExpectTxOp::create(
+          b, loc, Type(), remoteMbarrier(bar, elems->element, cta, loc), bytes,
+          NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false, Value());
+    }
+    Value ones = arith::ConstantIntOp::create(
+        b, loc, i32, (int64_t(1) << elems->numCtas) - 1);
+    ctaMask = arith::TruncIOp::create(
+        b, loc, b.getI16Type(), arith::ShLIOp::create(b, loc, ones, first));
+  } else {
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        b, loc, bar.group,
+        arith::ConstantIndexOp::create(b, loc, tma.getBytes()),
+        elems->element, Value());
+  }
   auto window = tma.getSrc().getDefiningOp<WindowOp>();
   SmallVector<Value> starts;
   for (AffineExpr start : window.getStarts())
@@ -55,14 +74,17 @@ LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
         b, loc, b.getI32Type(),
         applyExpr(loc, start, window.getMap().getNumDims(),
                   window.getIndices())));
-  Value map = kernel.getArgument(
-      kernel.getNumArguments() - tensorMaps.maps.size() +
-      tensorMaps.byOp.lookup(tma));
-  SmallVector<Value> operands = instrOperands(tma);
+  TmaCopyOperands operands;
+  operands.dst = map.lookup(tma.getDst());
+  operands.tensorMap = kernel.getArgument(kernel.getNumArguments() -
+                                          tensorMaps.maps.size() +
+                                          tensorMaps.byOp.lookup(tma));
+  operands.mbarrier = mbarrierPointer(bar, elems->element, loc);
   // TMA's coordinates run from the innermost dimension: column, row.
-  operands.append({map, mbar, starts[1], starts[0]});
-  return cast<InstrOpInterface>(tma.getOperation())
-      .buildDevice(b, operands, threadId);
+  operands.col = starts[1];
+  operands.row = starts[0];
+  operands.ctaMask = ctaMask;
+  return tma.buildCopy(b, operands);
 }
 
 /// Plain reads and writes of swizzled shared memory would need the

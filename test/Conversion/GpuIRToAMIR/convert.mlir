@@ -46,12 +46,12 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 // Windows are inlined into their buffers' accesses; instructions become
 // checks and records of their parameters by access mode, with the
 // out-of-order flag of asynchronous ones, and a trailing barrier an arrive on
-// the instruction's own timelines. A reduction is a read and a write. Grid
+// the instruction's own timelines (one arrival a phase: the barrier's count). A reduction is a read and a write. Grid
 // constants are exempt: the read of %c leaves no trace.
 // CHECK-LABEL: amir.proc @instructions.amir(%n: index)
 // CHECK: %[[G:.*]] = amir.alloc "G" [-1, 64, 64] : !amir.data
 // CHECK: %[[S:.*]] = amir.alloc "S" [2, 64, 64] shared : !amir.data
-// CHECK: %[[BAR:.*]] = amir.alloc "bar" [2] shared : !amir.barrier<mbarrier>
+// CHECK: %[[BAR:.*]] = amir.alloc "bar" [2] shared arrivals 1 : !amir.barrier<mbarrier>
 // CHECK: amir.loop %t = 0 to 1 threads(#amir.tile<dim = 0, offset = 0, step = 1, box = 1>) {
 // CHECK-NEXT: amir.check_reads %[[G]][%task, 0 : 64, 0 : 64] on tma_to_smem_async : !amir.data
 // CHECK-NEXT: amir.check_mutates %[[S]][%task mod 2, 0 : 64, 0 : 64] on tma_to_smem_async : !amir.data

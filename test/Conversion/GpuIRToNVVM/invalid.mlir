@@ -226,7 +226,7 @@ gpuir.proc @multicast_arrive(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
-      // expected-error @+1 {{'gpuir.arrive' op arrives on several mbarriers at once (a multicast arrive), which is not lowered yet: arrive on each CTA's mbarrier separately}}
+      // expected-error @+1 {{'gpuir.arrive' op names several mbarriers of one CTA at once, which is not lowered: name one element (an interval only over the cluster's CTAs, for a multicast)}}
       gpuir.arrive cuda_in_order >> %bar[0 : 2] : !gpuir.barrier<mbarrier [2]>
       gpuir.await %bar[0], cuda_in_order : !gpuir.barrier<mbarrier [2]>
     }
@@ -252,7 +252,7 @@ gpuir.proc @async_arrive(%n: index) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
-      // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier after wgmma_async accesses; only cuda_in_order, Sm80_cp_async and tma_to_smem_async arrives are lowered yet}}
+      // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier after wgmma_async accesses; only cuda_in_order and Sm80_cp_async arrives are lowered yet (a TMA copy completes on its own trailing mbarrier)}}
       gpuir.arrive wgmma_async >> %bar : !gpuir.barrier<mbarrier>
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
@@ -268,7 +268,7 @@ gpuir.proc @instruction_on_mbarrier(%n: index, %A: memref<?x64x64xf16, #gpuir.gm
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
       gpuir.for %l = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         %a = gpuir.window %A[%t, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
-        // expected-error @+1 {{'rtest.example_tma_multicast' op completes on an mbarrier; instructions that arrive on mbarriers are not lowered yet}}
+        // expected-error @+1 {{'rtest.example_tma_multicast' op is an instruction with no device lowering yet}}
         rtest.example_tma_multicast %a, %S >> %bar : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, memref<64x64xf16, #gpuir.smem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
@@ -373,31 +373,47 @@ gpuir.proc @swizzle_fill(%n: index, %A: memref<?x64xbf16, #gpuir.gmem>) {
 
 // -----
 
-// A TMA copy completes on the mbarrier of the arrive after it.
-gpuir.proc @tma_no_arrive(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
+// A TMA copy is one arrival on its trailing mbarrier; an arrive statement
+// on the same mbarrier would need a count of another kind.
+gpuir.proc @tma_and_arrive(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %As = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         %g = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-        // expected-error @+1 {{'gpuir.sm90a.tma_load' op has no 'gpuir.arrive tma_to_smem_async' after it in its block; the copy completes on that arrive's mbarrier}}
-        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        gpuir.sm90a.tma_load %As, %g >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+        // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier that instructions also complete on (their trailing barrier); code generation counts one kind of arrival per mbarrier: use an mbarrier of its own for each}}
+        gpuir.arrive cuda_in_order >> %bar : !gpuir.barrier<mbarrier>
       }
+      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
   }
 }
 
 // -----
 
-gpuir.proc @tma_arrive_alone(%n: index) {
+// The copies completing on one mbarrier in one loop body are a phase's
+// arrivals: two loop bodies completing different numbers cannot share the
+// count the mbarrier is initialized with.
+gpuir.proc @tma_counts_differ(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      %As = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-        // expected-error @+1 {{'gpuir.arrive' op arrives on the tma_to_smem_async timeline with no gpuir.sm90a.tma_load before it in its block}}
-        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+        %g = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        gpuir.for %k = 0 to 2 : seq {
+          gpuir.sm90a.tma_load %As, %g >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+          gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+        }
+        // expected-error @+1 {{'gpuir.for' op completes 2 instruction arrivals a phase on an mbarrier array on which another loop body completes 1; code generation initializes each mbarrier with one count, so every loop body must complete as many instructions on it}}
+        gpuir.for %k = 0 to 2 : seq {
+          gpuir.sm90a.tma_load %As, %g >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+          gpuir.sm90a.tma_load %As, %g >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+          gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+        }
       }
-      gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
   }
 }
@@ -414,8 +430,7 @@ gpuir.proc @tma_window_window(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
         %g0 = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 128] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x128xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
         %g = gpuir.window %g0[0 : 64, 0 : 64] : memref<64x128xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies from a box that is not one window of a buffer parameter of the procedure; the tensor map describes a parameter}}
-        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %As, %g >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }
@@ -432,8 +447,7 @@ gpuir.proc @tma_rank3(%n: index, %A: memref<?x64x64xbf16, #gpuir.gmem>) {
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         %g = gpuir.window %A[%t, 0 : 64, 0 : 64] : memref<?x64x64xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies from parameter #1 of type 'memref<?x64x64xbf16, #gpuir.gmem>'; code generation makes tensor maps of two-dimensional row-major buffers}}
-        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %As, %g >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
     }

@@ -22,8 +22,7 @@ gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         gpuir.await %written, tma_to_smem_async : !gpuir.barrier<mbarrier>
         %g = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-        gpuir.sm90a.tma_load %As, %g : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %full : !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %As, %g >> %full : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %full, cuda_in_order : !gpuir.barrier<mbarrier>
     }
@@ -32,28 +31,32 @@ gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
 // CHECK-LABEL: gpu.func @tma_tile(
 // CHECK-SAME: %[[MAP:[a-z0-9]+]]: !llvm.ptr) kernel
 // CHECK: nvgpu.mbarrier.init %[[WRITTEN:[0-9]+]][%{{.*}}], %c4 :
+// CHECK: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%{{.*}}], %c1
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK: arith.remui %{{.*}}, %c32
 // CHECK: scf.if
 // CHECK-NEXT: nvgpu.mbarrier.arrive %[[WRITTEN]]
 // CHECK: nvgpu.mbarrier.try_wait.parity
+// The copy is its thread's arrival on its trailing mbarrier, expecting its
+// bytes, then the copy completing them there.
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c8192
 // CHECK: %[[DST:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<3> to !llvm.ptr<7>
 // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[MAP]], %{{.*}}, box[%{{.*}}, %{{.*}}]
-// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c8192
 
 // Two arrive statements on one mbarrier array (the release of the previous
 // slice's stage in the K loop, the last one after it), each from the 512
 // consumer threads, 16 whole warps: the empty barriers count 16 arrivals
-// (lane 0 of each warp, after bar.warp.sync), the full ones the producer
-// thread's one expect_tx. No thread writes shared memory but by TMA, so
+// (lane 0 of each warp, after bar.warp.sync), the full ones the two TMA
+// copies of a stage (an expect_tx of each copy's bytes before it). No thread writes shared memory but by TMA, so
 // the releases need no fence.proxy.async: the consumers only read the
 // stages the producer refills (a write-after-read the barrier orders).
 // RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=LAG
-// LAG-COUNT-4: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%c{{[0-3]}}], %c1 :
+// LAG-COUNT-4: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%c{{[0-3]}}], %c2 :
 // LAG-COUNT-4: nvgpu.mbarrier.init %[[EMPTY:[0-9]+]][%c{{[0-3]}}], %c16 :
 // LAG-NOT: nvvm.fence.proxy
-// LAG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c49152
+// LAG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c32768
+// LAG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c16384
 // LAG-NOT: nvvm.fence.proxy
 // LAG: nvvm.bar.warp.sync
 // LAG: nvgpu.mbarrier.arrive %[[EMPTY]]

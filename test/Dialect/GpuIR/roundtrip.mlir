@@ -138,8 +138,8 @@ gpuir.proc @sync(%n: index) {
         gpuir.for %k = 0 to 16 : seq {
           // CHECK: gpuir.await %[[EMPTY]][0, %{{.*}} mod 4], cuda_in_order, lag(1) : !gpuir.barrier<mbarrier_prearrive [2, 4]>
           gpuir.await %empty[0, %k mod 4], cuda_in_order, lag(1) : !gpuir.barrier<mbarrier_prearrive [2, 4]>
-          // CHECK: gpuir.arrive tma_to_smem_async >> %[[FULL]][%{{.*}} mod 4] : !gpuir.barrier<mbarrier [4]>
-          gpuir.arrive tma_to_smem_async >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>
+          // CHECK: gpuir.arrive cuda_in_order >> %[[FULL]][%{{.*}} mod 4] : !gpuir.barrier<mbarrier [4]>
+          gpuir.arrive cuda_in_order >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>
         }
       }
       // CHECK: gpuir.warps "consumer"[0 : 4] {
@@ -179,6 +179,28 @@ gpuir.proc @sync(%n: index) {
       gpuir.fence tma_to_gmem_async -> Sm80_cp_async
       // CHECK: gpuir.free %[[FULL]] : !gpuir.barrier<mbarrier [4]>
       gpuir.free %full : !gpuir.barrier<mbarrier [4]>
+    }
+  }
+}
+
+// A TMA copy with its trailing mbarrier, and a multicast into the parts of
+// both CTAs of a cluster completing on each one's mbarrier.
+// CHECK-LABEL: gpuir.proc @tma_trailing
+// CHECK: gpuir.sm90a.tma_load %{{.*}}, %{{.*}} >> %{{.*}}[%{{.*}}, 1] : memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2, 2]>
+// CHECK: gpuir.sm90a.tma_load %{{.*}}, %{{.*}} >> %{{.*}}[0 : 2, 1] : memref<2x64x64xbf16, strided<[8192, 64, 1], offset: 4096>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2, 2]>
+gpuir.proc @tma_trailing(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2, 2]>
+      %s = gpuir.alloc : memref<2x2x64x64xbf16, #gpuir.smem>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %w = gpuir.window %s[%c, 1, 0 : 64, 0 : 64] : memref<2x2x64x64xbf16, #gpuir.smem> -> memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>
+          gpuir.sm90a.tma_load %w, %A >> %bar[%c, 1] : memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2, 2]>
+          %m = gpuir.window %s[0 : 2, 1, 0 : 64, 0 : 64] : memref<2x2x64x64xbf16, #gpuir.smem> -> memref<2x64x64xbf16, strided<[8192, 64, 1], offset: 4096>, #gpuir.smem>
+          gpuir.sm90a.tma_load %m, %A >> %bar[0 : 2, 1] : memref<2x64x64xbf16, strided<[8192, 64, 1], offset: 4096>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2, 2]>
+        }
+      }
     }
   }
 }

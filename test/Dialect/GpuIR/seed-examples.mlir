@@ -113,7 +113,7 @@ gpuir.proc @multicast_race(%n: index, %A: memref<?x64x64xf16, #gpuir.gmem>) attr
           %Ac = gpuir.window %A[%task, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
           // expected-note @+1 {{the earlier write of B[0:2, 0:64, 0:64]}}
           rtest.example_tma_multicast %Ac, %B >> %full[%cta] : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, memref<2x64x64xf16, #gpuir.smem>, !gpuir.barrier<mbarrier [2]>
-          // expected-note @-1 {{the earlier access completes on this arrive on full, but threads 128..255 of task 0 do not await full before this access: add a gpuir.await on it whose second timeline covers cuda_in_order_ram}}
+          // expected-note @-1 {{the earlier access completes on its trailing barrier full, but threads 128..255 of task 0 do not await full before this access: add a gpuir.await on it whose second timeline covers cuda_in_order_ram}}
         }
       }
     }

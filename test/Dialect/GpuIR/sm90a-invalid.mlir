@@ -168,10 +168,11 @@ gpuir.proc @p(%n: index) {
 gpuir.proc @p(%n: index, %A: memref<64x32xbf16, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-        // expected-error @+1 {{'gpuir.sm90a.tma_load' op dst 'memref<64x64xbf16, #gpuir.smem>' and src 'memref<64x32xbf16, #gpuir.gmem>' must have the same shape and element type}}
-        gpuir.sm90a.tma_load %s, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x32xbf16, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op dst 'memref<64x64xbf16, #gpuir.smem>' and src 'memref<64x32xbf16, #gpuir.gmem>' must have the same box shape and element type}}
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<64x64xbf16, #gpuir.smem>, memref<64x32xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -181,10 +182,11 @@ gpuir.proc @p(%n: index, %A: memref<64x32xbf16, #gpuir.gmem>) {
 gpuir.proc @p(%n: index, %A: memref<512x8xf32, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<512x8xf32, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies a box of at most 256 x 256 elements, found 512 x 8}}
-        gpuir.sm90a.tma_load %s, %A : memref<512x8xf32, #gpuir.smem>, memref<512x8xf32, #gpuir.gmem>
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<512x8xf32, #gpuir.smem>, memref<512x8xf32, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -194,10 +196,11 @@ gpuir.proc @p(%n: index, %A: memref<512x8xf32, #gpuir.gmem>) {
 gpuir.proc @p(%n: index, %A: memref<64x4xbf16, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64x4xbf16, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies rows of a multiple of 16 bytes, found 8}}
-        gpuir.sm90a.tma_load %s, %A : memref<64x4xbf16, #gpuir.smem>, memref<64x4xbf16, #gpuir.gmem>
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<64x4xbf16, #gpuir.smem>, memref<64x4xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -207,10 +210,11 @@ gpuir.proc @p(%n: index, %A: memref<64x4xbf16, #gpuir.gmem>) {
 gpuir.proc @p(%n: index, %A: memref<64x32xbf16, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64x32xbf16, #gpuir.smem_swizzled<128>>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op writes the 128-byte swizzle, whose rows are 128 bytes; dst's rows are 64 bytes}}
-        gpuir.sm90a.tma_load %s, %A : memref<64x32xbf16, #gpuir.smem_swizzled<128>>, memref<64x32xbf16, #gpuir.gmem>
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<64x32xbf16, #gpuir.smem_swizzled<128>>, memref<64x32xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -220,10 +224,11 @@ gpuir.proc @p(%n: index, %A: memref<64x32xbf16, #gpuir.gmem>) {
 gpuir.proc @p(%n: index, %A: memref<64xbf16, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64xbf16, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies a two-dimensional box: dst and src must be two-dimensional windows of static size}}
-        gpuir.sm90a.tma_load %s, %A : memref<64xbf16, #gpuir.smem>, memref<64xbf16, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies a two-dimensional box: src must be a two-dimensional window of static size, dst one too (or, for a multicast, CTAs x rows x cols)}}
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<64xbf16, #gpuir.smem>, memref<64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -234,11 +239,12 @@ gpuir.proc @p(%n: index, %A: memref<64xbf16, #gpuir.gmem>) {
 gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64x128xbf16, #gpuir.smem>
       %w = gpuir.window %s[0 : 64, 0 : 64] : memref<64x128xbf16, #gpuir.smem> -> memref<64x64xbf16, strided<[128, 1]>, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-        // expected-error @+1 {{'gpuir.sm90a.tma_load' op writes a contiguous row-major box: dst's strides must be [64, 1]}}
-        gpuir.sm90a.tma_load %w, %A : memref<64x64xbf16, strided<[128, 1]>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op writes a contiguous row-major box: dst's strides must end in [64, 1]}}
+        gpuir.sm90a.tma_load %w, %A >> %tmabar : memref<64x64xbf16, strided<[128, 1]>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -249,10 +255,11 @@ gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
 gpuir.proc @p(%n: index, %A: memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op reads rows of contiguous elements: src's inner stride must be 1}}
-        gpuir.sm90a.tma_load %s, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
     }
   }
@@ -263,10 +270,97 @@ gpuir.proc @p(%n: index, %A: memref<64x64xbf16, strided<[1, 64]>, #gpuir.gmem>) 
 gpuir.proc @p(%n: index, %A: memref<64x64xindex, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
+      %tmabar = gpuir.alloc : !gpuir.barrier<mbarrier>
       %s = gpuir.alloc : memref<64x64xindex, #gpuir.smem>
       gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies scalars, found 'index'}}
-        gpuir.sm90a.tma_load %s, %A : memref<64x64xindex, #gpuir.smem>, memref<64x64xindex, #gpuir.gmem>
+        gpuir.sm90a.tma_load %s, %A >> %tmabar : memref<64x64xindex, #gpuir.smem>, memref<64x64xindex, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+      }
+    }
+  }
+}
+
+// -----
+
+// A TMA copy completes on its own trailing mbarrier, not on a later arrive.
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.sm90a.tma_load %s, %A >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+        // expected-error @+1 {{'gpuir.arrive' op arrives on an mbarrier after tma_to_smem_async accesses; a TMA copy completes on its own trailing mbarrier: write '>> %bar[...]' on the gpuir.sm90a.tma_load instead of this arrive}}
+        gpuir.arrive tma_to_smem_async >> %bar : !gpuir.barrier<mbarrier>
+      }
+    }
+  }
+}
+
+// -----
+
+// The trailing barrier is an mbarrier.
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier_prearrive>
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op completes through a mbarrier barrier, but the trailing barrier is mbarrier_prearrive}}
+        gpuir.sm90a.tma_load %s, %A >> %bar : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier_prearrive>
+      }
+    }
+  }
+}
+
+// -----
+
+// The trailing barrier's coordinates match its rank.
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2, 4]>
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_load' op gives 1 coordinates for a barrier array of rank 2}}
+        gpuir.sm90a.tma_load %s, %A >> %bar[1] : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2, 4]>
+      }
+    }
+  }
+}
+
+// -----
+
+// A multicast (a leading dimension of CTAs in dst) completes on each
+// destination's mbarrier: an interval of the barrier.
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      %s = gpuir.alloc : memref<2x64x64xbf16, #gpuir.smem>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          // expected-error @+1 {{'gpuir.sm90a.tma_load' op multicasts into several CTAs but completes on one mbarrier: name the destination CTAs' mbarriers as an interval of the barrier (>> %bar[0 : n, ...])}}
+          gpuir.sm90a.tma_load %s, %A >> %bar[%c] : memref<2x64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2]>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      %s = gpuir.alloc : memref<2x64x64xbf16, #gpuir.smem>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %w = gpuir.window %s[%c, 0 : 64, 0 : 64] : memref<2x64x64xbf16, #gpuir.smem> -> memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>
+          // expected-error @+1 {{'gpuir.sm90a.tma_load' op copies into one CTA but completes on several mbarriers: name one element of the barrier}}
+          gpuir.sm90a.tma_load %w, %A >> %bar[0 : 2] : memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2]>
+        }
       }
     }
   }

@@ -748,6 +748,12 @@ LogicalResult ArriveOp::verify() {
             *this, type, cast<AffineMapAttr>(getMaps()[i]).getValue(),
             intervals)))
       return failure();
+    if (type.isMbarrier() && pre == SyncTimeline::tma_to_smem_async)
+      return emitOpError()
+             << "arrives on an mbarrier after tma_to_smem_async accesses; a "
+                "TMA copy completes on its own trailing mbarrier: write "
+                "'>> %bar[...]' on the gpuir.sm90a.tma_load instead of this "
+                "arrive";
     if (!type.isMbarrier() &&
         (e > 1 || llvm::is_contained(intervals, true)))
       return emitOpError() << "arrives on several barriers at once; only "
@@ -876,6 +882,15 @@ LogicalResult mlir::rake::gpuir::verifyInstrOp(Operation *op) {
                                << stringifyBarrierMechanism(*mech)
                                << " barrier, but the trailing barrier is "
                                << stringifyBarrierMechanism(type.getMechanism());
+    SmallVector<Value> indices;
+    AffineMap map;
+    SmallVector<bool> intervals;
+    instr.getTrailingBarrierCoords(indices, map, intervals);
+    if (map.getNumDims() != indices.size())
+      return op->emitOpError() << "trailing barrier's index map and operands "
+                                  "disagree";
+    if (failed(verifyBarrierCoords(op, type, map, intervals)))
+      return failure();
   }
   return success();
 }

@@ -8,6 +8,7 @@
 
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 #include "Builders.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -326,7 +327,7 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
 //===----------------------------------------------------------------------===//
 
 int64_t TmaLoadOp::getBytes() {
-  MemRefType t = memrefOf(getDst());
+  MemRefType t = memrefOf(getSrc());
   return t.getNumElements() * t.getElementTypeBitWidth() / 8;
 }
 
@@ -336,20 +337,23 @@ int64_t TmaLoadOp::getSwizzle() {
   return swizzled ? swizzled.getBytes() : 0;
 }
 
+bool TmaLoadOp::isMulticast() { return memrefOf(getDst()).getRank() == 3; }
+
 LogicalResult TmaLoadOp::verify() {
   MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
-  if (dst.getRank() != 2 || src.getRank() != 2 || !dst.hasStaticShape() ||
-      !src.hasStaticShape())
-    return emitOpError() << "copies a two-dimensional box: dst and src must "
-                            "be two-dimensional windows of static size";
-  if (dst.getShape() != src.getShape() ||
-      dst.getElementType() != src.getElementType())
+  if (src.getRank() != 2 || (dst.getRank() != 2 && dst.getRank() != 3) ||
+      !dst.hasStaticShape() || !src.hasStaticShape())
+    return emitOpError() << "copies a two-dimensional box: src must be a "
+                            "two-dimensional window of static size, dst one "
+                            "too (or, for a multicast, CTAs x rows x cols)";
+  ArrayRef<int64_t> box = dst.getShape().take_back(2);
+  if (box != src.getShape() || dst.getElementType() != src.getElementType())
     return emitOpError() << "dst " << dst << " and src " << src
-                         << " must have the same shape and element type";
+                         << " must have the same box shape and element type";
   Type elt = dst.getElementType();
   if (!elt.isIntOrFloat())
     return emitOpError() << "copies scalars, found " << elt;
-  int64_t rows = dst.getDimSize(0), cols = dst.getDimSize(1);
+  int64_t rows = box[0], cols = box[1];
   if (rows > 256 || cols > 256)
     return emitOpError() << "copies a box of at most 256 x 256 elements, found "
                          << rows << " x " << cols;
@@ -359,10 +363,10 @@ LogicalResult TmaLoadOp::verify() {
                          << rowBytes;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(dst.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
-      strides[0] != cols)
+  if (failed(dst.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || strides[strides.size() - 2] != cols)
     return emitOpError() << "writes a contiguous row-major box: dst's strides "
-                            "must be ["
+                            "must end in ["
                          << cols << ", 1]";
   SmallVector<int64_t> srcStrides;
   if (failed(src.getStridesAndOffset(srcStrides, offset)) || srcStrides[1] != 1)
@@ -372,6 +376,14 @@ LogicalResult TmaLoadOp::verify() {
     return emitOpError() << "writes the " << swizzle
                          << "-byte swizzle, whose rows are " << swizzle
                          << " bytes; dst's rows are " << rowBytes << " bytes";
+  if (isMulticast() != llvm::is_contained(getIntervals(), true))
+    return emitOpError()
+           << (isMulticast()
+                   ? "multicasts into several CTAs but completes on one "
+                     "mbarrier: name the destination CTAs' mbarriers as an "
+                     "interval of the barrier (>> %bar[0 : n, ...])"
+                   : "copies into one CTA but completes on several "
+                     "mbarriers: name one element of the barrier");
   return success();
 }
 
@@ -382,50 +394,74 @@ InstrTimeline TmaLoadOp::getInstrTimeline() {
   return InstrTimeline::tma_to_smem_async;
 }
 SmallVector<InstrParam> TmaLoadOp::getParams() {
-  return asyncCopyParams(QualTimeline::tma_to_smem_async);
+  SmallVector<InstrParam> params =
+      asyncCopyParams(QualTimeline::tma_to_smem_async);
+  // A multicast writes the parts of several CTAs of the cluster.
+  params[0].multicast = isMulticast();
+  return params;
+}
+std::optional<BarrierMechanism> TmaLoadOp::getBarrierMechanism() {
+  return BarrierMechanism::mbarrier;
+}
+Value TmaLoadOp::getTrailingBarrier() { return getBarrier(); }
+void TmaLoadOp::getTrailingBarrierCoords(SmallVectorImpl<Value> &indices,
+                                         AffineMap &map,
+                                         SmallVectorImpl<bool> &intervals) {
+  indices.append(getIndices().begin(), getIndices().end());
+  map = getMap();
+  intervals.append(getIntervals().begin(), getIntervals().end());
 }
 
 LogicalResult TmaLoadOp::buildSequential(OpBuilder &b, ValueRange operands) {
   Location loc = getLoc();
   Value dst = operands[0], src = operands[1];
-  MemRefType t = memrefOf(dst);
-  forRange(b, loc, t.getDimSize(0), [&](Value r) {
-    forRange(b, loc, t.getDimSize(1), [&](Value c) {
-      memref::StoreOp::create(
-          b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
-          ValueRange{r, c});
+  MemRefType t = memrefOf(src);
+  auto copy = [&](ValueRange lead) {
+    forRange(b, loc, t.getDimSize(0), [&](Value r) {
+      forRange(b, loc, t.getDimSize(1), [&](Value c) {
+        SmallVector<Value> at(lead);
+        at.append({r, c});
+        memref::StoreOp::create(
+            b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
+            at);
+      });
     });
-  });
+  };
+  if (!isMulticast()) {
+    copy({});
+    return success();
+  }
+  // Into each destination CTA's part.
+  forRange(b, loc, memrefOf(getDst()).getDimSize(0),
+           [&](Value cta) { copy(cta); });
   return success();
 }
 
-/// `operands`: the destination view, the source view, then (from the
-/// conversion, which knows the kernel) the generic address of the tensor
-/// map, the shared address of the mbarrier the copy completes on, and the
-/// box's coordinates in the buffer (column, row) as i32.
-LogicalResult TmaLoadOp::buildDevice(OpBuilder &b, ValueRange operands,
-                                     Value) {
-  if (operands.size() != 6)
-    return emitOpError() << "is lowered by convert-gpuir-to-nvvm, which "
-                            "supplies its tensor map and mbarrier";
+LogicalResult TmaLoadOp::buildDevice(OpBuilder &, ValueRange, Value) {
+  return emitOpError() << "is lowered by convert-gpuir-to-nvvm, which knows "
+                          "the kernel's tensor maps (buildCopy)";
+}
+
+LogicalResult TmaLoadOp::buildCopy(OpBuilder &b, const TmaCopyOperands &ops) {
   Location loc = getLoc();
-  Value dst = operands[0];
   if (isSwizzled(memrefOf(getDst())) &&
       failed(checkSwizzledStart(*this, getDst())))
     return failure();
-  auto [base, bytes] = viewAddress(b, loc, dst);
+  auto [base, bytes] = viewAddress(b, loc, ops.dst);
   Value addr = arith::AddIOp::create(b, loc, base, bytes);
   Value ptr = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
       arith::IndexCastOp::create(b, loc, b.getI64Type(), addr).getResult());
   // The CTA's own shared memory, addressed in the cluster's window
-  // (shared::cluster, address space 7), as the instruction takes it.
+  // (shared::cluster, address space 7), as the instruction takes it; a
+  // multicast lands at the same offset in each CTA of the mask.
   Value clusterPtr = LLVM::AddrSpaceCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(getContext(), 7), ptr);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, clusterPtr, operands[2], ValueRange{operands[4], operands[5]},
-      operands[3], ValueRange{}, Value(), Value(), NVVM::TMALoadMode::TILE,
-      /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+      b, loc, clusterPtr, ops.tensorMap, ValueRange{ops.col, ops.row},
+      ops.mbarrier, ValueRange{}, ops.ctaMask, Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
+      Value());
   return success();
 }
 

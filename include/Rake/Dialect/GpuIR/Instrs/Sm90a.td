@@ -15,6 +15,7 @@
 include "mlir/IR/OpBase.td"
 include "Rake/Dialect/GpuIR/IR/Dialect.td"
 include "Rake/Dialect/GpuIR/IR/Interfaces.td"
+include "Rake/Dialect/GpuIR/IR/Types.td"
 
 def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
@@ -63,41 +64,64 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
 
 def Sm90a_TmaLoadOp : Op<GpuIR_Dialect, "sm90a.tma_load",
     [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
-                               ["buildSequential", "buildDevice"]>]> {
-  let summary = "copy a 2-D box of a global buffer into shared memory with TMA, asynchronously";
+                               ["buildSequential", "buildDevice",
+                                "getBarrierMechanism", "getTrailingBarrier",
+                                "getTrailingBarrierCoords"]>]> {
+  let summary = "copy a 2-D box of a global buffer into shared memory with TMA, asynchronously, completing on an mbarrier";
   let description = [{
     One thread copies `src`, a rows x cols window of a two-dimensional
     global buffer parameter of the procedure, into `dst`, a rows x cols
     shared buffer or window of row-major rows (plain shared memory, or the
     128-byte swizzle with rows of 128 bytes), through the tensor memory
     accelerator (`cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes`).
-    Both run on the tma_to_smem_async timeline. The copy completes on the
-    mbarrier of the next `gpuir.arrive tma_to_smem_async >> %bar[...]` of
-    the same thread, in the same block: code generation passes that
-    barrier to the copy and makes the arrive an
-    `mbarrier.arrive.expect_tx` of the bytes of the copies before it.
-    Code generation also makes the CUtensorMap of each (buffer, box,
-    swizzle) the kernel uses: the launcher encodes it and passes its
-    address as a hidden parameter after the procedure's own.
+    Both run on the tma_to_smem_async timeline. The copy completes on its
+    trailing mbarrier (`>> %bar[coords]`): it is one arrival of its thread
+    on that barrier, and the phase it arrives in completes only when the
+    copy's bytes have landed (code generation issues
+    `mbarrier.arrive.expect_tx` of the copy's bytes, then the copy).
+
+    Multicast: with clusters, `dst` may be a window of a shared buffer
+    distributed over the CTAs of the cluster whose leading dimension is an
+    interval of CTAs (`%Bs[0 : 2, ...]`, rows x cols after it), and the
+    trailing barrier the same interval of the CTAs' mbarriers
+    (`>> %full[0 : 2, ...]`): the box lands in each of those CTAs' shared
+    memory and completes on each one's mbarrier, one arrival on each
+    (`.multicast::cluster` with the CTAs' mask).
+
+    Code generation makes the CUtensorMap of each (buffer, box, swizzle)
+    the kernel uses: the launcher encodes it and passes it as a kernel
+    parameter after the procedure's own.
 
     ```mlir
-    gpuir.sm90a.tma_load %As_k, %Ag : memref<256x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>,
-                                      memref<256x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
-    gpuir.arrive tma_to_smem_async >> %full[%k mod 4] : !gpuir.barrier<mbarrier [4]>
+    gpuir.sm90a.tma_load %As_k, %Ag >> %full[%k mod 4]
+        : memref<256x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>,
+          memref<256x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>,
+          !gpuir.barrier<mbarrier [4]>
     ```
 
-    The sequential behavior copies the box element by element.
+    The sequential behavior copies the box element by element (to each
+    destination CTA's part for a multicast).
   }];
-  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src,
+                       GpuIR_AnyBarrier:$barrier, Variadic<Index>:$indices,
+                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals);
   let assemblyFormat = [{
-    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+    $dst `,` $src custom<TrailingBarrier>($barrier, $indices, $map, $intervals)
+    attr-dict `:` type($dst) `,` type($src) `,` type($barrier)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The bytes one copy moves.
+    /// The bytes one copy moves into one CTA.
     int64_t getBytes();
     /// The swizzle of the destination in bytes (0: none).
     int64_t getSwizzle();
+    /// Whether dst names several CTAs' parts (a leading dimension of
+    /// CTAs before the box's two).
+    bool isMulticast();
+    /// The device code of the copy (the kernel's lowering supplies what
+    /// only it knows: the tensor map parameter and the box's coordinates).
+    ::llvm::LogicalResult buildCopy(::mlir::OpBuilder &b,
+                                    const TmaCopyOperands &operands);
   }];
 }
 

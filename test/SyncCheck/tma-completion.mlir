@@ -1,8 +1,7 @@
 // RUN: rake-opt %s -split-input-file -verify-diagnostics --rake-check
 
-// A TMA copy completes on the mbarrier of the first arrive on its timeline
-// after it, and on no later one: waiting on b1 does not wait for the copy
-// into As, which completes on b0.
+// A TMA copy completes on its own trailing mbarrier and on no other:
+// waiting on b1 does not wait for the copy into As, which completes on b0.
 gpuir.proc @wrong_barrier(%A: memref<64x64xbf16, #gpuir.gmem>, %B: memref<64x64xbf16, #gpuir.gmem>, %C: memref<64x64xbf16, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %task = 0 to 1 : cuda_tasks {
@@ -11,12 +10,10 @@ gpuir.proc @wrong_barrier(%A: memref<64x64xbf16, #gpuir.gmem>, %B: memref<64x64x
       %b0 = gpuir.alloc : !gpuir.barrier<mbarrier>
       %b1 = gpuir.alloc : !gpuir.barrier<mbarrier>
       gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-        // expected-note @+1 {{the earlier write of As[0:64, 0:64]}}
-        gpuir.sm90a.tma_load %As, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %b0 : !gpuir.barrier<mbarrier>
-        // expected-note @-1 {{the earlier access completes on this arrive on b0, but thread 0 of task 0 does not await b0 before this access: add a gpuir.await on it whose second timeline covers cuda_in_order_ram}}
-        gpuir.sm90a.tma_load %Bs, %B : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %b1 : !gpuir.barrier<mbarrier>
+        // expected-note @+2 {{the earlier write of As[0:64, 0:64]}}
+        // expected-note @+1 {{the earlier access completes on its trailing barrier b0, but thread 0 of task 0 does not await b0 before this access: add a gpuir.await on it whose second timeline covers cuda_in_order_ram}}
+        gpuir.sm90a.tma_load %As, %A >> %b0 : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %Bs, %B >> %b1 : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %b1, cuda_in_order : !gpuir.barrier<mbarrier>
       gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
@@ -42,10 +39,8 @@ gpuir.proc @both_barriers(%A: memref<64x64xbf16, #gpuir.gmem>, %B: memref<64x64x
       %b0 = gpuir.alloc : !gpuir.barrier<mbarrier>
       %b1 = gpuir.alloc : !gpuir.barrier<mbarrier>
       gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-        gpuir.sm90a.tma_load %As, %A : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %b0 : !gpuir.barrier<mbarrier>
-        gpuir.sm90a.tma_load %Bs, %B : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>
-        gpuir.arrive tma_to_smem_async >> %b1 : !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %As, %A >> %b0 : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+        gpuir.sm90a.tma_load %Bs, %B >> %b1 : memref<64x64xbf16, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %b1, cuda_in_order : !gpuir.barrier<mbarrier>
       gpuir.await %b0, cuda_in_order : !gpuir.barrier<mbarrier>
