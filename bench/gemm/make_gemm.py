@@ -40,11 +40,12 @@ p.add_argument("--group", type=int, default=0)
 p.add_argument("--tiles", type=int, default=1)
 p.add_argument("--in", dest="inp", choices=("bf16", "tf32"), default="bf16")
 p.add_argument("--out", choices=("f32", "bf16"), default="f32")
+p.add_argument("--cluster", type=int, choices=(1, 2), default=1)
 a = p.parse_args()
 # The input element type, K of a 128-byte row (one stage), K of one wgmma.
 it, KB, KI = ("bf16", 64, 16) if a.inp == "bf16" else ("f32", 32, 8)
 bm, bn = (int(x) for x in a.tile.split("x"))
-cons, S, G, T = a.consumers, a.stages, a.group, a.tiles
+cons, S, G, T, X = a.consumers, a.stages, a.group, a.tiles, a.cluster
 rows = bm // cons
 assert rows % 64 == 0 and bn % 8 == 0 and 8 <= bn <= 256
 halves = rows // 64
@@ -55,25 +56,26 @@ cregs = min(232, ((65536 // threads // 8 * 8 * threads - 40 * 128) // (128 * con
 assert halves * bn // 2 + 24 <= cregs, "the accumulators do not fit the registers"
 
 SW = "#gpuir.smem_swizzled<128>"
-D = f"memref<{cons}x128x{halves}x{bn // 2}xf32, #gpuir.rmem>"
 ct = "f32" if a.out == "f32" else "bf16"
-tile = "" if T == 1 else f" + %s * {bm}"
+tile = "" if T == 1 else f" + %s * {X * bm}"
+cta = "" if X == 1 else f" + %c * {bm}"
+assert T == 1 or X == 1, "--tiles with --cluster is not written yet"
 if G:
     params = ["Mg", "Nt", "Kt"]
-    mrows = f"Mg * {G * T * bm}"
-    mbase = f"%mg * {G * T * bm} + %mi * {T * bm}{tile}"
+    mrows = f"Mg * {G * T * X * bm}"
+    mbase = f"%mg * {G * T * X * bm} + %mi * {T * X * bm}{tile}{cta}"
     sizes = f"[{{Mg = 1, Nt = 2, Kt = 7}}, {{Mg = 1, Nt = 1, Kt = 1}}]"
 else:
     params = ["Mt", "Nt", "Kt"]
-    mrows = f"Mt * {T * bm}"
-    mbase = f"%m * {T * bm}{tile}"
+    mrows = f"Mt * {T * X * bm}"
+    mbase = f"%m * {T * X * bm}{tile}{cta}"
     sizes = f"[{{Mt = 2, Nt = 1, Kt = 7}}, {{Mt = 1, Nt = 1, Kt = 1}}]"
 pl = ", ".join(params)
 out = []
 w = out.append
 inflag = "" if a.inp == "bf16" else " --in tf32"
 w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers {cons} "
-  f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}.")
+  f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}{'' if X == 1 else f' --cluster {X}'}.")
 w(f"// C = A Bt^T, {a.inp} in, f32 sums, {a.out} out, in {bm}x{bn} tiles over {KB}-wide")
 w(f"// slices of K: a producer warpgroup (40 registers) fills {S} swizzled stages")
 w(f"// by TMA as {cons} consumer warpgroups ({cregs} registers, {rows} rows each,")
@@ -83,12 +85,19 @@ if G:
 if T > 1:
     w(f"// Each task computes {T} tiles down M in turn: the producer runs ahead")
     w(f"// into the next tile's slices while the consumers store the last one's.")
+if X > 1:
+    w(f"// A task is a cluster of {X} CTAs, each a {bm}x{bn} tile down M of the same")
+    w(f"// columns: each CTA's producer loads its A and 1/{X} of the B slice, which it")
+    w(f"// multicasts into the stage of every CTA (completing on each one's full")
+    w(f"// mbarrier); consumers release a stage in every CTA (remote arrives); the")
+    w(f"// cluster meets after the epilogue.")
 w(f"gpuir.proc @{a.name}(%{params[0]}: index, %{params[1]}: index, %{params[2]}: index,")
 w(f"    %A: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Kt * {KB})>}},")
 w(f"    %Bt: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> (Nt * {bn}, Kt * {KB})>}},")
 w(f"    %C: memref<?x?x{ct}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Nt * {bn})>}})")
 w(f"    attributes {{gpuir.check_sizes = {sizes}}} {{")
-w(f"  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = {4 * cons} inc({cregs})) {{")
+clus = "" if X == 1 else f"cluster({X}) "
+w(f"  gpuir.device_function {clus}blocks_per_sm(1) warps(producer = 4 dec(40), consumer = {4 * cons} inc({cregs})) {{")
 ind = "    "
 if G:
     w(f"{ind}gpuir.for %mg = 0 to %Mg : cuda_tasks {{")
@@ -105,64 +114,121 @@ def line(s=""):
     w(ind + s if s else "")
 
 
-line(f"%As = gpuir.alloc : memref<{S}x{bm}x{KB}x{it}, {SW}>")
-line(f"%Bs = gpuir.alloc : memref<{S}x{bn}x{KB}x{it}, {SW}>")
+def push():
+    global ind
+    ind += "  "
+
+
+def pop():
+    global ind
+    ind = ind[:-2]
+    line("}")
+
+
+def ctas():
+    """Opens the loop over the cluster's CTAs (nothing without clusters)."""
+    if X > 1:
+        line(f"gpuir.for %c = 0 to {X} : cuda_threads<#gpuir.unit<cta_in_cluster>> {{")
+        push()
+
+
+def end_ctas():
+    if X > 1:
+        pop()
+
+
+# Without clusters the buffers are as before; with them each has a leading
+# dimension over the CTAs (each CTA holds its part), indexed by %c.
+cx, cs = ("", "") if X == 1 else ("%c, ", f"{X}x")
+bs = "" if X == 1 else f"{X}, "
+D = f"memref<{cs}{cons}x128x{halves}x{bn // 2}xf32, #gpuir.rmem>"
+FULL = f"!gpuir.barrier<mbarrier [{bs}{S}]>"
+EMPTY = f"!gpuir.barrier<mbarrier_prearrive [{bs}{S}]>"
+# A release arrives on the stage's empty mbarrier of every CTA of the
+# cluster (each one's producer multicasts into all of them).
+every = "" if X == 1 else f"0 : {X}, "
+line(f"%As = gpuir.alloc : memref<{cs}{S}x{bm}x{KB}x{it}, {SW}>")
+line(f"%Bs = gpuir.alloc : memref<{cs}{S}x{bn}x{KB}x{it}, {SW}>")
 line(f"%D = gpuir.alloc : {D}")
-line(f"%full = gpuir.alloc : !gpuir.barrier<mbarrier [{S}]>")
-line(f"%empty = gpuir.alloc : !gpuir.barrier<mbarrier_prearrive [{S}]>")
+line(f"%full = gpuir.alloc : {FULL}")
+line(f"%empty = gpuir.alloc : {EMPTY}")
 line(f"%mma = gpuir.alloc : !gpuir.barrier<wgmma_group>")
+if X > 1:
+    line(f"%cs = gpuir.alloc : !gpuir.barrier<cluster_sync>")
 if T > 1:
     line(f"gpuir.for %s = 0 to {T} : seq {{")
-    ind += "  "
+    push()
+ctas()
 line(f"gpuir.warps \"consumer\" {{")
 line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
 line(f"    gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
 line(f"      gpuir.for %h = 0 to {halves} : seq {{")
 line(f"        gpuir.for %r = 0 to {bn // 2} : seq {{")
 line(f"          %zero = arith.constant 0.0 : f32")
-line(f"          gpuir.write %zero, %D[%wm, %t, %h, %r] : {D}")
+line(f"          gpuir.write %zero, %D[{cx}%wm, %t, %h, %r] : {D}")
 line(f"        }}")
 line(f"      }}")
 line(f"    }}")
 line(f"  }}")
 line(f"}}")
+end_ctas()
 line(f"gpuir.for %k = 0 to %Kt : seq {{")
-line(f"  gpuir.warps \"producer\" {{")
-line(f"    gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
-line(f"      gpuir.await %empty[%k mod {S}], tma_to_smem_async : !gpuir.barrier<mbarrier_prearrive [{S}]>")
-for buf, g, r, base in (("As", "A", bm, mbase), ("Bs", "Bt", bn, f"%n * {bn}")):
-    line(f"      %s{g} = gpuir.window %{buf}[%k mod {S}, 0 : {r}, 0 : {KB}] : memref<{S}x{r}x{KB}x{it}, {SW}>")
-    line(f"      %g{g} = gpuir.window %{g}[{base} : {base} + {r}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
-    line(f"      gpuir.sm90a.tma_load %s{g}, %g{g} >> %full[%k mod {S}] : memref<{r}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{r}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [{S}]>")
-line(f"    }}")
-line(f"  }}")
-line(f"  gpuir.warps \"consumer\" {{")
-line(f"    gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
-line(f"      gpuir.await %full[%k mod {S}], wgmma_async : !gpuir.barrier<mbarrier [{S}]>")
-line(f"      gpuir.fence wgmma_fence_1 -> wgmma_fence_2")
-line(f"      gpuir.for %kk = 0 to 4 : seq {{")
-line(f"        %b = gpuir.window %Bs[%k mod {S}, 0 : {bn}, %kk * {KI} : %kk * {KI} + {KI}] : memref<{S}x{bn}x{KB}x{it}, {SW}>")
-line(f"        gpuir.for %h = 0 to {halves} : seq {{")
-line(f"          %d = gpuir.window %D[%wm, 0 : 128, %h, 0 : {bn // 2}] : {D}")
-line(f"          %a = gpuir.window %As[%k mod {S}, %wm * {rows} + %h * 64 : %wm * {rows} + %h * 64 + 64, %kk * {KI} : %kk * {KI} + {KI}] : memref<{S}x{bm}x{KB}x{it}, {SW}>")
-line(f"          gpuir.sm90a.wgmma %d, %a, %b : memref<128x{bn // 2}xf32, strided<[{halves * bn // 2}, 1], offset: ?>, #gpuir.rmem>, memref<64x{KI}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KI}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>")
-line(f"        }}")
-line(f"      }}")
-line(f"      gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>")
-line(f"      gpuir.await %mma, cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>")
-line(f"    }}")
-line(f"    // The previous slice's products are done: release its stage.")
-line(f"    gpuir.if %k >= 1 {{")
-line(f"      gpuir.arrive cuda_in_order >> %empty[(%k + {S - 1}) mod {S}] : !gpuir.barrier<mbarrier_prearrive [{S}]>")
-line(f"    }}")
+push()
+ctas()
+AS = f"memref<{cs}{S}x{bm}x{KB}x{it}, {SW}>"
+BS = f"memref<{cs}{S}x{bn}x{KB}x{it}, {SW}>"
+line(f"gpuir.warps \"producer\" {{")
+line(f"  gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+line(f"    gpuir.await %empty[{cx}%k mod {S}], tma_to_smem_async : {EMPTY}")
+line(f"    %sA = gpuir.window %As[{cx}%k mod {S}, 0 : {bm}, 0 : {KB}] : {AS}")
+line(f"    %gA = gpuir.window %A[{mbase} : {mbase} + {bm}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
+line(f"    gpuir.sm90a.tma_load %sA, %gA >> %full[{cx}%k mod {S}] : memref<{bm}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bm}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
+if X == 1:
+    line(f"    %sBt = gpuir.window %Bs[%k mod {S}, 0 : {bn}, 0 : {KB}] : {BS}")
+    line(f"    %gBt = gpuir.window %Bt[%n * {bn} : %n * {bn} + {bn}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
+    line(f"    gpuir.sm90a.tma_load %sBt, %gBt >> %full[%k mod {S}] : memref<{bn}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
+else:
+    part = bn // X
+    lo = f"%c * {part}"
+    line(f"    // This CTA's {part} rows of the B slice, into the stage of every CTA.")
+    line(f"    %sBt = gpuir.window %Bs[0 : {X}, %k mod {S}, {lo} : {lo} + {part}, 0 : {KB}] : {BS}")
+    line(f"    %gBt = gpuir.window %Bt[%n * {bn} + {lo} : %n * {bn} + {lo} + {part}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
+    line(f"    gpuir.sm90a.tma_load %sBt, %gBt >> %full[0 : {X}, %k mod {S}] : memref<{X}x{part}x{KB}x{it}, strided<[{S * bn * KB}, {KB}, 1], offset: ?>, {SW}>, memref<{part}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
 line(f"  }}")
 line(f"}}")
+# Every CTA's copies (and so every arrival on a stage's full mbarriers)
+# come before any CTA's consumers wait for the stage.
+end_ctas()
+ctas()
+line(f"gpuir.warps \"consumer\" {{")
+line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+line(f"    gpuir.await %full[{cx}%k mod {S}], wgmma_async : {FULL}")
+line(f"    gpuir.fence wgmma_fence_1 -> wgmma_fence_2")
+line(f"    gpuir.for %kk = 0 to 4 : seq {{")
+line(f"      %b = gpuir.window %Bs[{cx}%k mod {S}, 0 : {bn}, %kk * {KI} : %kk * {KI} + {KI}] : {BS}")
+line(f"      gpuir.for %h = 0 to {halves} : seq {{")
+line(f"        %d = gpuir.window %D[{cx}%wm, 0 : 128, %h, 0 : {bn // 2}] : {D}")
+line(f"        %a = gpuir.window %As[{cx}%k mod {S}, %wm * {rows} + %h * 64 : %wm * {rows} + %h * 64 + 64, %kk * {KI} : %kk * {KI} + {KI}] : {AS}")
+line(f"        gpuir.sm90a.wgmma %d, %a, %b : memref<128x{bn // 2}xf32, strided<[{halves * bn // 2}, 1], offset: ?>, #gpuir.rmem>, memref<64x{KI}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KI}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>")
+line(f"      }}")
+line(f"    }}")
+line(f"    gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>")
+line(f"    gpuir.await %mma, cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>")
+line(f"  }}")
+line(f"  // The previous slice's products are done: release its stage{'' if X == 1 else ' in every CTA'}.")
+line(f"  gpuir.if %k >= 1 {{")
+line(f"    gpuir.arrive cuda_in_order >> %empty[{every}(%k + {S - 1}) mod {S}] : {EMPTY}")
+line(f"  }}")
+line(f"}}")
+end_ctas()
+pop()
+ctas()
 line(f"gpuir.warps \"consumer\" {{")
 line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
 line(f"    gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>")
 line(f"  }}")
 line(f"  gpuir.if %Kt >= 1 {{")
-line(f"    gpuir.arrive cuda_in_order >> %empty[(%Kt + {S - 1}) mod {S}] : !gpuir.barrier<mbarrier_prearrive [{S}]>")
+line(f"    gpuir.arrive cuda_in_order >> %empty[{every}(%Kt + {S - 1}) mod {S}] : {EMPTY}")
 line(f"  }}")
 line(f"  // Register 4 j + i of thread t holds row 16 (t / 32) + (t mod 32) / 4")
 line(f"  // + 8 (i / 2), column 8 j + 2 (t mod 4) + i mod 2 of a 64 x {bn} part.")
@@ -171,11 +237,11 @@ line(f"    gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
 line(f"      gpuir.for %h = 0 to {halves} : seq {{")
 line(f"        gpuir.for %j = 0 to {bn // 8} : seq {{")
 line(f"          gpuir.for %i = 0 to 4 : seq {{")
-line(f"            %v = gpuir.read %D[%wm, %t, %h, %j * 4 + %i] : {D}")
+line(f"            %v = gpuir.read %D[{cx}%wm, %t, %h, %j * 4 + %i] : {D}")
 val = "%v"
 if a.out == "bf16":
-    line(f"            %c = arith.truncf %v : f32 to bf16")
-    val = "%c"
+    line(f"            %c = arith.truncf %v : f32 to bf16" if X == 1 else f"            %cv = arith.truncf %v : f32 to bf16")
+    val = "%c" if X == 1 else "%cv"
 line(f"            gpuir.write {val}, %C[{mbase} + %wm * {rows} + %h * 64 + (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, %n * {bn} + %j * 8 + (%t mod 4) * 2 + %i mod 2] : memref<?x?x{ct}, #gpuir.gmem>")
 line(f"          }}")
 line(f"        }}")
@@ -183,9 +249,14 @@ line(f"      }}")
 line(f"    }}")
 line(f"  }}")
 line(f"}}")
+end_ctas()
+if X > 1:
+    line(f"// No CTA's producer refills the stages of the next task while another")
+    line(f"// CTA's consumers may still read them.")
+    line(f"gpuir.arrive cuda_in_order >> %cs : !gpuir.barrier<cluster_sync>")
+    line(f"gpuir.await %cs, cuda_in_order : !gpuir.barrier<cluster_sync>")
 if T > 1:
-    ind = ind[:-2]
-    line("}")
+    pop()
 ind = ind[:-2]
 while len(ind) >= 4:
     line("}")

@@ -44,7 +44,10 @@ prepare)
       g=$(sed -nE 's/.*--group ([0-9]+).*/\1/p' <<< "$args"); t=$(sed -nE 's/.*--tiles ([0-9]+).*/\1/p' <<< "$args")
       out=$(sed -nE 's/.*--out ([a-z0-9]+).*/\1/p' <<< "$args")
       in=$(sed -nE 's/.*--in ([a-z0-9]+).*/\1/p' <<< "$args")
-      echo "$name $here/$name.mlir $tile ${g:-0} ${t:-1} ${out:-f32} ${in:-bf16}"
+      # A cluster's task is one tile a CTA, down M: BM rows times the cluster.
+      c=$(sed -nE 's/.*--cluster ([0-9]+).*/\1/p' <<< "$args")
+      read -r bm bn <<< "$tile"
+      echo "$name $here/$name.mlir $((bm * ${c:-1})) $bn ${g:-0} ${t:-1} ${out:-f32} ${in:-bf16}"
     done; } | while read -r name file bm bn g t out in; do
     if ! "$bin/rake-bundle" "$file" -o "$work/$name" --disasm-dir="$store" > "$work/$name.log" 2>&1; then
       cat "$work/$name.log" >&2

@@ -118,7 +118,20 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
     mbarriers[alloc.getResult()] = {group, parity, SmallVector<int64_t>(part),
                                     ctaDims, perWarp};
   }
-  // Every thread sees the initialized barriers before it uses them.
+  // Every thread sees the initialized barriers before it uses them; in a
+  // cluster, every thread of the cluster (another CTA's copies and arrives
+  // may complete on them): the initialization is released to the cluster
+  // and the cluster meets.
+  if (clusterSize > 1) {
+    auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(init.thenBlock()->getTerminator());
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    }
+    clusterBarrier(loc);
+    return success();
+  }
   NVVM::BarrierOp::create(b, loc);
   return success();
 }

@@ -453,7 +453,16 @@ LogicalResult AllocOp::verify() {
       bits = elt.getIntOrFloatBitWidth();
     int64_t bytes = std::max<int64_t>(1, bits / 8);
     bool overflow = false;
-    for (int64_t d : memref.getShape())
+    ArrayRef<int64_t> shape = memref.getShape();
+    // A buffer of a cluster's device function whose leading dimension is
+    // the cluster's size may be shared out over its CTAs (one part each):
+    // the part must fit a CTA (code generation checks the layout of what
+    // each CTA holds).
+    auto device = getOperation()->getParentOfType<DeviceFunctionOp>();
+    int64_t cluster = device ? device.getCluster() : 1;
+    if (cluster > 1 && !shape.empty() && shape.front() == cluster)
+      shape = shape.drop_front();
+    for (int64_t d : shape)
       overflow |= llvm::MulOverflow(bytes, d, bytes);
     if (overflow || bytes > kMaxSharedBytesPerCta)
       return emitOpError()

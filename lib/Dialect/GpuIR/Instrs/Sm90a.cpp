@@ -268,8 +268,13 @@ static LogicalResult checkSwizzledStart(Operation *op, Value operand) {
   size_t n = starts.size();
   auto source = cast<MemRefType>(window.getSource().getType());
   bool rowsOk = source.getRank() == 1 || alwaysMultipleOf(starts[n - 2], 8);
-  for (size_t d = 0; d + 2 < n; ++d)
-    rowsOk &= source.getDimSize(d + 1) % 8 == 0 || alwaysMultipleOf(starts[d], 8);
+  for (size_t d = 0; d + 2 < n; ++d) {
+    // A step of dimension d moves by this many rows.
+    int64_t rowsPerStep = 1;
+    for (size_t e = d + 1; e + 1 < n; ++e)
+      rowsPerStep *= source.getDimSize(e);
+    rowsOk &= rowsPerStep % 8 == 0 || alwaysMultipleOf(starts[d], 8);
+  }
   int64_t k = kSlice(cast<MemRefType>(operand.getType()));
   if (!rowsOk || !alwaysMultipleOf(starts[n - 1], k))
     return op->emitOpError()
