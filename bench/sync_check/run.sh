@@ -5,7 +5,7 @@
 #
 #   bench/sync_check/run.sh [sizes...]      default: 1024 4096 8192
 #
-# Kernels (KERNELS="tma ws fast cluster shape" by default):
+# Kernels (KERNELS="tma ws fast c2 cluster shape" by default):
 #   tma      examples/gemm_sm90a_tma.mlir: the Hopper TMA GEMM with real
 #            instructions (512 threads per task, per-thread accumulators
 #            and epilogue), 256x128 tiles
@@ -15,6 +15,10 @@
 #   fast     bench/gemm/gemm_128x256_g8_bf16.mlir: the fastest Rake GEMM
 #            (docs/Performance.md): warp-specialized, 128x256 tiles of
 #            wgmma.m64n256k16, tasks in groups of 8 down M, bf16 out
+#   c2       bench/gemm/gemm_128x256_g4c2_bf16.mlir: the warp-specialized
+#            cluster GEMM with real instructions (clusters of two CTAs,
+#            each 128x256 tiles, half of B multicast by each CTA into both,
+#            remote releases, a cluster barrier after the epilogue)
 #   cluster  the correct kernel of test/SyncCheck/gemm-cluster-mutations.mlir:
 #            a warp-specialized GEMM shape on clusters of two CTAs with a TMA
 #            multicast of B and a cluster barrier after the epilogue
@@ -29,7 +33,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 opt=${RAKE_OPT:-$root/build/bin/rake-opt}
 limit=${LIMIT:-120}
 sizes=${*:-1024 4096 8192}
-kernels=${KERNELS:-tma ws fast cluster shape}
+kernels=${KERNELS:-tma ws fast c2 cluster shape}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The first kernel of the cluster mutation tests (before the first mutation).
@@ -63,6 +67,9 @@ for k in $kernels; do
       fast) kernel=$root/bench/gemm/gemm_128x256_g8_bf16.mlir
             check="sizes=Mg=$((s / 1024)),Nt=$((s / 256)),Kt=$((s / 64))"
             tasks=$(( (s / 128) * (s / 256) )) ;;
+      c2) kernel=$root/bench/gemm/gemm_128x256_g4c2_bf16.mlir
+          check="sizes=Mg=$((s / 1024)),Nt=$((s / 256)),Kt=$((s / 64))"
+          tasks=$(( (s / 256) * (s / 256) )) ;;
       cluster) kernel=$tmp/cluster.mlir
                check="sizes=M=$s,N=$s,K=$s"
                tasks=$(( (s / 256) * (s / 64) )) ;;
