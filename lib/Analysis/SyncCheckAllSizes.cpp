@@ -79,9 +79,12 @@ private:
   SmallVector<int64_t> controls;
   const SyncCheckOptions &options;
   SyncCheckStats &st;
-  /// The grid's sizes (argument numbers) and each task loop's one.
+  /// The grid's sizes (argument numbers) and each task loop's one (its
+  /// index in `grid`, or -1 for a loop of a constant trip count, in
+  /// `loopTrip`).
   SmallVector<unsigned> grid;
-  SmallVector<unsigned> loopSize;
+  SmallVector<int> loopSize;
+  SmallVector<int64_t> loopTrip;
   std::optional<TaskPlan> plan;
 };
 
@@ -99,6 +102,16 @@ bool AllSizes::findGrid(std::string &why) {
       if (!loop || !loop.getTasks())
         break;
       auto lb = dyn_cast<AffineConstantExpr>(loop.getLowerMap().getResult(0));
+      // A loop of a constant trip count (a group of tasks) is the same at
+      // every size.
+      if (auto trip =
+              dyn_cast<AffineConstantExpr>(loop.getUpperMap().getResult(0));
+          lb && lb.getValue() == 0 && trip && trip.getValue() >= 1) {
+        loopSize.push_back(-1);
+        loopTrip.push_back(trip.getValue());
+        block = &loop.getBody().front();
+        continue;
+      }
       auto ub = dyn_cast<AffineDimExpr>(loop.getUpperMap().getResult(0));
       auto arg = ub ? dyn_cast<BlockArgument>(
                           loop.getUpperOperands()[ub.getPosition()])
@@ -115,6 +128,7 @@ bool AllSizes::findGrid(std::string &why) {
       }
       grid.push_back(arg.getArgNumber());
       loopSize.push_back(grid.size() - 1);
+      loopTrip.push_back(0);
       block = &loop.getBody().front();
     }
   }
@@ -222,9 +236,13 @@ bool AllSizes::inBounds(Operation *alloc, ArrayRef<Footprint::Access> accesses,
   for (size_t i = 0; i < n; ++i) {
     SmallVector<int64_t> lo(vars + 1, 0), hi(vars + 1, 0);
     lo[k + i] = 1; // t >= 0
-    hi[loopSize[i]] = 1;
     hi[k + i] = -1;
-    hi[vars] = -1; // G - 1 - t >= 0
+    if (loopSize[i] >= 0) {
+      hi[loopSize[i]] = 1;
+      hi[vars] = -1; // G - 1 - t >= 0
+    } else {
+      hi[vars] = loopTrip[i] - 1; // trip - 1 - t >= 0
+    }
     domain.push_back(lo);
     domain.push_back(hi);
   }
@@ -300,6 +318,15 @@ bool AllSizes::disjoint(Operation *alloc, ArrayRef<Footprint::Access> accesses,
       nonzero[i] = sign;
       nonzero[n] = -1; // sign * v_i >= 1
       rows.push_back(nonzero);
+      // Task loops of a constant trip count bound their differences.
+      for (size_t j = 0; j < n; ++j)
+        if (loopSize[j] < 0)
+          for (int64_t side : {1, -1}) {
+            SmallVector<int64_t> row(n + 1, 0);
+            row[j] = side;
+            row[n] = loopTrip[j] - 1; // trip - 1 -+ v_j >= 0
+            rows.push_back(row);
+          }
       for (size_t d = 0; d < writes->lo.size(); ++d) {
         // writes.lo < all.hi + C v  and  all.lo + C v < writes.hi
         if (all->hi[d] < gpuir::kUnboundedExtent) {
@@ -349,9 +376,12 @@ unsigned AllSizes::run() {
   one.maxErrors = 0;
   Footprint footprint;
   unsigned errors;
+  // Task 0 alone (with task loops of constant trip counts, the grid of
+  // size 1 has more tasks: translates of it, which the proofs below cover).
+  llvm::DenseSet<int64_t> only = {0};
   {
     Interpreter interp(one);
-    interp.restrictTo(nullptr, /*silent=*/true, &footprint);
+    interp.restrictTo(&only, /*silent=*/true, &footprint);
     errors = interp.run(proc, controls);
   }
   if (errors) {

@@ -1,5 +1,7 @@
 // RUN: rake-opt %examples/gemm_sm90a_tma.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA
 // RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rake-sync-check="all-sizes sizes=Kt=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not rake-opt %examples/vector_add.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=VADD
 // RUN: not rake-opt %s -split-input-file --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s
 
@@ -11,6 +13,15 @@
 // TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 7: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others (code generation runs fewer than 2^32 tasks)
 // TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 1: no hazard
 // WS: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 3: no hazard
+
+// Tasks in groups (a task loop of constant trip count, here 8 tiles down M
+// a group) are the same at every size: the group's loop is bounded by its
+// trip count, the grid's sizes are left free. The cluster GEMM (groups of
+// 4 clusters, multicast within each) too.
+// GROUP: remark: synchronization check for every Mg >= 1, Nt >= 1 at Kt = 7: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others
+// GROUP: remark: synchronization check for every Mg >= 1, Nt >= 1 at Kt = 1: no hazard
+// CLUSTER: remark: synchronization check for every Mg >= 1, Nt >= 1 at Kt = 7: no hazard
+// CLUSTER: remark: synchronization check for every Mg >= 1, Nt >= 1 at Kt = 1: no hazard
 
 // A grid of n ceildiv 256 tasks with a partial last tile does not fit.
 // VADD: error: the synchronization check cannot prove every size of the task grid: a task loop does not run from 0 to a parameter of the procedure (write the grid's size as its own parameter, e.g. the number of tiles); check concrete sizes instead (without all-sizes)
@@ -138,8 +149,49 @@ gpuir.proc @nonlinear(%Mt: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents 
 
 // -----
 
+// Groups of 4 tasks down M whose tiles overlap by one element: within a
+// group, tasks i and i + 1 write the same element (only task 0 is
+// interpreted; the group's loop bounds the tasks' differences).
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes two tasks access elements of C that one of them writes; check concrete sizes instead (without all-sizes)
+gpuir.proc @group_overlap(%Mg: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mg) -> (Mg * 256 + 1)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %mg = 0 to %Mg : cuda_tasks {
+      gpuir.for %mi = 0 to 4 : cuda_tasks {
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %C[%mg * 256 + %mi * 64 + %t] : memref<?xf32, #gpuir.gmem>
+        }
+        gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 1.0 : f32
+          gpuir.write %z, %C[%mg * 256 + %mi * 64 + 64] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// A group of 4 tiles of 128 in a group of 256 elements: the last tasks of
+// each group leave C's extent.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C outside dimension 0 of its extent; check concrete sizes instead (without all-sizes)
+gpuir.proc @group_outgrown(%Mg: index, %C: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mg) -> (Mg * 256)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %mg = 0 to %Mg : cuda_tasks {
+      gpuir.for %mi = 0 to 4 : cuda_tasks {
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %C[%mg * 256 + %mi * 128 + %t] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
 // A grid of constant size has no size to leave free.
-// CHECK: error: the synchronization check cannot prove every size of the task grid: a task loop does not run from 0 to a parameter of the procedure (write the grid's size as its own parameter, e.g. the number of tiles); check concrete sizes instead (without all-sizes)
+// CHECK: error: the synchronization check cannot prove every size of the task grid: the procedure has no task loop over a parameter; check concrete sizes instead (without all-sizes)
 gpuir.proc @fixed_grid(%C: memref<256xf32, #gpuir.gmem>) {
   gpuir.device_function block(64) {
     gpuir.for %m = 0 to 4 : cuda_tasks {
