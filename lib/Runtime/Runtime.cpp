@@ -27,6 +27,8 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <algorithm>
+#include <optional>
 #include <set>
 #include <memory>
 #include <string>
@@ -73,6 +75,10 @@ struct Driver {
   CUresult (*cuMemAlloc)(uint64_t *, size_t);
   CUresult (*cuMemFree)(uint64_t);
   CUresult (*cuMemcpyHtoD)(uint64_t, const void *, size_t);
+  // Optional (CUDA 12 and later): how many clusters of a kernel can be
+  // resident at once, for the grid of a persistent kernel in clusters.
+  CUresult (*cuOccupancyMaxActiveClusters)(int *, CUfunction,
+                                           const void *) = nullptr;
   // Optional (CUDA 12 and later): only tensor maps need it.
   CUresult (*cuTensorMapEncodeTiled)(void *, int, uint32_t, void *,
                                      const uint64_t *, const uint64_t *,
@@ -197,6 +203,8 @@ rake_status openDriver(Driver &d, rake_error *err) {
     }
   }
   *(void **)&d.cuTensorMapEncodeTiled = dlsym(d.lib, "cuTensorMapEncodeTiled");
+  *(void **)&d.cuOccupancyMaxActiveClusters =
+      dlsym(d.lib, "cuOccupancyMaxActiveClusters");
   CUresult r = d.cuInit(0);
   if (r != 0)
     return fail(err, RAKE_ERR_DRIVER, "cuInit failed: %d (%s)", r,
@@ -645,6 +653,40 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
   return RAKE_OK;
 }
 
+/// How many clusters of the kernel the device holds at once
+/// (cuOccupancyMaxActiveClusters with the kernel's block and dynamic shared
+/// memory), or nothing where the driver cannot tell.
+std::optional<uint32_t> residentClusters(const rake_module *m,
+                                         const char *kernel,
+                                         const rake_launch_shape &s,
+                                         uint32_t grid) {
+  Driver &d = const_cast<Driver &>(m->driver);
+  auto it = m->functions.find(kernel);
+  if (!d.cuOccupancyMaxActiveClusters || it == m->functions.end())
+    return std::nullopt;
+  // CUlaunchConfig: the grid and block, the dynamic shared memory, the
+  // stream, no attributes (the cluster is the kernel's own).
+  struct {
+    unsigned grid[3], block[3], sharedMemBytes;
+    CUstream stream;
+    void *attrs;
+    unsigned numAttrs;
+  } config = {{grid, 1, 1}, {s.block[0], s.block[1], s.block[2]},
+              s.dynamic_shared_bytes, nullptr, nullptr, 0};
+  if (d.cuCtxPushCurrent(m->context) != 0)
+    return std::nullopt;
+  int clusters = 0;
+  bool ok = (s.dynamic_shared_bytes <= kDefaultSharedLimit ||
+             d.cuFuncSetAttribute(it->second, kMaxDynamicSharedSizeBytes,
+                                  int(s.dynamic_shared_bytes)) == 0) &&
+            d.cuOccupancyMaxActiveClusters(&clusters, it->second,
+                                           &config) == 0 &&
+            clusters > 0;
+  CUcontext popped = nullptr;
+  d.cuCtxPopCurrent(&popped);
+  return ok ? std::optional<uint32_t>(uint32_t(clusters)) : std::nullopt;
+}
+
 } // namespace
 
 extern "C" rake_status rake_kernel_launch_config(const rake_module *m,
@@ -659,6 +701,13 @@ extern "C" rake_status rake_kernel_launch_config(const rake_module *m,
     return st;
   uint32_t cluster = s.cluster ? s.cluster : 1;
   uint32_t grid = uint32_t(m->smCount) * s.blocks_per_sm / cluster * cluster;
+  // Clusters are placed within a GPC: fewer than SMs / cluster of them may
+  // be resident at once. A persistent kernel's grid beyond that would run
+  // its last clusters' whole task lists after the others finished.
+  if (cluster > 1 && grid > 0)
+    if (std::optional<uint32_t> resident =
+            residentClusters(m, kernel, s, grid))
+      grid = std::min(grid, *resident * cluster);
   if (grid == 0)
     return fail(err, RAKE_ERR_LAUNCH_GRID,
                 "kernel '%s' runs in clusters of %u CTAs; the device has %d "

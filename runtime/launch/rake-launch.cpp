@@ -333,7 +333,14 @@ int main(int argc, char **argv) {
 
   if (cluster < 1)
     die("the cluster size must be positive");
-  unsigned grid = static_cast<unsigned>(sms * blocksPerSm / cluster * cluster);
+  // The runtime's grid: every SM's CTAs, in whole clusters, no more
+  // clusters than can be resident at once (a persistent kernel).
+  rake_launch_config planned{};
+  if (rake_kernel_launch_config(module, name.c_str(), &planned, &err) !=
+      RAKE_OK)
+    die("no launch configuration: " + std::to_string(err.code) + ": " +
+        err.message);
+  unsigned grid = planned.grid[0];
   CUevent start, stop;
   check(cuEventCreate(&start, 0), "cuEventCreate");
   check(cuEventCreate(&stop, 0), "cuEventCreate");

@@ -47,6 +47,29 @@ def DistributedMemoryPass : Pass<"rake-distributed-memory", "::mlir::ModuleOp"> 
   let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
 }
 
+def UniformityPass : Pass<"rake-uniformity", "::mlir::ModuleOp"> {
+  let summary = "Mark control as warp-uniform or lane-varying and check the profile's collective rule";
+  let description = [{
+    Uniformity analysis (the Rake GPU profile's "Racks and lanes": a rack is
+    a warp, a lane one thread). Every gpuir.for and gpuir.if inside a device
+    function gets `gpuir.uniformity`: `"uniform"` when its bounds or
+    condition are the same for every lane of a warp, `"lane_varying"` when
+    they may differ, `"lanes"` for a cuda_threads loop whose variable names
+    lanes (a unit smaller than a warp).
+
+    It rejects what would make the compiler serialize a warp: an
+    instruction whose collective is a warp or more (mma, ldmatrix,
+    shuffles, wgmma) inside a loop over lanes or under lane-varying
+    control, with the instruction's location, the profile and the failed
+    obligation.
+  }];
+  let options = [
+    Option<"profile", "profile", "std::string", "\"nvidia-ptx-sm90a\"",
+           "the profile named in reports">,
+  ];
+  let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
+}
+
 def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
   let summary = "Check that the synchronization keeps each procedure equal to its sequential reading";
   let description = [{

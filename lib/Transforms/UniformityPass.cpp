@@ -1,0 +1,90 @@
+//===- UniformityPass.cpp - mark control uniform or lane-varying ----------===//
+
+#include "Rake/Analysis/Uniformity.h"
+#include "Rake/Transforms/Passes.h"
+
+namespace mlir::rake {
+#define GEN_PASS_DEF_UNIFORMITYPASS
+#include "Rake/Transforms/Passes.h.inc"
+} // namespace mlir::rake
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace {
+
+/// How a report names a control value: the loop variable's name.
+std::string valueName(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto loop = dyn_cast<ForOp>(arg.getOwner()->getParentOp()))
+      if (std::optional<StringRef> name = loop.getIvName())
+        return "%" + name->str();
+  return "a lane index";
+}
+
+struct UniformityPass : rake::impl::UniformityPassBase<UniformityPass> {
+  using UniformityPassBase::UniformityPassBase;
+
+  void runOnOperation() override {
+    UniformityAnalysis analysis(getOperation());
+    MLIRContext *ctx = &getContext();
+    bool failedCheck = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!op->getParentOfType<DeviceFunctionOp>())
+        return;
+      if (auto loop = dyn_cast<ForOp>(op))
+        op->setAttr("gpuir.uniformity",
+                    StringAttr::get(ctx, analysis.mapsLanes(loop) ? "lanes"
+                                         : analysis.hasLaneVaryingControl(op)
+                                             ? "lane_varying"
+                                             : "uniform"));
+      else if (isa<IfOp>(op))
+        op->setAttr("gpuir.uniformity",
+                    StringAttr::get(ctx, analysis.hasLaneVaryingControl(op)
+                                             ? "lane_varying"
+                                             : "uniform"));
+      if (auto instr = dyn_cast<InstrOpInterface>(op))
+        failedCheck |= failed(checkCollective(analysis, instr));
+    });
+    if (failedCheck)
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+  }
+
+  /// A warp (or larger) collective runs where every lane of each of its
+  /// warps reaches it: not inside a loop over lanes, not under control
+  /// that differs between lanes.
+  LogicalResult checkCollective(const UniformityAnalysis &analysis,
+                                InstrOpInterface instr) {
+    Operation *op = instr;
+    auto device = op->getParentOfType<DeviceFunctionOp>();
+    std::optional<int64_t> threads = instr.getCollUnit().getNumThreads(
+        device.getBlockDim(), device.getCluster());
+    if (!threads || *threads < UniformityAnalysis::kWarpLanes)
+      return success();
+    for (Operation *p = op->getParentOp(); p != device; p = p->getParentOp()) {
+      auto loop = dyn_cast<ForOp>(p);
+      bool lanes = loop && analysis.mapsLanes(loop);
+      if (!lanes && !(isa<ForOp, IfOp>(p) && analysis.hasLaneVaryingControl(p)))
+        continue;
+      std::string what =
+          lanes ? "inside a loop over lanes"
+                : std::string("under lane-varying control (it depends on ") +
+                      valueName(analysis.laneVaryingOperand(p)) + ")";
+      InFlightDiagnostic diag = op->emitOpError()
+          << "is a collective of " << *threads << " threads " << what
+          << "; profile " << profile
+          << ": every lane of a warp reaches a collective with the same "
+             "membership, so the control around it must be warp-uniform "
+             "(move the instruction out, or make the loop or condition "
+             "depend on warp-uniform values)";
+      diag.attachNote(p->getLoc())
+          << (lanes ? "the loop over lanes" : "the lane-varying control");
+      return failure();
+    }
+    return success();
+  }
+};
+
+} // namespace
