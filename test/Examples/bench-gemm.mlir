@@ -73,13 +73,13 @@
 // CLUSTER: mbarrier.arrive.expect_tx.shared.b64 %rd{{[0-9]+}}, [[[BAR:%rd[0-9]+]]], [[BYTES:%r[0-9]+]];
 // CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR]]];
 // CLUSTER: mapa.shared::cluster.u64 [[R0:%rd[0-9]+]], [[BAR]], 0;
-// CLUSTER-NEXT: mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [[[R0]]], [[BYTES]];
+// CLUSTER-NEXT: mbarrier.arrive.expect_tx.shared::cluster.b64 _, [[[R0]]], [[BYTES]];
 // CLUSTER-NEXT: mapa.shared::cluster.u64 [[R1:%rd[0-9]+]], [[BAR]], 1;
-// CLUSTER-NEXT: mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [[[R1]]], [[BYTES]];
+// CLUSTER-NEXT: mbarrier.arrive.expect_tx.shared::cluster.b64 _, [[[R1]]], [[BYTES]];
 // CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [[[BAR]]], %rs{{[0-9]+}};
 // CLUSTER: barrier.cluster.arrive;
-// CLUSTER: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd{{[0-9]+}}]
-// CLUSTER-NEXT: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd{{[0-9]+}}]
+// CLUSTER: mbarrier.arrive.shared::cluster.b64 _, [%rd{{[0-9]+}}]
+// CLUSTER-NEXT: mbarrier.arrive.shared::cluster.b64 _, [%rd{{[0-9]+}}]
 // Its sequential meaning against the reference (two clusters of tiles down M).
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256 --output-dir=%t/c2
 // RUN: rake-example-ref gemm_nt_bf16 %t/c2/A.bin %t/c2/Bt.bin %t/c2/C.bin 1024 256 128 | FileCheck %s --check-prefix=REFC2

@@ -283,6 +283,13 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
     }
     Type i32 = b.getI32Type();
     Value first = arith::IndexCastOp::create(b, loc, i32, elems->firstCta);
+    // A release at cluster scope only where generic-proxy writes to shared
+    // memory may need publishing to another CTA; otherwise (a stage
+    // released for the next TMA copy: the reads are done) the default
+    // .release.cta, as CUTLASS's cluster barriers arrive (a cluster-scope
+    // release on every stage halved the cluster GEMM's speed).
+    NVVM::MemScopeKind scope = genericSharedWrites ? NVVM::MemScopeKind::CLUSTER
+                                                   : NVVM::MemScopeKind::CTA;
     for (int64_t c = 0; c < elems->numCtas; ++c)
       NVVM::MBarrierArriveOp::create(
           b, loc, Type(),
@@ -291,7 +298,7 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
                              b, loc, first,
                              arith::ConstantIntOp::create(b, loc, i32, c)),
                          loc),
-          Value(), NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false);
+          Value(), scope, /*relaxed=*/false);
   };
   if (!bar.perWarp) {
     arriveOnce();

@@ -53,9 +53,11 @@ LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
     for (int64_t c = 0; c < elems->numCtas; ++c) {
       Value cta = arith::AddIOp::create(
           b, loc, first, arith::ConstantIntOp::create(b, loc, i32, c));
+      // The arrival publishes nothing of this thread's (the copy's bytes
+      // complete through the async proxy): the default .release.cta.
       NVVM::MBarrierArriveExpectTxOp::create(
           b, loc, Type(), remoteMbarrier(bar, elems->element, cta, loc), bytes,
-          NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false, Value());
+          NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
     }
     Value ones = arith::ConstantIntOp::create(
         b, loc, i32, (int64_t(1) << elems->numCtas) - 1);
