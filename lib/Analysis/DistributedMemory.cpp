@@ -249,11 +249,15 @@ collectAccesses(Value value, ArrayRef<Coord> outer, SmallVectorImpl<Access> &out
     }
     if (auto instr = dyn_cast<InstrOpInterface>(user)) {
       if (use.get() == instr.getTrailingBarrier()) {
-        // The instruction's own coordinates of its trailing barrier are not
-        // visible through the interface; treat it as touching the whole
-        // barrier array it names, like a multicast.
-        Access a{user, SmallVector<Coord>(outer.begin(), outer.end())};
-        a.multicast = true;
+        // The coordinates of its trailing barrier, as an arrive's: a point
+        // coordinate over the CTAs must name the thread's own CTA; an
+        // interval names several (a multicast).
+        SmallVector<Value> indices;
+        AffineMap map;
+        SmallVector<bool> intervals;
+        instr.getTrailingBarrierCoords(indices, map, intervals);
+        Access a{user, compose(windowCoords(map, indices, intervals))};
+        a.multicast = llvm::is_contained(intervals, true);
         out.push_back(a);
         continue;
       }

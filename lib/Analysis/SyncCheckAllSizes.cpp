@@ -89,7 +89,8 @@ private:
 };
 
 /// Each task loop runs from 0 to a parameter of its own, used nowhere else
-/// but in the extents of global variables.
+/// but in the extents of global variables, or from 0 to a constant (a
+/// group of tasks, the same at every size).
 bool AllSizes::findGrid(std::string &why) {
   Block &body = proc.getBody().front();
   for (Operation &op : body) {

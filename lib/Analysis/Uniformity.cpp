@@ -29,10 +29,11 @@ UniformityAnalysis::UniformityAnalysis(Operation *root) {
       return;
     Value iv = loop.getInductionVar();
     if (loop.getMode() == LoopMode::cuda_threads) {
-      // A unit of fewer threads than a warp (or one whose size the launch
-      // does not fix) tells lanes apart.
+      // A unit of fewer threads than a warp, or of a size that is not
+      // whole warps (or one whose size the launch does not fix), tells
+      // lanes apart.
       std::optional<int64_t> n = unitThreads(loop);
-      if (!n || *n < kWarpLanes) {
+      if (!n || *n < kWarpLanes || *n % kWarpLanes != 0) {
         varying.insert(iv);
         laneLoops.insert(loop);
       }

@@ -53,3 +53,47 @@ gpuir.proc @both_barriers(%A: memref<64x64xbf16, #gpuir.gmem>, %B: memref<64x64x
     }
   }
 }
+
+// -----
+
+// A copy's trailing barrier names the thread's own CTA's mbarrier (or an
+// interval of CTAs for a multicast): CTA 1 completing on CTA 0's would
+// leave CTA 0's phase an arrival short on the device.
+gpuir.proc @other_ctas_barrier(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      // expected-note @+1 {{the buffer is allocated here}}
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      %s = gpuir.alloc : memref<2x64x64xbf16, #gpuir.smem>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %w = gpuir.window %s[%c, 0 : 64, 0 : 64] : memref<2x64x64xbf16, #gpuir.smem> -> memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>
+          // expected-error @+1 {{'gpuir.sm90a.tma_load' op accesses the mbarrier array (one copy per CTA), but dimension 0 comes before the dimensions that select a copy but is indexed by a constant}}
+          gpuir.sm90a.tma_load %w, %A >> %bar[0] : memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2]>
+        }
+        gpuir.await %bar[%c], cuda_in_order : !gpuir.barrier<mbarrier [2]>
+      }
+    }
+  }
+}
+
+// -----
+
+// A multicast lands in the CTAs its mbarriers name: a copy into its own
+// CTA's part completing on both CTAs' mbarriers would, on the device, land
+// in both.
+gpuir.proc @multicast_ctas_differ(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      %s = gpuir.alloc : memref<2x64x64xbf16, #gpuir.smem>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %w = gpuir.window %s[%c : %c + 1, 0 : 64, 0 : 64] : memref<2x64x64xbf16, #gpuir.smem> -> memref<1x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpuir.smem>
+          // expected-error @+1 {{'gpuir.sm90a.tma_load' op multicasts: its destination must be a window whose leading coordinate is a constant interval of CTAs (%buf[0 : 2, ...]) and its trailing barrier the same interval of those CTAs' mbarriers (>> %bar[0 : 2, ...]), the only interval of the barrier}}
+          gpuir.sm90a.tma_load %w, %A >> %bar[0 : 2] : memref<1x64x64xbf16, strided<[4096, 64, 1], offset: ?>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2]>
+        }
+      }
+    }
+  }
+}

@@ -74,11 +74,17 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
     // In-order arrives by whole warps: one lane of each warp arrives
     // after the warp meets (bar.warp.sync orders its lanes' accesses
     // before that lane's arrive), so a phase needs one arrival a warp.
+    // (Instructions completing on the barrier arrive one by one: each TMA
+    // copy is its own arrival.)
     bool perWarp = *count % 32 == 0;
-    for (Operation *user : alloc.getResult().getUsers())
+    for (Operation *user : alloc.getResult().getUsers()) {
       if (auto arrive = dyn_cast<ArriveOp>(user))
         perWarp = perWarp && isInOrder(arrive.getPre()) &&
                   arrivesByWholeWarps(arrive);
+      if (auto instr = dyn_cast<InstrOpInterface>(user);
+          instr && instr.getTrailingBarrier() == alloc.getResult())
+        perWarp = false;
+    }
     if (perWarp)
       *count /= 32;
     auto groupType = nvgpu::MBarrierGroupType::get(
@@ -272,8 +278,8 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
            << " accesses; only cuda_in_order and Sm80_cp_async arrives are "
               "lowered yet (a TMA copy completes on its own trailing "
               "mbarrier)";
-  // On the mbarriers of several CTAs: one release arrive on each, at
-  // cluster scope, through the cluster's shared window.
+  // On the mbarriers of several CTAs: one release arrive on each, through
+  // the cluster's shared window.
   auto arriveOnce = [&] {
     if (!elems->numCtas) {
       nvgpu::MBarrierArriveOp::create(

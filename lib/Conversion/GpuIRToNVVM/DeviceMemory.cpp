@@ -42,12 +42,18 @@ LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
                                              tma.getBytes());
   Value ctaMask;
   if (tma.isMulticast()) {
-    // The destination CTAs are the barrier's: the check proved that the
-    // copy lands in the parts of the CTAs whose mbarriers it names.
-    if (!elems->numCtas)
+    // The copy lands at the same offset in each CTA of the mask, the
+    // barrier's CTAs: the destination must be those CTAs' parts of a
+    // buffer shared out over the cluster.
+    auto window = tma.getDst().getDefiningOp<WindowOp>();
+    if (!window || distributedDims.lookup(window.getSource()) != 1 ||
+        !elems->numCtas)
       return tma.emitOpError()
-             << "multicasts, but its trailing barrier's CTAs are not an "
-                "interval of constant length over the cluster's CTAs";
+             << "multicasts into a buffer that is not shared out over the "
+                "cluster's CTAs (its leading dimension indexed by the "
+                "cta_in_cluster loop), or completes on mbarriers that are "
+                "not; code generation lands a multicast in the CTAs its "
+                "mbarriers name";
     Type i32 = b.getI32Type();
     Value first = arith::IndexCastOp::create(b, loc, i32, elems->firstCta);
     for (int64_t c = 0; c < elems->numCtas; ++c) {

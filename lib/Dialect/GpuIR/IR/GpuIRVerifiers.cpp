@@ -718,6 +718,11 @@ static LogicalResult verifyBarrierCoords(Operation *op, BarrierType type,
     return op->emitOpError() << "gives " << intervals.size()
                              << " coordinates for a barrier array of rank "
                              << type.getRank();
+  if (map.getNumResults() != intervals.size() + llvm::count(intervals, true))
+    return op->emitOpError() << "barrier coordinates need one expression a "
+                                "point and two an interval: "
+                             << map.getNumResults() << " for "
+                             << intervals.size() << " coordinates";
   unsigned r = 0;
   for (auto [dim, isInterval] : llvm::enumerate(intervals)) {
     for (unsigned k = 0; k < (isInterval ? 2u : 1u); ++k) {

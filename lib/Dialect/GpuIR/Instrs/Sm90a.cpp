@@ -389,6 +389,52 @@ LogicalResult TmaLoadOp::verify() {
                      "interval of the barrier (>> %bar[0 : n, ...])"
                    : "copies into one CTA but completes on several "
                      "mbarriers: name one element of the barrier");
+  if (isMulticast())
+    return verifyMulticastCtas();
+  return success();
+}
+
+/// The constant interval [lo, hi) of the first interval coordinate of a
+/// window expression, if it is one.
+static std::optional<std::pair<int64_t, int64_t>>
+constantInterval(AffineMap map, ArrayRef<bool> intervals, bool firstOnly) {
+  unsigned r = 0;
+  for (auto [i, isInterval] : llvm::enumerate(intervals)) {
+    if (!isInterval) {
+      if (firstOnly)
+        return std::nullopt;
+      ++r;
+      continue;
+    }
+    auto lo = dyn_cast<AffineConstantExpr>(map.getResult(r));
+    auto hi = dyn_cast<AffineConstantExpr>(map.getResult(r + 1));
+    if (!lo || !hi)
+      return std::nullopt;
+    return std::pair(lo.getValue(), hi.getValue());
+  }
+  return std::nullopt;
+}
+
+/// A multicast lands in the CTAs its mbarriers name: the destination's
+/// leading coordinate (its CTAs) and the barrier's interval are the same
+/// constant interval, so the check's model (those CTAs' parts written,
+/// those CTAs' mbarriers arrived on) is what the hardware does.
+LogicalResult TmaLoadOp::verifyMulticastCtas() {
+  auto window = getDst().getDefiningOp<WindowOp>();
+  std::optional<std::pair<int64_t, int64_t>> dstCtas =
+      window ? constantInterval(window.getMap(), window.getIntervals(),
+                                /*firstOnly=*/true)
+             : std::nullopt;
+  std::optional<std::pair<int64_t, int64_t>> barCtas =
+      constantInterval(getMap(), getIntervals(), /*firstOnly=*/false);
+  if (!dstCtas || !barCtas || *dstCtas != *barCtas ||
+      llvm::count(getIntervals(), true) != 1)
+    return emitOpError()
+           << "multicasts: its destination must be a window whose leading "
+              "coordinate is a constant interval of CTAs (%buf[0 : 2, ...]) "
+              "and its trailing barrier the same interval of those CTAs' "
+              "mbarriers (>> %bar[0 : 2, ...]), the only interval of the "
+              "barrier";
   return success();
 }
 

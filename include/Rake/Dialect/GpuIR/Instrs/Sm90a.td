@@ -118,6 +118,8 @@ def Sm90a_TmaLoadOp : Op<GpuIR_Dialect, "sm90a.tma_load",
     /// Whether dst names several CTAs' parts (a leading dimension of
     /// CTAs before the box's two).
     bool isMulticast();
+    /// A multicast's destination CTAs are its trailing barrier's.
+    ::llvm::LogicalResult verifyMulticastCtas();
     /// The device code of the copy (the kernel's lowering supplies what
     /// only it knows: the tensor map parameter and the box's coordinates).
     ::llvm::LogicalResult buildCopy(::mlir::OpBuilder &b,
