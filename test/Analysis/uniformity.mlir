@@ -48,3 +48,25 @@ gpuir.proc @marks(%n: index, %X: memref<?x256xf32, #gpuir.gmem>) {
 // BAD: :10:7: note: the loop over lanes
 // BAD: :28:13: error: 'gpuir.sm80.shfl_bfly' op is a collective of 32 threads under lane-varying control (it depends on %l); profile nvidia-ptx-sm90a: every lane of a warp reaches a collective with the same membership, so the control around it must be warp-uniform (move the instruction out, or make the loop or condition depend on warp-uniform values)
 // BAD: :26:9: note: the lane-varying control
+
+// -----
+
+// A unit that is not whole warps (48 threads) splits a warp between two
+// iterations: its variable tells lanes apart.
+// CHECK-LABEL: gpuir.proc @half_warps
+// CHECK: gpuir.for %h = 0 to 2 : cuda_threads<#gpuir.unit<48 x thread>> {
+// CHECK: } attributes {gpuir.uniformity = "lanes"}
+// CHECK-NEXT: } attributes {gpuir.uniformity = "lanes"}
+// CHECK-NEXT: } attributes {gpuir.uniformity = "uniform"}
+gpuir.proc @half_warps(%n: index, %X: memref<?x2xf32, #gpuir.gmem>) {
+  gpuir.device_function block(96) {
+    gpuir.for %r = 0 to %n : cuda_tasks {
+      gpuir.for %h = 0 to 2 : cuda_threads<#gpuir.unit<48 x thread>> {
+        gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %X[%r, %h] : memref<?x2xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
