@@ -74,7 +74,8 @@ Value UniformityAnalysis::laneVaryingOperand(Operation *op) const {
 Operation *UniformityAnalysis::laneVaryingControlAround(Operation *op) const {
   for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
        p = p->getParentOp())
-    if (isa<ForOp, IfOp>(p) && hasLaneVaryingControl(p))
+    if (laneLoops.contains(p) ||
+        (isa<ForOp, IfOp>(p) && hasLaneVaryingControl(p)))
       return p;
   return nullptr;
 }

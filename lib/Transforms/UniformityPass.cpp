@@ -63,27 +63,26 @@ struct UniformityPass : rake::impl::UniformityPassBase<UniformityPass> {
         device.getBlockDim(), device.getCluster());
     if (!threads || *threads < UniformityAnalysis::kWarpLanes)
       return success();
-    for (Operation *p = op->getParentOp(); p != device; p = p->getParentOp()) {
-      auto loop = dyn_cast<ForOp>(p);
-      bool lanes = loop && analysis.mapsLanes(loop);
-      if (!lanes && !(isa<ForOp, IfOp>(p) && analysis.hasLaneVaryingControl(p)))
-        continue;
-      std::string what =
-          lanes ? "inside a loop over lanes"
-                : std::string("under lane-varying control (it depends on ") +
-                      valueName(analysis.laneVaryingOperand(p)) + ")";
-      InFlightDiagnostic diag = op->emitOpError()
-          << "is a collective of " << *threads << " threads " << what
-          << "; profile " << profile
-          << ": every lane of a warp reaches a collective with the same "
-             "membership, so the control around it must be warp-uniform "
-             "(move the instruction out, or make the loop or condition "
-             "depend on warp-uniform values)";
-      diag.attachNote(p->getLoc())
-          << (lanes ? "the loop over lanes" : "the lane-varying control");
-      return failure();
-    }
-    return success();
+    Operation *p = analysis.laneVaryingControlAround(op);
+    if (!p)
+      return success();
+    auto loop = dyn_cast<ForOp>(p);
+    bool lanes = loop && analysis.mapsLanes(loop);
+    std::string what =
+        lanes ? "inside a loop over lanes"
+              : std::string("under lane-varying control (it depends on ") +
+                    valueName(analysis.laneVaryingOperand(p)) + ")";
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "is a collective of " << *threads << " threads " << what
+        << "; profile " << profile
+        << ": every lane of a warp reaches a collective with the same "
+           "membership, so the control around it must be warp-uniform "
+           "(move the instruction out, or make the loop or condition "
+           "depend on warp-uniform values)";
+    diag.attachNote(p->getLoc())
+        << (lanes ? "the loop over lanes" : "the lane-varying control");
+    return failure();
   }
 };
 

@@ -35,8 +35,8 @@ public:
   /// Whether the loop's variable names lanes (a cuda_threads loop over a
   /// unit smaller than a warp).
   bool mapsLanes(gpuir::ForOp loop) const { return laneLoops.contains(loop); }
-  /// The innermost enclosing loop or if (inside its device function) whose
-  /// control is lane-varying, or null.
+  /// The innermost enclosing loop over lanes, or loop or if whose control
+  /// is lane-varying (inside its device function), or null.
   Operation *laneVaryingControlAround(Operation *op) const;
   /// A lane-varying operand of the op's control, for reports.
   Value laneVaryingOperand(Operation *op) const;

@@ -187,20 +187,6 @@ DeviceLowering::mbarrierElements(Operation *op, const MBarrier &bar,
   return out;
 }
 
-/// This CTA's element of an mbarrier array that a barrier expression
-/// without intervals names.
-Value DeviceLowering::mbarrierElement(const MBarrier &bar, AffineMap m,
-                                      ValueRange operands, Location loc) {
-  SmallVector<Value> idx = applyAll(loc, m, operands);
-  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
-  for (auto [i, d] : llvm::enumerate(bar.shape)) {
-    linear = arith::MulIOp::create(
-        b, loc, linear, arith::ConstantIndexOp::create(b, loc, d));
-    linear = arith::AddIOp::create(b, loc, linear, idx[bar.ctaDims + i]);
-  }
-  return linear;
-}
-
 /// The address of an element of an mbarrier array in CTA `cta` (i32 rank)
 /// of the cluster, in the cluster's shared window (mapa).
 Value DeviceLowering::remoteMbarrier(const MBarrier &bar, Value element,
@@ -514,8 +500,10 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
            << " accesses; only cuda_in_order, tma_to_smem_async and "
               "wgmma_async awaits are lowered yet";
   const MBarrier &bar = it->second;
-  Value element =
-      mbarrierElement(bar, await.getMap(), await.getIndices(), loc);
+  // An await names one element of its own CTA (no intervals: no error).
+  Value element = mbarrierElements(await, bar, await.getMap(),
+                                   await.getIndices(), {})
+                      ->element;
   Type i32 = b.getI32Type();
   Value shift = arith::IndexCastOp::create(b, loc, i32, element);
   Value bits = memref::LoadOp::create(b, loc, bar.parity, ValueRange{});

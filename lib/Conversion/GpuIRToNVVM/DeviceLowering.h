@@ -97,8 +97,6 @@ private:
                                               const MBarrier &bar, AffineMap m,
                                               ValueRange operands,
                                               ArrayRef<bool> intervals);
-  Value mbarrierElement(const MBarrier &bar, AffineMap m, ValueRange operands,
-                        Location loc);
   Value mbarrierPointer(const MBarrier &bar, Value element, Location loc);
   Value remoteMbarrier(const MBarrier &bar, Value element, Value cta,
                        Location loc);
