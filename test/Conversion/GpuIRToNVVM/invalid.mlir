@@ -628,3 +628,73 @@ gpuir.proc @guarded_else(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
     }
   }
 }
+
+// -----
+
+// One arrive statement on two mbarrier arrays.
+gpuir.proc @arrive_two_arrays(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %a = gpuir.alloc : !gpuir.barrier<mbarrier>
+      %b = gpuir.alloc : !gpuir.barrier<mbarrier>
+      // expected-error @+1 {{'gpuir.arrive' op arrives on several mbarrier arrays at once, which is not lowered: arrive on each separately}}
+      gpuir.arrive cuda_in_order >> %a, %b : !gpuir.barrier<mbarrier>, !gpuir.barrier<mbarrier>
+      gpuir.await %a, cuda_in_order : !gpuir.barrier<mbarrier>
+      gpuir.await %b, cuda_in_order : !gpuir.barrier<mbarrier>
+    }
+  }
+}
+
+// -----
+
+// cp.async's arrive completes on its own CTA's mbarrier only.
+gpuir.proc @cp_async_remote_arrive(%n: index) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        // expected-error @+1 {{'gpuir.arrive' op arrives on other CTAs' mbarriers after cp.async copies, which is not lowered: cp.async arrives on its own CTA's}}
+        gpuir.arrive Sm80_cp_async >> %bar[0 : 2] : !gpuir.barrier<mbarrier [2]>
+        gpuir.await %bar[%c], cuda_in_order : !gpuir.barrier<mbarrier [2]>
+      }
+    }
+  }
+}
+
+// -----
+
+// An interval over the cluster's CTAs of dynamic length.
+gpuir.proc @cta_interval_dynamic(%n: index, %m: index) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        // expected-error @+1 {{'gpuir.arrive' op names the mbarriers of several CTAs by an interval that code generation cannot lower: one dimension over the cluster's CTAs, an interval of constant length}}
+        gpuir.arrive cuda_in_order >> %bar[0 : %m] : !gpuir.barrier<mbarrier [2]>
+        gpuir.await %bar[%c], cuda_in_order : !gpuir.barrier<mbarrier [2]>
+      }
+    }
+  }
+}
+
+// -----
+
+// A multicast into a buffer that is not shared out over the cluster: the
+// leading interval is two stages of one CTA, which TMA cannot fill at once.
+gpuir.proc @multicast_not_over_ctas(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        %s = gpuir.alloc : memref<2x64x64xbf16, #gpuir.smem>
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %w = gpuir.window %s[0 : 2, 0 : 64, 0 : 64] : memref<2x64x64xbf16, #gpuir.smem> -> memref<2x64x64xbf16, strided<[4096, 64, 1]>, #gpuir.smem>
+          %g = gpuir.window %A[0 : 64, 0 : 64] : memref<64x64xbf16, #gpuir.gmem> -> memref<64x64xbf16, strided<[64, 1]>, #gpuir.gmem>
+          // expected-error @+1 {{'gpuir.sm90a.tma_load' op multicasts into a buffer that is not shared out over the cluster's CTAs (its leading dimension indexed by the cta_in_cluster loop), or completes on mbarriers that are not; code generation lands a multicast in the CTAs its mbarriers name}}
+          gpuir.sm90a.tma_load %w, %g >> %bar[0 : 2] : memref<2x64x64xbf16, strided<[4096, 64, 1]>, #gpuir.smem>, memref<64x64xbf16, strided<[64, 1]>, #gpuir.gmem>, !gpuir.barrier<mbarrier [2]>
+        }
+        gpuir.await %bar[%c], cuda_in_order : !gpuir.barrier<mbarrier [2]>
+      }
+    }
+  }
+}

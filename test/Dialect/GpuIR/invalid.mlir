@@ -795,6 +795,19 @@ gpuir.proc @arrive_rank(%n: index) {
 
 // -----
 
+// A point coordinate takes one expression, an interval two.
+gpuir.proc @arrive_coord_exprs(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %b = gpuir.alloc : !gpuir.barrier<mbarrier [4]>
+      // expected-error @+1 {{'gpuir.arrive' op barrier coordinates need one expression a point and two an interval: 1 for 1 coordinates}}
+      "gpuir.arrive"(%b) <{pre = #gpuir.sync<cuda_in_order>, maps = [affine_map<() -> (0)>], intervals = [array<i1: true>], operandSegmentSizes = array<i32: 1, 0>}> : (!gpuir.barrier<mbarrier [4]>) -> ()
+    }
+  }
+}
+
+// -----
+
 gpuir.proc @arrive_bounds(%n: index) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {

@@ -402,7 +402,7 @@ def GpuIR_ArriveOp : GpuIR_Op<"arrive", [AttrSizedOperandSegments]> {
 
     ```mlir
     gpuir.arrive cuda_in_order >> %bar
-    gpuir.arrive tma_to_smem_async >> %full[%stage]
+    gpuir.arrive Sm80_cp_async >> %full[%stage]
     gpuir.arrive cuda_in_order >> %empty[0 : 2, %stage]
     ```
   }];
