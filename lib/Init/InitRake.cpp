@@ -5,6 +5,7 @@
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.h"
 #include "Rake/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,6 +22,8 @@ void mlir::rake::registerRakeDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<gpuir::GpuIRDialect, amir::AMIRDialect>();
+  // The scheduling language: transform.gpuir.* for --transform-interpreter.
+  gpuir::registerTransformDialectExtension(registry);
 }
 
 void mlir::rake::registerRakePassesAndPipelines() {

@@ -1,0 +1,214 @@
+//===- GpuIRTransformOps.td - checked rewrites of GpuIR ----*- tablegen -*-===//
+//
+// The scheduling language: Transform-dialect ops whose payload is GpuIR.
+// Each rewrite keeps the program's sequential meaning; its precondition is
+// decided with MLIR's Presburger library and a refusal says which accesses
+// or which bound stop it. Parallel annotations (loop modes, fences,
+// arrives, awaits) are not part of the sequential meaning: the rewrites
+// that change them are always allowed here and the synchronization check
+// proves the result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_GPUIR_TRANSFORM_OPS
+#define RAKE_GPUIR_TRANSFORM_OPS
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Dialect/Transform/IR/TransformTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+include "Rake/Dialect/GpuIR/IR/Attrs.td"
+
+class GpuIR_TransformOp<string mnemonic, list<Trait> traits = []>
+    : Op<Transform_Dialect, "gpuir." # mnemonic, traits>;
+
+// A rewrite applied to each payload op of its target handle.
+defvar GpuIR_EachTraits = [TransformOpInterface, TransformEachOpTrait];
+defvar GpuIR_ApplyToOneDecl = [{
+  ::mlir::DiagnosedSilenceableFailure applyToOne(
+      ::mlir::transform::TransformRewriter &rewriter,
+      ::mlir::Operation *target,
+      ::mlir::transform::ApplyToEachResultList &results,
+      ::mlir::transform::TransformState &state);
+}];
+
+def GpuIRLoopOp : GpuIR_TransformOp<"loop", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "the gpuir.for loops of a given variable name";
+  let description = [{
+    Finds, in each payload op of `target` (a procedure, typically), the
+    `gpuir.for` loops whose loop variable is written with the given name,
+    in program order; `occurrence` picks one of them (0 is the first).
+    Fails when there is none, naming what there is.
+
+    ```mlir
+    %i = transform.gpuir.loop "i" in %proc : (!transform.any_op) -> !transform.any_op
+    %k2 = transform.gpuir.loop "k" in %proc occurrence(1) : ...
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$name,
+                       OptionalAttr<I64Attr>:$occurrence);
+  let results = (outs TransformHandleTypeInterface:$loops);
+  let assemblyFormat = [{
+    $name `in` $target (`occurrence` `(` $occurrence^ `)`)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def GpuIRDivideLoopOp : GpuIR_TransformOp<"divide_loop",
+    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
+                        MemoryEffectsOpInterface]> {
+  let summary = "divide a loop into an outer and an inner loop";
+  let description = [{
+    Rewrites `for %i = lo to hi` into `for %io` over the `factor`-sized
+    blocks and `for %ii = 0 to factor` inside it, with `%i` replaced by
+    `lo + %io * factor + %ii`; the iterations keep their order, so the
+    sequential meaning is unchanged. The tail strategy says what happens
+    to the iterations past the last whole block:
+
+    - `perfect` (the default): there are none; refused unless the
+      Presburger library proves `hi - lo` a multiple of `factor` for every
+      value of the parameters;
+    - `guard`: the outer loop runs `(hi - lo) ceildiv factor` times and the
+      body is guarded by `gpuir.if lo + %io * factor + %ii < hi`;
+    - `cut`: the whole blocks, then a copy of the loop for the rest.
+
+    Both new loops keep the divided loop's mode (change it with
+    `set_loop_mode`); `names` gives their variables' names (default: the
+    loop's name followed by `o` and `i`). Returns the outer and the inner
+    loop.
+
+    ```mlir
+    %io, %ii = transform.gpuir.divide_loop %i by 128 tail(guard) names("io", "ii")
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$factor,
+                       DefaultValuedStrAttr<StrAttr, "perfect">:$tail,
+                       OptionalAttr<StrArrayAttr>:$names);
+  let results = (outs TransformHandleTypeInterface:$outer,
+                      TransformHandleTypeInterface:$inner);
+  let assemblyFormat = [{
+    $target `by` $factor (`tail` `(` custom<Keyword>($tail)^ `)`)? (`names` `(` custom<NameList>($names)^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRReorderLoopsOp : GpuIR_TransformOp<"reorder_loops",
+    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
+                        MemoryEffectsOpInterface]> {
+  let summary = "interchange a loop and the loop that is its body";
+  let description = [{
+    The target's body must be one `gpuir.for` whose bounds do not use the
+    target's variable. Refused when two accesses of one buffer, one of
+    them a write or a reduction, would change order: an instance at
+    (i1, j1) before one at (i2, j2) with i1 < i2 and j1 > j2, looked for
+    with the Presburger library over the loops' bounds. Reductions to one
+    element keep their order, so floating-point results stay bit for bit
+    those of the original. Each loop keeps its variable, bounds and mode.
+    Returns the new outer loop and the new inner loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$outer,
+                      TransformHandleTypeInterface:$inner);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRReorderStmtsOp : GpuIR_TransformOp<"reorder_stmts",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "swap a statement with the next one";
+  let description = [{
+    Moves the statement after the one that follows it in its block.
+    Refused when the second uses a value the first makes, or when the two
+    access an element of one buffer, one of them writing or reducing, for
+    some iterations of the loops inside them (looked for with the
+    Presburger library). Synchronization statements access nothing and
+    always move; the synchronization check judges the result.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRFissionOp : GpuIR_TransformOp<"fission",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "split the enclosing loop after a statement";
+  let description = [{
+    `for %i { A; s; B }` becomes `for %i { A; s }` then `for %i { B }`,
+    where `s` is the target. Refused when B uses a value or buffer made in
+    A or s (lift the allocation out first), or when an instance of B at
+    i1 and one of A or s at i2 > i1 access an element of one buffer, one of
+    them writing or reducing: fission would run the second before the
+    first. Returns the two loops.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$first,
+                      TransformHandleTypeInterface:$second);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRUnrollOp : GpuIR_TransformOp<"unroll",
+    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
+                        MemoryEffectsOpInterface]> {
+  let summary = "replace a loop of constant bounds by copies of its body";
+  let description = [{
+    One copy of the body per iteration, in order, with the loop variable
+    replaced by its value. Refused unless both bounds are constants.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRSetLoopModeOp : GpuIR_TransformOp<"set_loop_mode",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "make a loop sequential, a nest of device tasks or threads";
+  let description = [{
+    Sets the loop's mode: `seq`, `cuda_tasks`, or `cuda_threads<unit>`. The
+    mode is not part of the sequential meaning (a parallel loop reads as a
+    sequential one), so the rewrite keeps it; GpuIR's rules on where each
+    mode may appear are checked on the result (a refusal quotes them), and
+    the synchronization check proves that the parallel program still equals
+    the sequential one.
+
+    ```mlir
+    transform.gpuir.set_loop_mode %ii cuda_threads<#gpuir.unit<thread>> : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       GpuIR_LoopModeAttr:$mode,
+                       OptionalAttr<GpuIR_CollUnitAttr>:$unit);
+  let assemblyFormat = [{
+    $target custom<LoopModeKeyword>($mode, $unit) attr-dict `:` type($target)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRSimplifyOp : GpuIR_TransformOp<"simplify",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "simplify the control expressions under an op";
+  let description = [{
+    Rewrites every control expression (loop bounds, conditions, indices,
+    window coordinates) of GpuIR ops at or under the target in MLIR's
+    simplified affine form, and drops the control values an expression no
+    longer uses. Expressions denote the same values, so the meaning is
+    unchanged.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+#endif // RAKE_GPUIR_TRANSFORM_OPS

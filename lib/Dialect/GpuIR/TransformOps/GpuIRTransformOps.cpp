@@ -1,0 +1,314 @@
+//===- GpuIRTransformOps.cpp - the transform.gpuir ops --------------------===//
+//
+// Thin wrappers: each op finds its payload, calls the rewrite of
+// Rewrites.h, and turns a refusal into a silenceable failure located at the
+// payload, with the rewrite's notes and one at the transform op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.h"
+#include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+using namespace mlir::transform;
+
+static DiagnosedSilenceableFailure refused(Operation *transformOp,
+                                           const Refusal &why) {
+  DiagnosedSilenceableFailure diag = emitSilenceableFailure(why.loc)
+                                     << why.message;
+  for (const auto &[loc, text] : why.notes)
+    diag.attachNote(loc) << text;
+  diag.attachNote(transformOp->getLoc()) << "refused by this transform";
+  return diag;
+}
+
+static DiagnosedSilenceableFailure notALoop(Operation *transformOp,
+                                            Operation *target) {
+  Refusal why(target->getLoc());
+  (void)why.refuse(target->getLoc(),
+                   "'" + transformOp->getName().getStringRef() +
+                       "' applies to gpuir.for loops, not to '" +
+                       target->getName().getStringRef() + "'");
+  return refused(transformOp, why);
+}
+
+//===----------------------------------------------------------------------===//
+// The loop mode keyword: seq, cuda_tasks, cuda_threads<unit>
+//===----------------------------------------------------------------------===//
+
+static ParseResult parseLoopModeKeyword(OpAsmParser &parser,
+                                        LoopModeAttr &mode,
+                                        CollUnitAttr &unit) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<LoopMode> m = symbolizeLoopMode(name);
+  if (!m)
+    return parser.emitError(loc, "unknown loop mode '")
+           << name << "'; expected seq, cuda_tasks or cuda_threads<unit>";
+  mode = LoopModeAttr::get(parser.getContext(), *m);
+  if (*m == LoopMode::cuda_threads)
+    return failure(parser.parseLess() || parser.parseAttribute(unit) ||
+                   parser.parseGreater());
+  return success();
+}
+
+static void printLoopModeKeyword(OpAsmPrinter &p, Operation *,
+                                 LoopModeAttr mode, CollUnitAttr unit) {
+  p << stringifyLoopMode(mode.getValue());
+  if (unit) {
+    p << "<";
+    p.printAttribute(unit);
+    p << ">";
+  }
+}
+
+/// A string attribute written as a bare keyword: `tail(guard)`.
+static ParseResult parseKeyword(OpAsmParser &parser, StringAttr &attr) {
+  StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  attr = parser.getBuilder().getStringAttr(word);
+  return success();
+}
+
+static void printKeyword(OpAsmPrinter &p, Operation *, StringAttr attr) {
+  p << attr.getValue();
+}
+
+/// A list of names: `names("io", "ii")`.
+static ParseResult parseNameList(OpAsmParser &parser, ArrayAttr &attr) {
+  SmallVector<Attribute> names;
+  if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+        std::string name;
+        if (parser.parseString(&name))
+          return failure();
+        names.push_back(parser.getBuilder().getStringAttr(name));
+        return success();
+      }))
+    return failure();
+  attr = parser.getBuilder().getArrayAttr(names);
+  return success();
+}
+
+static void printNameList(OpAsmPrinter &p, Operation *, ArrayAttr attr) {
+  llvm::interleaveComma(attr, p, [&](Attribute a) {
+    p << '"' << cast<StringAttr>(a).getValue() << '"';
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// loop
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+transform::GpuIRLoopOp::apply(TransformRewriter &rewriter,
+                         TransformResults &results, TransformState &state) {
+  SmallVector<Operation *> found;
+  llvm::SetVector<StringRef> names;
+  for (Operation *root : state.getPayloadOps(getTarget()))
+    root->walk([&](ForOp loop) {
+      if (std::optional<StringRef> n = loop.getIvName()) {
+        names.insert(*n);
+        if (*n == getName())
+          found.push_back(loop);
+      }
+    });
+  if (getOccurrence()) {
+    int64_t k = *getOccurrence();
+    if (k < 0 || k >= static_cast<int64_t>(found.size()))
+      return emitSilenceableError()
+             << "there are " << found.size() << " loops over %" << getName()
+             << "; occurrence " << k << " does not exist";
+    found = {found[k]};
+  }
+  if (found.empty()) {
+    DiagnosedSilenceableFailure diag = emitSilenceableError()
+                                       << "no loop over %" << getName();
+    std::string list;
+    for (StringRef n : names)
+      list += (list.empty() ? "%" : ", %") + n.str();
+    diag.attachNote() << "the loops are over " << (list.empty() ? "nothing" : list);
+    return diag;
+  }
+  results.set(cast<OpResult>(getLoops()), found);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRLoopOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  onlyReadsPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// divide_loop
+//===----------------------------------------------------------------------===//
+
+LogicalResult transform::GpuIRDivideLoopOp::verify() {
+  if (!symbolizeTailStrategy(getTail()))
+    return emitOpError() << "unknown tail strategy '" << getTail()
+                         << "'; expected perfect, guard or cut";
+  if (getNames() && getNames()->size() != 2)
+    return emitOpError() << "names the outer and the inner loop: two names";
+  return success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRDivideLoopOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  StringRef outerName, innerName;
+  if (ArrayAttr names = getNamesAttr()) {
+    outerName = cast<StringAttr>(names[0]).getValue();
+    innerName = cast<StringAttr>(names[1]).getValue();
+  }
+  Refusal why(loop.getLoc());
+  FailureOr<std::pair<ForOp, ForOp>> loops =
+      divideLoop(rewriter, loop, getFactor(), *symbolizeTailStrategy(getTail()),
+                 outerName, innerName, why);
+  if (failed(loops))
+    return refused(*this, why);
+  results.push_back(loops->first);
+  results.push_back(loops->second);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// reorder_loops, reorder_stmts, fission, unroll
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::GpuIRReorderLoopsOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(loop.getLoc());
+  FailureOr<std::pair<ForOp, ForOp>> loops = reorderLoops(rewriter, loop, why);
+  if (failed(loops))
+    return refused(*this, why);
+  results.push_back(loops->first);
+  results.push_back(loops->second);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRReorderStmtsOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  if (failed(reorderStmts(rewriter, target, why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRReorderStmtsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRFissionOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<std::pair<ForOp, ForOp>> loops =
+      fissionAfter(rewriter, target, why);
+  if (failed(loops))
+    return refused(*this, why);
+  results.push_back(loops->first);
+  results.push_back(loops->second);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRFissionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRUnrollOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(loop.getLoc());
+  if (failed(unrollLoop(rewriter, loop, why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
+// set_loop_mode, simplify
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::GpuIRSetLoopModeOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(loop.getLoc());
+  if (failed(setLoopMode(rewriter, loop, getMode(), getUnitAttr(), why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRSetLoopModeOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRSimplifyOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  simplifyControlExprs(rewriter, target);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRSimplifyOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// The extension
+//===----------------------------------------------------------------------===//
+
+#define GET_OP_CLASSES
+#include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.cpp.inc"
+
+namespace {
+class GpuIRTransformDialectExtension
+    : public TransformDialectExtension<GpuIRTransformDialectExtension> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuIRTransformDialectExtension)
+  using Base::Base;
+
+  void init() {
+    declareDependentDialect<GpuIRDialect>();
+    registerTransformOps<
+#define GET_OP_LIST
+#include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.cpp.inc"
+        >();
+  }
+};
+} // namespace
+
+void mlir::rake::gpuir::registerTransformDialectExtension(
+    DialectRegistry &registry) {
+  registry.addExtensions<GpuIRTransformDialectExtension>();
+}

@@ -1,0 +1,716 @@
+//===- Rewrites.cpp - checked rewrites of GpuIR ---------------------------===//
+//
+// Each rewrite checks that it keeps the sequential meaning, then rewrites
+// through the rewriter (so the Transform dialect's handles follow). Control
+// values are loop variables and parameters and every computation on them is
+// an affine map on the op that uses them, so replacing a loop variable is a
+// composition of maps (substituteControlValue).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+#include "Dependence.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+std::optional<TailStrategy>
+mlir::rake::gpuir::symbolizeTailStrategy(StringRef name) {
+  return llvm::StringSwitch<std::optional<TailStrategy>>(name)
+      .Case("perfect", TailStrategy::perfect)
+      .Case("guard", TailStrategy::guard)
+      .Case("cut", TailStrategy::cut)
+      .Default(std::nullopt);
+}
+
+//===----------------------------------------------------------------------===//
+// Control expressions of an op
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// One group of control expressions: a map and the operands of its dims.
+struct ControlGroup {
+  SmallVector<Value> operands;
+  AffineMap map;
+};
+
+/// The control expression groups of a GpuIR op, or failure for an op whose
+/// index operands are not known to be the dims of one map.
+FailureOr<SmallVector<ControlGroup>> getControlGroups(Operation *op) {
+  SmallVector<ControlGroup> groups;
+  if (auto loop = dyn_cast<ForOp>(op)) {
+    groups.push_back({llvm::to_vector(loop.getLowerOperands()),
+                      loop.getLowerMap()});
+    groups.push_back({llvm::to_vector(loop.getUpperOperands()),
+                      loop.getUpperMap()});
+    return groups;
+  }
+  if (auto arrive = dyn_cast<ArriveOp>(op)) {
+    for (unsigned i = 0, e = arrive.getMaps().size(); i < e; ++i)
+      groups.push_back({llvm::to_vector(arrive.getBarrierIndices(i)),
+                        cast<AffineMapAttr>(arrive.getMaps()[i]).getValue()});
+    return groups;
+  }
+  // One map whose dims are the op's trailing index operands.
+  auto mapAttr = op->getAttrOfType<AffineMapAttr>("map");
+  unsigned numIndex = llvm::count_if(op->getOperandTypes(),
+                                     [](Type t) { return t.isIndex(); });
+  if (!mapAttr) {
+    if (numIndex == 0)
+      return groups;
+    return failure();
+  }
+  unsigned n = op->getNumOperands();
+  if (mapAttr.getValue().getNumDims() != numIndex)
+    return failure();
+  for (unsigned i = n - numIndex; i < n; ++i)
+    if (!op->getOperand(i).getType().isIndex())
+      return failure();
+  groups.push_back({llvm::to_vector(op->getOperands().drop_front(n - numIndex)),
+                    mapAttr.getValue()});
+  return groups;
+}
+
+void setControlGroups(Operation *op, ArrayRef<ControlGroup> groups) {
+  if (auto loop = dyn_cast<ForOp>(op)) {
+    loop.getLowerOperandsMutable().assign(groups[0].operands);
+    loop.setLowerMapAttr(AffineMapAttr::get(groups[0].map));
+    loop.getUpperOperandsMutable().assign(groups[1].operands);
+    loop.setUpperMapAttr(AffineMapAttr::get(groups[1].map));
+    return;
+  }
+  if (auto arrive = dyn_cast<ArriveOp>(op)) {
+    SmallVector<Value> all;
+    SmallVector<Attribute> maps;
+    for (const ControlGroup &g : groups) {
+      llvm::append_range(all, g.operands);
+      maps.push_back(AffineMapAttr::get(g.map));
+    }
+    arrive.getIndicesMutable().assign(all);
+    arrive.setMapsAttr(ArrayAttr::get(op->getContext(), maps));
+    return;
+  }
+  if (groups.empty())
+    return;
+  unsigned n = op->getNumOperands();
+  unsigned numIndex = llvm::count_if(op->getOperandTypes(),
+                                     [](Type t) { return t.isIndex(); });
+  op->setOperands(n - numIndex, numIndex, groups[0].operands);
+  op->setAttr("map", AffineMapAttr::get(groups[0].map));
+}
+
+/// The group with `old` replaced by `repl` (dims: `replOperands`), each
+/// distinct operand once.
+ControlGroup substitute(const ControlGroup &g, Value old, AffineExpr repl,
+                        ValueRange replOperands) {
+  MLIRContext *ctx = g.map.getContext();
+  ControlGroup out;
+  llvm::DenseMap<Value, unsigned> pos;
+  auto posOf = [&](Value v) {
+    auto [it, inserted] = pos.try_emplace(v, out.operands.size());
+    if (inserted)
+      out.operands.push_back(v);
+    return getAffineDimExpr(it->second, ctx);
+  };
+  SmallVector<AffineExpr> dims(g.operands.size());
+  for (auto [i, v] : llvm::enumerate(g.operands))
+    if (v != old)
+      dims[i] = posOf(v);
+  SmallVector<AffineExpr> replDims;
+  for (Value v : replOperands)
+    replDims.push_back(posOf(v));
+  AffineExpr r = repl.replaceDims(replDims);
+  for (auto [i, v] : llvm::enumerate(g.operands))
+    if (v == old)
+      dims[i] = r;
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : g.map.getResults())
+    results.push_back(simplifyAffineExpr(e.replaceDims(dims),
+                                         out.operands.size(), 0));
+  out.map = AffineMap::get(out.operands.size(), 0, results, ctx);
+  return out;
+}
+
+/// The group simplified, with the operands no expression uses dropped.
+ControlGroup simplifyGroup(const ControlGroup &g) {
+  MLIRContext *ctx = g.map.getContext();
+  AffineMap m = simplifyAffineMap(g.map);
+  ControlGroup out;
+  SmallVector<AffineExpr> dims(g.operands.size());
+  llvm::DenseMap<Value, unsigned> pos;
+  for (auto [i, v] : llvm::enumerate(g.operands)) {
+    if (!m.isFunctionOfDim(i))
+      continue;
+    auto [it, inserted] = pos.try_emplace(v, out.operands.size());
+    if (inserted)
+      out.operands.push_back(v);
+    dims[i] = getAffineDimExpr(it->second, ctx);
+  }
+  for (AffineExpr &d : dims)
+    if (!d)
+      d = getAffineConstantExpr(0, ctx);
+  SmallVector<AffineExpr> results;
+  for (AffineExpr e : m.getResults())
+    results.push_back(simplifyAffineExpr(e.replaceDims(dims),
+                                         out.operands.size(), 0));
+  out.map = AffineMap::get(out.operands.size(), 0, results, ctx);
+  return out;
+}
+
+/// The combined operands of two groups and their first results over them.
+std::pair<SmallVector<Value>, std::pair<AffineExpr, AffineExpr>>
+combine(const ControlGroup &a, const ControlGroup &b) {
+  MLIRContext *ctx = a.map.getContext();
+  SmallVector<Value> ops;
+  llvm::DenseMap<Value, unsigned> pos;
+  auto dimsOf = [&](const ControlGroup &g) {
+    SmallVector<AffineExpr> dims;
+    for (Value v : g.operands) {
+      auto [it, inserted] = pos.try_emplace(v, ops.size());
+      if (inserted)
+        ops.push_back(v);
+      dims.push_back(getAffineDimExpr(it->second, ctx));
+    }
+    return dims;
+  };
+  SmallVector<AffineExpr> da = dimsOf(a), db = dimsOf(b);
+  return {ops,
+          {a.map.getResult(0).replaceDims(da), b.map.getResult(0).replaceDims(db)}};
+}
+
+/// An expression printed with the names of its control values.
+std::string printExpr(AffineExpr e, ValueRange operands) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  std::function<void(AffineExpr, bool)> print = [&](AffineExpr x,
+                                                    bool paren) {
+    if (auto d = dyn_cast<AffineDimExpr>(x)) {
+      os << controlName(operands[d.getPosition()]);
+      return;
+    }
+    if (auto c = dyn_cast<AffineConstantExpr>(x)) {
+      os << c.getValue();
+      return;
+    }
+    auto bin = cast<AffineBinaryOpExpr>(x);
+    if (paren)
+      os << "(";
+    print(bin.getLHS(), true);
+    switch (x.getKind()) {
+    case AffineExprKind::Add: os << " + "; break;
+    case AffineExprKind::Mul: os << " * "; break;
+    case AffineExprKind::FloorDiv: os << " floordiv "; break;
+    case AffineExprKind::CeilDiv: os << " ceildiv "; break;
+    case AffineExprKind::Mod: os << " mod "; break;
+    default: break;
+    }
+    print(bin.getRHS(), true);
+    if (paren)
+      os << ")";
+  };
+  print(e, false);
+  return s;
+}
+
+/// "A and B reach" or, for two instances of one access, "A reaches".
+std::string reach(const Conflict &c) {
+  if (c.first.op == c.second.op && c.first.operand == c.second.operand)
+    return describeAccess(c.first) + " reaches";
+  return describeAccess(c.first) + " and " + describeAccess(c.second) +
+         " reach";
+}
+
+void noteConflict(Refusal &why, const Conflict &c) {
+  why.note(c.first.op->getLoc(), describeAccess(c.first));
+  if (c.first.op != c.second.op || c.first.operand != c.second.operand)
+    why.note(c.second.op->getLoc(), describeAccess(c.second));
+}
+
+std::string loopName(ForOp loop) {
+  return controlName(loop.getInductionVar());
+}
+
+/// A loop with the given bounds (expressions over their operands), mode,
+/// unit and variable name, with an empty body, at the rewriter's point.
+ForOp makeLoop(RewriterBase &rewriter, Location loc, ControlGroup lo,
+               ControlGroup hi, LoopModeAttr mode, CollUnitAttr unit,
+               StringRef name) {
+  auto loop = ForOp::create(
+      rewriter, loc, lo.operands, hi.operands, AffineMapAttr::get(lo.map),
+      AffineMapAttr::get(hi.map), mode, unit,
+      name.empty() ? StringAttr() : rewriter.getStringAttr(name));
+  Block *body = new Block();
+  body->addArgument(rewriter.getIndexType(), loc);
+  loop.getBody().push_back(body);
+  return loop;
+}
+
+ControlGroup constantGroup(MLIRContext *ctx, int64_t c) {
+  return {{}, AffineMap::get(0, 0, getAffineConstantExpr(c, ctx))};
+}
+
+/// Replaces every use of `old` (a loop variable) in the ops under `ops`.
+LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
+                            ValueRange replOperands, Refusal &why) {
+  SmallVector<Operation *> users;
+  for (OpOperand &use : old.getUses())
+    users.push_back(use.getOwner());
+  llvm::SetVector<Operation *> unique(users.begin(), users.end());
+  for (Operation *user : unique)
+    if (failed(substituteControlValue(rewriter, user, old, repl, replOperands)))
+      return why.refuse(user->getLoc(),
+                        "the rewrite does not know the control expressions "
+                        "of '" + user->getName().getStringRef() + "'");
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::rake::gpuir::substituteControlValue(
+    RewriterBase &rewriter, Operation *user, Value old, AffineExpr repl,
+    ValueRange replOperands) {
+  FailureOr<SmallVector<ControlGroup>> groups = getControlGroups(user);
+  if (failed(groups))
+    return failure();
+  for (ControlGroup &g : *groups)
+    if (llvm::is_contained(g.operands, old))
+      g = substitute(g, old, repl, replOperands);
+  rewriter.modifyOpInPlace(user, [&] { setControlGroups(user, *groups); });
+  return success(!llvm::is_contained(user->getOperands(), old));
+}
+
+void mlir::rake::gpuir::simplifyControlExprs(RewriterBase &rewriter,
+                                             Operation *root) {
+  root->walk([&](Operation *op) {
+    if (!isa_and_nonnull<GpuIRDialect>(op->getDialect()))
+      return;
+    FailureOr<SmallVector<ControlGroup>> groups = getControlGroups(op);
+    if (failed(groups) || groups->empty())
+      return;
+    for (ControlGroup &g : *groups)
+      g = simplifyGroup(g);
+    rewriter.modifyOpInPlace(op, [&] { setControlGroups(op, *groups); });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// divide_loop
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::pair<ForOp, ForOp>> mlir::rake::gpuir::divideLoop(
+    RewriterBase &rewriter, ForOp loop, int64_t factor, TailStrategy tail,
+    StringRef outerName, StringRef innerName, Refusal &why) {
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  ControlGroup lo{llvm::to_vector(loop.getLowerOperands()), loop.getLowerMap()};
+  ControlGroup hi{llvm::to_vector(loop.getUpperOperands()), loop.getUpperMap()};
+  auto [ctl, bounds] = combine(lo, hi);
+  auto [loE, hiE] = bounds;
+  unsigned n = ctl.size();
+  AffineExpr trip = simplifyAffineExpr(hiE - loE, n, 0);
+
+  if (tail == TailStrategy::perfect) {
+    // Is there a value of the control values for which the trip count
+    // leaves a remainder? trip = factor * q + r with 1 <= r < factor.
+    FlatLinearConstraints cst(n + 2, 0);
+    AffineExpr q = getAffineDimExpr(n, ctx), r = getAffineDimExpr(n + 1, ctx);
+    unsigned z = cst.appendDimVar(1);
+    auto mapOf = [&](AffineExpr e) {
+      return AffineMap::get(cst.getNumDimVars(), 0, e);
+    };
+    bool ok = succeeded(cst.addBound(presburger::BoundType::EQ, z,
+                                     mapOf(trip), true)) &&
+              succeeded(cst.addBound(presburger::BoundType::EQ, z,
+                                     mapOf(q * factor + r), true));
+    cst.addBound(presburger::BoundType::LB, n + 1, 1);
+    cst.addBound(presburger::BoundType::UB, n + 1, factor - 1);
+    if (!ok)
+      return why.refuse(loc, "cannot divide the loop over " + loopName(loop) +
+                                 ": its bounds are not quasi-affine");
+    if (factor > 1 && !cst.isIntegerEmpty())
+      return why.refuse(
+          loc, "cannot divide the loop over " + loopName(loop) + " by " +
+                   Twine(factor) + " perfectly: its trip count " +
+                   printExpr(trip, ctl) + " is not a multiple of " +
+                   Twine(factor) +
+                   " for every value of its parameters; use tail(guard) or "
+                   "tail(cut)");
+  }
+
+  std::string base = loop.getIvName() ? loop.getIvName()->str() : "i";
+  std::string oName = outerName.empty() ? base + "o" : outerName.str();
+  std::string iName = innerName.empty() ? base + "i" : innerName.str();
+
+  rewriter.setInsertionPoint(loop);
+  ControlGroup outerHi{ctl, AffineMap::get(n, 0,
+                                           tail == TailStrategy::guard
+                                               ? trip.ceilDiv(factor)
+                                               : trip.floorDiv(factor))};
+  ForOp tailLoop;
+  if (tail == TailStrategy::cut) {
+    // The rest: from lo + (trip floordiv factor) * factor to hi.
+    rewriter.setInsertionPointAfter(loop);
+    tailLoop = cast<ForOp>(rewriter.clone(*loop.getOperation()));
+    ControlGroup tailLo{ctl, AffineMap::get(n, 0,
+                                            loE + trip.floorDiv(factor) * factor)};
+    tailLo = simplifyGroup(tailLo);
+    rewriter.modifyOpInPlace(tailLoop, [&] {
+      tailLoop.getLowerOperandsMutable().assign(tailLo.operands);
+      tailLoop.setLowerMapAttr(AffineMapAttr::get(tailLo.map));
+    });
+    rewriter.setInsertionPoint(loop);
+  }
+  ForOp outer = makeLoop(rewriter, loc, constantGroup(ctx, 0),
+                         simplifyGroup(outerHi), loop.getModeAttr(),
+                         loop.getUnitAttr(), oName);
+  rewriter.setInsertionPointToStart(outer.getBodyBlock());
+  ForOp inner = makeLoop(rewriter, loc, constantGroup(ctx, 0),
+                         constantGroup(ctx, factor), loop.getModeAttr(),
+                         loop.getUnitAttr(), iName);
+  Block *dest = inner.getBodyBlock();
+  SmallVector<Value> replOps(ctl);
+  replOps.push_back(outer.getInductionVar());
+  replOps.push_back(inner.getInductionVar());
+  AffineExpr io = getAffineDimExpr(n, ctx), ii = getAffineDimExpr(n + 1, ctx);
+  AffineExpr repl = loE + io * factor + ii;
+  if (tail == TailStrategy::guard) {
+    rewriter.setInsertionPointToStart(dest);
+    auto guard = IfOp::create(
+        rewriter, loc, replOps,
+        AffineMapAttr::get(AffineMap::get(n + 2, 0, {repl, hiE}, ctx)),
+        rewriter.getDenseI32ArrayAttr(
+            {static_cast<int32_t>(CmpPredicate::lt)}),
+        DenseI32ArrayAttr());
+    guard.getThenRegion().push_back(new Block());
+    dest = &guard.getThenRegion().front();
+  }
+  // Move the body, then replace the loop variable.
+  for (Operation &op : llvm::make_early_inc_range(*loop.getBodyBlock()))
+    rewriter.moveOpBefore(&op, dest, dest->end());
+  if (failed(substituteAll(rewriter, loop.getInductionVar(), repl, replOps,
+                           why)))
+    return failure();
+  rewriter.eraseOp(loop);
+  if (tail == TailStrategy::guard) {
+    // The guard's own operands: only the ones it uses.
+    auto guard = cast<IfOp>(&inner.getBodyBlock()->front());
+    simplifyControlExprs(rewriter, guard.getOperation());
+    (void)guard;
+  }
+  return std::make_pair(outer, inner);
+}
+
+//===----------------------------------------------------------------------===//
+// reorder_loops
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::pair<ForOp, ForOp>>
+mlir::rake::gpuir::reorderLoops(RewriterBase &rewriter, ForOp outer,
+                                Refusal &why) {
+  Block *body = outer.getBodyBlock();
+  auto inner = dyn_cast<ForOp>(body->empty() ? nullptr : &body->front());
+  if (!inner || !llvm::hasSingleElement(*body))
+    return why.refuse(outer.getLoc(),
+                      "cannot reorder the loop over " + loopName(outer) +
+                          ": its body must be exactly one gpuir.for (the "
+                          "loops must be perfectly nested)");
+  Value i = outer.getInductionVar(), j = inner.getInductionVar();
+  if (llvm::is_contained(inner->getOperands(), i))
+    return why.refuse(inner.getLoc(),
+                      "cannot reorder the loops over " + loopName(outer) +
+                          " and " + loopName(inner) + ": the bounds of " +
+                          loopName(inner) + " use " + loopName(outer));
+
+  SmallVector<Access> accesses;
+  if (failed(collectAccesses(inner, accesses, why)))
+    return failure();
+  // A conflict the interchange reverses: i1 < i2 and j1 > j2.
+  FailureOr<std::optional<Conflict>> conflict = findConflict(
+      outer->getParentOp(), accesses, accesses,
+      [&](InstancePair &p) {
+        return success(
+            succeeded(p.addLt(p.dim(p.var(0, i)), p.dim(p.var(1, i)))) &&
+            succeeded(p.addLt(p.dim(p.var(1, j)), p.dim(p.var(0, j)))));
+      },
+      why);
+  if (failed(conflict))
+    return failure();
+  if (*conflict) {
+    const Conflict &c = **conflict;
+    why.refuse(outer.getLoc(),
+               "cannot reorder the loops over " + loopName(outer) + " and " +
+                   loopName(inner) + ": " + reach(c) +
+                   " one element in iterations whose order the interchange "
+                   "reverses");
+    noteConflict(why, c);
+    return failure();
+  }
+
+  // The loops trade places; each keeps its variable, bounds and mode.
+  rewriter.setInsertionPoint(outer);
+  auto group = [](ForOp l, bool upper) {
+    return upper ? ControlGroup{llvm::to_vector(l.getUpperOperands()),
+                                l.getUpperMap()}
+                 : ControlGroup{llvm::to_vector(l.getLowerOperands()),
+                                l.getLowerMap()};
+  };
+  auto nameOf = [](ForOp l) {
+    return l.getIvName() ? *l.getIvName() : StringRef();
+  };
+  ForOp newOuter =
+      makeLoop(rewriter, inner.getLoc(), group(inner, false),
+               group(inner, true), inner.getModeAttr(), inner.getUnitAttr(),
+               nameOf(inner));
+  rewriter.setInsertionPointToStart(newOuter.getBodyBlock());
+  ForOp newInner =
+      makeLoop(rewriter, outer.getLoc(), group(outer, false),
+               group(outer, true), outer.getModeAttr(), outer.getUnitAttr(),
+               nameOf(outer));
+  newInner->setDiscardableAttrs(outer->getDiscardableAttrDictionary());
+  newOuter->setDiscardableAttrs(inner->getDiscardableAttrDictionary());
+  Block *dest = newInner.getBodyBlock();
+  rewriter.inlineBlockBefore(inner.getBodyBlock(), dest, dest->end(),
+                             {newOuter.getInductionVar()});
+  rewriter.replaceAllUsesWith(i, newInner.getInductionVar());
+  rewriter.eraseOp(outer);
+  return std::make_pair(newOuter, newInner);
+}
+
+//===----------------------------------------------------------------------===//
+// reorder_stmts
+//===----------------------------------------------------------------------===//
+
+/// Whether `user` or an op inside it uses a value that `def` makes (or that
+/// an op inside `def` makes).
+static Operation *usesValueOf(Operation *user, Operation *def) {
+  Operation *found = nullptr;
+  user->walk([&](Operation *op) {
+    for (Value v : op->getOperands()) {
+      Operation *d = v.getDefiningOp();
+      if (!d)
+        if (auto arg = dyn_cast<BlockArgument>(v))
+          d = arg.getOwner()->getParentOp();
+      if (d && (d == def || def->isProperAncestor(d))) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+LogicalResult mlir::rake::gpuir::reorderStmts(RewriterBase &rewriter,
+                                              Operation *first, Refusal &why) {
+  Operation *second = first->getNextNode();
+  if (!second)
+    return why.refuse(first->getLoc(),
+                      "cannot move this statement down: it is the last of its "
+                      "block");
+  if (Operation *user = usesValueOf(second, first)) {
+    why.refuse(first->getLoc(),
+               "cannot swap this statement with the next: the next uses a "
+               "value it makes");
+    why.note(user->getLoc(), "the use");
+    return failure();
+  }
+  SmallVector<Access> a, b;
+  if (failed(collectAccesses(first, a, why)) ||
+      failed(collectAccesses(second, b, why)))
+    return failure();
+  FailureOr<std::optional<Conflict>> conflict = findConflict(
+      first->getParentOp(), a, b, [](InstancePair &) { return success(); },
+      why);
+  if (failed(conflict))
+    return failure();
+  if (*conflict) {
+    const Conflict &c = **conflict;
+    why.refuse(first->getLoc(),
+               "cannot swap this statement with the next: " + reach(c) +
+                   " one element, so their order matters");
+    noteConflict(why, c);
+    return failure();
+  }
+  rewriter.moveOpAfter(first, second);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// fission
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::pair<ForOp, ForOp>>
+mlir::rake::gpuir::fissionAfter(RewriterBase &rewriter, Operation *stmt,
+                                Refusal &why) {
+  auto loop = dyn_cast_or_null<ForOp>(stmt->getParentOp());
+  if (!loop)
+    return why.refuse(stmt->getLoc(),
+                      "cannot split the loop after this statement: it is not "
+                      "directly in a gpuir.for");
+  if (!stmt->getNextNode())
+    return why.refuse(stmt->getLoc(),
+                      "cannot split the loop after this statement: it is the "
+                      "last of the loop's body, so the second loop would be "
+                      "empty");
+  Block *body = loop.getBodyBlock();
+  SmallVector<Operation *> firstPart, secondPart;
+  bool after = false;
+  for (Operation &op : *body) {
+    (after ? secondPart : firstPart).push_back(&op);
+    if (&op == stmt)
+      after = true;
+  }
+  for (Operation *b : secondPart)
+    for (Operation *a : firstPart)
+      if (Operation *user = usesValueOf(b, a)) {
+        why.refuse(stmt->getLoc(),
+                   "cannot split the loop over " + loopName(loop) +
+                       " after this statement: a statement after it uses a "
+                       "value or buffer made before it (move the allocation "
+                       "out of the loop first)");
+        why.note(user->getLoc(), "the use");
+        why.note(a->getLoc(), "made here");
+        return failure();
+      }
+  SmallVector<Access> accA, accB;
+  for (Operation *a : firstPart)
+    if (failed(collectAccesses(a, accA, why)))
+      return failure();
+  for (Operation *b : secondPart)
+    if (failed(collectAccesses(b, accB, why)))
+      return failure();
+  // B at i1 before A at i2 > i1 in the loop; after fission A at i2 would run
+  // first.
+  Value i = loop.getInductionVar();
+  FailureOr<std::optional<Conflict>> conflict = findConflict(
+      loop->getParentOp(), accB, accA,
+      [&](InstancePair &p) {
+        return p.addLt(p.dim(p.var(0, i)), p.dim(p.var(1, i)));
+      },
+      why);
+  if (failed(conflict))
+    return failure();
+  if (*conflict) {
+    const Conflict &c = **conflict;
+    why.refuse(stmt->getLoc(),
+               "cannot split the loop over " + loopName(loop) +
+                   " after this statement: " + describeAccess(c.first) +
+                   " after it and " + describeAccess(c.second) +
+                   " before it reach one element in different iterations, "
+                   "and splitting would run the later iteration's first");
+    noteConflict(why, c);
+    return failure();
+  }
+  rewriter.setInsertionPointAfter(loop);
+  ForOp second = makeLoop(
+      rewriter, loop.getLoc(),
+      {llvm::to_vector(loop.getLowerOperands()), loop.getLowerMap()},
+      {llvm::to_vector(loop.getUpperOperands()), loop.getUpperMap()},
+      loop.getModeAttr(), loop.getUnitAttr(),
+      loop.getIvName() ? *loop.getIvName() : StringRef());
+  second->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *dest = second.getBodyBlock();
+  for (Operation *b : secondPart)
+    rewriter.moveOpBefore(b, dest, dest->end());
+  for (Operation *b : secondPart)
+    b->walk([&](Operation *op) {
+      for (OpOperand &use : op->getOpOperands())
+        if (use.get() == i)
+          rewriter.modifyOpInPlace(
+              op, [&] { use.set(second.getInductionVar()); });
+    });
+  return std::make_pair(loop, second);
+}
+
+//===----------------------------------------------------------------------===//
+// unroll
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rake::gpuir::unrollLoop(RewriterBase &rewriter, ForOp loop,
+                                            Refusal &why) {
+  std::optional<int64_t> lo = loop.getConstantLowerBound();
+  std::optional<int64_t> hi = loop.getConstantUpperBound();
+  if (!lo || !hi)
+    return why.refuse(loop.getLoc(),
+                      "cannot unroll the loop over " + loopName(loop) +
+                          ": its bounds are not constants (divide it first)");
+  Value iv = loop.getInductionVar();
+  rewriter.setInsertionPoint(loop);
+  for (int64_t v = *lo; v < *hi; ++v) {
+    IRMapping map;
+    for (Operation &op : *loop.getBodyBlock()) {
+      Operation *copy = rewriter.clone(op, map);
+      SmallVector<Operation *> users;
+      copy->walk([&](Operation *o) {
+        if (llvm::is_contained(o->getOperands(), iv))
+          users.push_back(o);
+      });
+      for (Operation *u : users)
+        if (failed(substituteControlValue(
+                rewriter, u, iv,
+                getAffineConstantExpr(v, loop.getContext()), {})))
+          return why.refuse(u->getLoc(),
+                            "the rewrite does not know the control "
+                            "expressions of '" +
+                                u->getName().getStringRef() + "'");
+    }
+  }
+  rewriter.eraseOp(loop);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// set_loop_mode
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rake::gpuir::setLoopMode(RewriterBase &rewriter,
+                                             ForOp loop, LoopMode mode,
+                                             CollUnitAttr unit, Refusal &why) {
+  LoopModeAttr oldMode = loop.getModeAttr();
+  CollUnitAttr oldUnit = loop.getUnitAttr();
+  auto set = [&](LoopModeAttr m, CollUnitAttr u) {
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.setModeAttr(m);
+      if (u)
+        loop.setUnitAttr(u);
+      else
+        loop.removeUnitAttr();
+    });
+  };
+  set(LoopModeAttr::get(loop.getContext(), mode), unit);
+  // GpuIR's rules on modes: the loop's own, and those of the loops it
+  // holds and is held by (a cuda_tasks nest must stay perfect).
+  std::string message;
+  {
+    ScopedDiagnosticHandler handler(loop.getContext(), [&](Diagnostic &d) {
+      if (message.empty()) {
+        message = d.str();
+        StringRef prefix = "'gpuir.for' op ";
+        if (StringRef(message).starts_with(prefix))
+          message = message.substr(prefix.size());
+      }
+      return success();
+    });
+    bool bad = failed(loop.verify());
+    if (!bad)
+      if (auto parent = dyn_cast<ForOp>(loop->getParentOp()))
+        bad = failed(parent.verify());
+    if (!bad)
+      loop.getBodyBlock()->walk([&](ForOp nested) {
+        if (!bad && nested->getParentOp() == loop)
+          bad = failed(nested.verify());
+      });
+    if (!bad)
+      return success();
+  }
+  set(oldMode, oldUnit);
+  return why.refuse(loop.getLoc(), "cannot set the mode of the loop over " +
+                                       loopName(loop) + ": " + message);
+}
