@@ -186,24 +186,36 @@ LogicalResult InstancePair::addCondition(unsigned k, IfOp cond) {
   return success();
 }
 
-FailureOr<SmallVector<AffineExpr>>
-InstancePair::addInstance(unsigned k, const Access &access) {
-  // The loops and conditions between the scope and the access, outermost
-  // first.
+FailureOr<AffineExpr> InstancePair::addRange(AffineExpr lo, AffineExpr hi) {
+  unsigned v = cst.appendDimVar(1);
+  if (failed(bound(BoundType::LB, v, lo)) ||
+      failed(bound(BoundType::UB, v, hi, /*closed=*/false)))
+    return failure();
+  return dim(v);
+}
+
+LogicalResult InstancePair::addEnclosing(unsigned k, Operation *op) {
+  // The loops and conditions between the scope and the op, outermost first.
   SmallVector<Operation *> chain;
-  for (Operation *p = access.op->getParentOp(); p && p != scope;
-       p = p->getParentOp())
+  for (Operation *p = op->getParentOp(); p && p != scope; p = p->getParentOp())
     chain.push_back(p);
   for (Operation *p : llvm::reverse(chain)) {
     if (auto loop = dyn_cast<ForOp>(p)) {
       if (failed(addLoop(k, loop)))
         return failure();
     } else if (auto cond = dyn_cast<IfOp>(p)) {
-      if (cond.getThenRegion().isAncestor(access.op->getParentRegion()) &&
+      if (cond.getThenRegion().isAncestor(op->getParentRegion()) &&
           failed(addCondition(k, cond)))
         return failure();
     }
   }
+  return success();
+}
+
+FailureOr<SmallVector<AffineExpr>>
+InstancePair::addInstance(unsigned k, const Access &access) {
+  if (failed(addEnclosing(k, access.op)))
+    return failure();
 
   // The element, in the coordinates of the accessed operand.
   Value v = access.operand;

@@ -60,6 +60,17 @@ public:
   FailureOr<SmallVector<AffineExpr>> addInstance(unsigned k,
                                                  const Access &access);
 
+  /// Adds, for instance `k`, the loops and conditions between the scope and
+  /// `op` (not `op` itself).
+  LogicalResult addEnclosing(unsigned k, Operation *op);
+
+  /// An expression over `operands` as one over the system's variables, the
+  /// operands read in instance `k`.
+  FailureOr<AffineExpr> align(unsigned k, AffineExpr e, ValueRange operands);
+
+  /// A new variable bounded by `lo <= v < hi`.
+  FailureOr<AffineExpr> addRange(AffineExpr lo, AffineExpr hi);
+
   /// The variable of a value in instance `k` (a loop variable below the
   /// scope) or shared (any other control value).
   unsigned var(unsigned k, Value v);
@@ -74,7 +85,6 @@ public:
   MLIRContext *context() { return scope->getContext(); }
 
 private:
-  FailureOr<AffineExpr> align(unsigned k, AffineExpr e, ValueRange operands);
   LogicalResult bound(presburger::BoundType type, unsigned pos, AffineExpr e,
                       bool closed = true);
   LogicalResult addLoop(unsigned k, ForOp loop);

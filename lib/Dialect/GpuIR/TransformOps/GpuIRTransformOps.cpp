@@ -103,6 +103,38 @@ static void printNameList(OpAsmPrinter &p, Operation *, ArrayAttr attr) {
   });
 }
 
+/// `after` (default) or `before`.
+static ParseResult parsePlacement(OpAsmParser &parser, UnitAttr &before) {
+  if (succeeded(parser.parseOptionalKeyword("before"))) {
+    before = parser.getBuilder().getUnitAttr();
+    return success();
+  }
+  return parser.parseKeyword("after");
+}
+
+static void printPlacement(OpAsmPrinter &p, Operation *, UnitAttr before) {
+  p << (before ? "before" : "after");
+}
+
+/// A sync timeline written as its keyword: `cuda_in_order`.
+static ParseResult parseSyncKeyword(OpAsmParser &parser,
+                                    SyncTimelineAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  std::optional<SyncTimeline> t = symbolizeSyncTimeline(word);
+  if (!t)
+    return parser.emitError(loc, "unknown sync timeline '") << word << "'";
+  attr = SyncTimelineAttr::get(parser.getContext(), *t);
+  return success();
+}
+
+static void printSyncKeyword(OpAsmPrinter &p, Operation *,
+                             SyncTimelineAttr attr) {
+  p << stringifySyncTimeline(attr.getValue());
+}
+
 //===----------------------------------------------------------------------===//
 // loop
 //===----------------------------------------------------------------------===//
@@ -281,6 +313,151 @@ DiagnosedSilenceableFailure transform::GpuIRSimplifyOp::applyToOne(
 void transform::GpuIRSimplifyOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// lift_scope, wrap_device_function, set_memory, insert_fence, stage_mem
+//===----------------------------------------------------------------------===//
+
+/// A rewrite that keeps its target (and what is in it) and may return new
+/// handles.
+static void readsTargetModifiesPayload(
+    Operation *op, MutableArrayRef<OpOperand> target,
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(target, effects);
+  producesHandle(op->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+void transform::GpuIRDivideLoopOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+void transform::GpuIRReorderLoopsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+void transform::GpuIRLiftScopeOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+void transform::GpuIRInsertFenceOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRLiftScopeOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<Operation *> outer = liftScope(rewriter, target, why);
+  if (failed(outer))
+    return refused(*this, why);
+  results.push_back(*outer);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRWrapDeviceFunctionOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<DeviceFunctionOp> fn = wrapDeviceFunction(
+      rewriter, target, getBlock(), getBlocksPerSm(), getCluster(), why);
+  if (failed(fn))
+    return refused(*this, why);
+  results.push_back(*fn);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRWrapDeviceFunctionOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRSetMemoryOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  Value buffer;
+  if (std::optional<StringRef> name = getName()) {
+    Operation *at = target;
+    if (auto proc = dyn_cast<ProcOp>(target))
+      at = proc.getBody().front().empty() ? target
+                                          : &proc.getBody().front().front();
+    buffer = lookupBuffer(at, *name);
+    if (!buffer && isa<ProcOp>(target))
+      for (BlockArgument arg : cast<ProcOp>(target).getBody().getArguments())
+        if (controlName(arg) == *name && isa<MemRefType>(arg.getType()))
+          buffer = arg;
+    if (!buffer) {
+      (void)why.refuse(target->getLoc(),
+                       "no buffer named '" + *name + "' here");
+      return refused(*this, why);
+    }
+  } else if (auto alloc = dyn_cast<AllocOp>(target)) {
+    buffer = alloc.getResult();
+  } else {
+    (void)why.refuse(target->getLoc(),
+                     "set_memory needs the name of a buffer, or a "
+                     "gpuir.alloc as its target");
+    return refused(*this, why);
+  }
+  if (failed(setMemory(rewriter, buffer, getMemory(), why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRSetMemoryOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRInsertFenceOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<FenceOp> fence =
+      insertFence(rewriter, target, !getBefore(), getPre(), getPost(), why);
+  if (failed(fence))
+    return refused(*this, why);
+  results.push_back(*fence);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRStageMemOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  Value buffer = lookupBuffer(target, getName());
+  if (!buffer) {
+    (void)why.refuse(target->getLoc(), "no buffer named '" + getName() +
+                                           "' is visible at this statement");
+    return refused(*this, why);
+  }
+  ArrayRef<int64_t> padding;
+  if (getPadding())
+    padding = *getPadding();
+  FailureOr<StagedBuffer> staged =
+      stageMem(rewriter, target, buffer, getShape(), padding, getMemory(),
+               getStaged(), why);
+  if (failed(staged))
+    return refused(*this, why);
+  results.push_back(staged->alloc);
+  results.push_back(staged->copyIn);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRStageMemOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
 }
 

@@ -10,6 +10,7 @@
 
 #include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
 #include "Dependence.h"
+#include "RewriteUtils.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IRMapping.h"
@@ -19,6 +20,7 @@
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
+using namespace mlir::rake::gpuir::detail;
 
 std::optional<TailStrategy>
 mlir::rake::gpuir::symbolizeTailStrategy(StringRef name) {
@@ -33,13 +35,7 @@ mlir::rake::gpuir::symbolizeTailStrategy(StringRef name) {
 // Control expressions of an op
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// One group of control expressions: a map and the operands of its dims.
-struct ControlGroup {
-  SmallVector<Value> operands;
-  AffineMap map;
-};
+namespace mlir::rake::gpuir::detail {
 
 /// The control expression groups of a GpuIR op, or failure for an op whose
 /// index operands are not known to be the dims of one map.
@@ -256,7 +252,7 @@ ControlGroup constantGroup(MLIRContext *ctx, int64_t c) {
   return {{}, AffineMap::get(0, 0, getAffineConstantExpr(c, ctx))};
 }
 
-/// Replaces every use of `old` (a loop variable) in the ops under `ops`.
+/// Replaces every use of `old` (a loop variable).
 LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
                             ValueRange replOperands, Refusal &why) {
   SmallVector<Operation *> users;
@@ -271,7 +267,7 @@ LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
   return success();
 }
 
-} // namespace
+} // namespace mlir::rake::gpuir::detail
 
 LogicalResult mlir::rake::gpuir::substituteControlValue(
     RewriterBase &rewriter, Operation *user, Value old, AffineExpr repl,
@@ -283,11 +279,12 @@ LogicalResult mlir::rake::gpuir::substituteControlValue(
     if (llvm::is_contained(g.operands, old))
       g = substitute(g, old, repl, replOperands);
   rewriter.modifyOpInPlace(user, [&] { setControlGroups(user, *groups); });
-  return success(!llvm::is_contained(user->getOperands(), old));
+  return success(llvm::is_contained(replOperands, old) ||
+                 !llvm::is_contained(user->getOperands(), old));
 }
 
-void mlir::rake::gpuir::simplifyControlExprs(RewriterBase &rewriter,
-                                             Operation *root) {
+void mlir::rake::gpuir::detail::simplifyGroupsUnder(RewriterBase &rewriter,
+                                                    Operation *root) {
   root->walk([&](Operation *op) {
     if (!isa_and_nonnull<GpuIRDialect>(op->getDialect()))
       return;
@@ -298,6 +295,12 @@ void mlir::rake::gpuir::simplifyControlExprs(RewriterBase &rewriter,
       g = simplifyGroup(g);
     rewriter.modifyOpInPlace(op, [&] { setControlGroups(op, *groups); });
   });
+}
+
+void mlir::rake::gpuir::simplifyControlExprs(RewriterBase &rewriter,
+                                             Operation *root) {
+  simplifyGroupsUnder(rewriter, root);
+  mergeNestedGuards(rewriter, root);
 }
 
 //===----------------------------------------------------------------------===//
@@ -348,62 +351,67 @@ FailureOr<std::pair<ForOp, ForOp>> mlir::rake::gpuir::divideLoop(
   std::string oName = outerName.empty() ? base + "o" : outerName.str();
   std::string iName = innerName.empty() ? base + "i" : innerName.str();
 
-  rewriter.setInsertionPoint(loop);
-  ControlGroup outerHi{ctl, AffineMap::get(n, 0,
-                                           tail == TailStrategy::guard
-                                               ? trip.ceilDiv(factor)
-                                               : trip.floorDiv(factor))};
-  ForOp tailLoop;
+  // The loop becomes the outer loop (so handles to it and to its body stay
+  // valid); the inner loop is new. Uses of the variable are collected first:
+  // the new ops use it as the outer loop's variable.
+  Value iv = loop.getInductionVar();
+  SmallVector<Operation *> users;
+  for (Operation *user : iv.getUsers())
+    if (!llvm::is_contained(users, user))
+      users.push_back(user);
+  ControlGroup outerHi = simplifyGroup(
+      {ctl, AffineMap::get(n, 0,
+                           tail == TailStrategy::guard ? trip.ceilDiv(factor)
+                                                       : trip.floorDiv(factor))});
   if (tail == TailStrategy::cut) {
     // The rest: from lo + (trip floordiv factor) * factor to hi.
     rewriter.setInsertionPointAfter(loop);
-    tailLoop = cast<ForOp>(rewriter.clone(*loop.getOperation()));
-    ControlGroup tailLo{ctl, AffineMap::get(n, 0,
-                                            loE + trip.floorDiv(factor) * factor)};
-    tailLo = simplifyGroup(tailLo);
+    ForOp tailLoop = cast<ForOp>(rewriter.clone(*loop.getOperation()));
+    ControlGroup tailLo = simplifyGroup(
+        {ctl, AffineMap::get(n, 0, loE + trip.floorDiv(factor) * factor)});
     rewriter.modifyOpInPlace(tailLoop, [&] {
       tailLoop.getLowerOperandsMutable().assign(tailLo.operands);
       tailLoop.setLowerMapAttr(AffineMapAttr::get(tailLo.map));
     });
-    rewriter.setInsertionPoint(loop);
   }
-  ForOp outer = makeLoop(rewriter, loc, constantGroup(ctx, 0),
-                         simplifyGroup(outerHi), loop.getModeAttr(),
-                         loop.getUnitAttr(), oName);
-  rewriter.setInsertionPointToStart(outer.getBodyBlock());
-  ForOp inner = makeLoop(rewriter, loc, constantGroup(ctx, 0),
-                         constantGroup(ctx, factor), loop.getModeAttr(),
-                         loop.getUnitAttr(), iName);
+  ControlGroup zero = constantGroup(ctx, 0);
+  rewriter.modifyOpInPlace(loop, [&] {
+    setControlGroups(loop, {zero, outerHi});
+    loop.setIvNameAttr(rewriter.getStringAttr(oName));
+  });
+  ForOp outer = loop;
+  Block *body = loop.getBodyBlock();
+  SmallVector<Operation *> bodyOps =
+      llvm::map_to_vector(*body, [](Operation &op) { return &op; });
+  rewriter.setInsertionPointToStart(body);
+  ForOp inner = makeLoop(rewriter, loc, zero, constantGroup(ctx, factor),
+                         loop.getModeAttr(), loop.getUnitAttr(), iName);
   Block *dest = inner.getBodyBlock();
   SmallVector<Value> replOps(ctl);
-  replOps.push_back(outer.getInductionVar());
+  replOps.push_back(iv);
   replOps.push_back(inner.getInductionVar());
   AffineExpr io = getAffineDimExpr(n, ctx), ii = getAffineDimExpr(n + 1, ctx);
   AffineExpr repl = loE + io * factor + ii;
   if (tail == TailStrategy::guard) {
     rewriter.setInsertionPointToStart(dest);
+    ControlGroup cond = simplifyGroup(
+        {replOps, AffineMap::get(n + 2, 0, {repl, hiE}, ctx)});
     auto guard = IfOp::create(
-        rewriter, loc, replOps,
-        AffineMapAttr::get(AffineMap::get(n + 2, 0, {repl, hiE}, ctx)),
+        rewriter, loc, cond.operands, AffineMapAttr::get(cond.map),
         rewriter.getDenseI32ArrayAttr(
             {static_cast<int32_t>(CmpPredicate::lt)}),
         DenseI32ArrayAttr());
     guard.getThenRegion().push_back(new Block());
     dest = &guard.getThenRegion().front();
   }
-  // Move the body, then replace the loop variable.
-  for (Operation &op : llvm::make_early_inc_range(*loop.getBodyBlock()))
-    rewriter.moveOpBefore(&op, dest, dest->end());
-  if (failed(substituteAll(rewriter, loop.getInductionVar(), repl, replOps,
-                           why)))
-    return failure();
-  rewriter.eraseOp(loop);
-  if (tail == TailStrategy::guard) {
-    // The guard's own operands: only the ones it uses.
-    auto guard = cast<IfOp>(&inner.getBodyBlock()->front());
-    simplifyControlExprs(rewriter, guard.getOperation());
-    (void)guard;
-  }
+  // Move the body, then replace the old variable in the ops that used it.
+  for (Operation *op : bodyOps)
+    rewriter.moveOpBefore(op, dest, dest->end());
+  for (Operation *user : users)
+    if (failed(substituteControlValue(rewriter, user, iv, repl, replOps)))
+      return why.refuse(user->getLoc(),
+                        "the rewrite does not know the control expressions "
+                        "of '" + user->getName().getStringRef() + "'");
   return std::make_pair(outer, inner);
 }
 
@@ -444,7 +452,7 @@ mlir::rake::gpuir::reorderLoops(RewriterBase &rewriter, ForOp outer,
     return failure();
   if (*conflict) {
     const Conflict &c = **conflict;
-    why.refuse(outer.getLoc(),
+    (void)why.refuse(outer.getLoc(),
                "cannot reorder the loops over " + loopName(outer) + " and " +
                    loopName(inner) + ": " + reach(c) +
                    " one element in iterations whose order the interchange "
@@ -453,43 +461,53 @@ mlir::rake::gpuir::reorderLoops(RewriterBase &rewriter, ForOp outer,
     return failure();
   }
 
-  // The loops trade places; each keeps its variable, bounds and mode.
-  rewriter.setInsertionPoint(outer);
-  auto group = [](ForOp l, bool upper) {
-    return upper ? ControlGroup{llvm::to_vector(l.getUpperOperands()),
-                                l.getUpperMap()}
-                 : ControlGroup{llvm::to_vector(l.getLowerOperands()),
-                                l.getLowerMap()};
+  // The loops trade headers (bounds, mode, unit, name and attributes) and
+  // variables, in place: no op is created or erased, so handles stay valid
+  // (the op that was outer is still outer, now over %j).
+  auto headerOf = [](ForOp l) {
+    return std::make_tuple(
+        SmallVector<ControlGroup>{
+            {llvm::to_vector(l.getLowerOperands()), l.getLowerMap()},
+            {llvm::to_vector(l.getUpperOperands()), l.getUpperMap()}},
+        l.getModeAttr(), l.getUnitAttr(), l.getIvNameAttr(),
+        l->getDiscardableAttrDictionary());
   };
-  auto nameOf = [](ForOp l) {
-    return l.getIvName() ? *l.getIvName() : StringRef();
+  auto outerHeader = headerOf(outer), innerHeader = headerOf(inner);
+  auto setHeader = [&](ForOp l, const decltype(outerHeader) &h) {
+    rewriter.modifyOpInPlace(l, [&] {
+      setControlGroups(l, std::get<0>(h));
+      l.setModeAttr(std::get<1>(h));
+      if (std::get<2>(h))
+        l.setUnitAttr(std::get<2>(h));
+      else
+        l.removeUnitAttr();
+      if (std::get<3>(h))
+        l.setIvNameAttr(std::get<3>(h));
+      else
+        l.removeIvNameAttr();
+      l->setDiscardableAttrs(std::get<4>(h));
+    });
   };
-  ForOp newOuter =
-      makeLoop(rewriter, inner.getLoc(), group(inner, false),
-               group(inner, true), inner.getModeAttr(), inner.getUnitAttr(),
-               nameOf(inner));
-  rewriter.setInsertionPointToStart(newOuter.getBodyBlock());
-  ForOp newInner =
-      makeLoop(rewriter, outer.getLoc(), group(outer, false),
-               group(outer, true), outer.getModeAttr(), outer.getUnitAttr(),
-               nameOf(outer));
-  newInner->setDiscardableAttrs(outer->getDiscardableAttrDictionary());
-  newOuter->setDiscardableAttrs(inner->getDiscardableAttrDictionary());
-  Block *dest = newInner.getBodyBlock();
-  rewriter.inlineBlockBefore(inner.getBodyBlock(), dest, dest->end(),
-                             {newOuter.getInductionVar()});
-  rewriter.replaceAllUsesWith(i, newInner.getInductionVar());
-  rewriter.eraseOp(outer);
-  return std::make_pair(newOuter, newInner);
+  setHeader(outer, innerHeader);
+  setHeader(inner, outerHeader);
+  SmallVector<OpOperand *> usesOfI, usesOfJ;
+  for (OpOperand &use : i.getUses())
+    usesOfI.push_back(&use);
+  for (OpOperand &use : j.getUses())
+    usesOfJ.push_back(&use);
+  for (OpOperand *use : usesOfI)
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(j); });
+  for (OpOperand *use : usesOfJ)
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(i); });
+  return std::make_pair(outer, inner);
 }
 
 //===----------------------------------------------------------------------===//
 // reorder_stmts
 //===----------------------------------------------------------------------===//
 
-/// Whether `user` or an op inside it uses a value that `def` makes (or that
-/// an op inside `def` makes).
-static Operation *usesValueOf(Operation *user, Operation *def) {
+Operation *mlir::rake::gpuir::detail::usesValueOf(Operation *user,
+                                                  Operation *def) {
   Operation *found = nullptr;
   user->walk([&](Operation *op) {
     for (Value v : op->getOperands()) {
@@ -515,7 +533,7 @@ LogicalResult mlir::rake::gpuir::reorderStmts(RewriterBase &rewriter,
                       "cannot move this statement down: it is the last of its "
                       "block");
   if (Operation *user = usesValueOf(second, first)) {
-    why.refuse(first->getLoc(),
+    (void)why.refuse(first->getLoc(),
                "cannot swap this statement with the next: the next uses a "
                "value it makes");
     why.note(user->getLoc(), "the use");
@@ -532,7 +550,7 @@ LogicalResult mlir::rake::gpuir::reorderStmts(RewriterBase &rewriter,
     return failure();
   if (*conflict) {
     const Conflict &c = **conflict;
-    why.refuse(first->getLoc(),
+    (void)why.refuse(first->getLoc(),
                "cannot swap this statement with the next: " + reach(c) +
                    " one element, so their order matters");
     noteConflict(why, c);
@@ -570,7 +588,7 @@ mlir::rake::gpuir::fissionAfter(RewriterBase &rewriter, Operation *stmt,
   for (Operation *b : secondPart)
     for (Operation *a : firstPart)
       if (Operation *user = usesValueOf(b, a)) {
-        why.refuse(stmt->getLoc(),
+        (void)why.refuse(stmt->getLoc(),
                    "cannot split the loop over " + loopName(loop) +
                        " after this statement: a statement after it uses a "
                        "value or buffer made before it (move the allocation "
@@ -599,7 +617,7 @@ mlir::rake::gpuir::fissionAfter(RewriterBase &rewriter, Operation *stmt,
     return failure();
   if (*conflict) {
     const Conflict &c = **conflict;
-    why.refuse(stmt->getLoc(),
+    (void)why.refuse(stmt->getLoc(),
                "cannot split the loop over " + loopName(loop) +
                    " after this statement: " + describeAccess(c.first) +
                    " after it and " + describeAccess(c.second) +

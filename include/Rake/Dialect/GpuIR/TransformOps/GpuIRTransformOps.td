@@ -59,8 +59,7 @@ def GpuIRLoopOp : GpuIR_TransformOp<"loop", [
 }
 
 def GpuIRDivideLoopOp : GpuIR_TransformOp<"divide_loop",
-    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
-                        MemoryEffectsOpInterface]> {
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "divide a loop into an outer and an inner loop";
   let description = [{
     Rewrites `for %i = lo to hi` into `for %io` over the `factor`-sized
@@ -76,7 +75,9 @@ def GpuIRDivideLoopOp : GpuIR_TransformOp<"divide_loop",
       body is guarded by `gpuir.if lo + %io * factor + %ii < hi`;
     - `cut`: the whole blocks, then a copy of the loop for the rest.
 
-    Both new loops keep the divided loop's mode (change it with
+    The divided loop becomes the outer loop (handles to it and to the
+    statements in it stay valid) and the inner loop is new; both keep the
+    divided loop's mode (change it with
     `set_loop_mode`); `names` gives their variables' names (default: the
     loop's name followed by `o` and `i`). Returns the outer and the inner
     loop.
@@ -101,8 +102,7 @@ def GpuIRDivideLoopOp : GpuIR_TransformOp<"divide_loop",
 }
 
 def GpuIRReorderLoopsOp : GpuIR_TransformOp<"reorder_loops",
-    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
-                        MemoryEffectsOpInterface]> {
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "interchange a loop and the loop that is its body";
   let description = [{
     The target's body must be one `gpuir.for` whose bounds do not use the
@@ -111,8 +111,9 @@ def GpuIRReorderLoopsOp : GpuIR_TransformOp<"reorder_loops",
     (i1, j1) before one at (i2, j2) with i1 < i2 and j1 > j2, looked for
     with the Presburger library over the loops' bounds. Reductions to one
     element keep their order, so floating-point results stay bit for bit
-    those of the original. Each loop keeps its variable, bounds and mode.
-    Returns the new outer loop and the new inner loop.
+    those of the original. The two loops trade their headers in place
+    (variable, bounds, mode): the target stays the outer op, now iterating
+    what the inner one did. Returns the outer loop and the inner loop.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target);
   let results = (outs TransformHandleTypeInterface:$outer,
@@ -208,6 +209,134 @@ def GpuIRSimplifyOp : GpuIR_TransformOp<"simplify",
   }];
   let arguments = (ins TransformHandleTypeInterface:$target);
   let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRLiftScopeOp : GpuIR_TransformOp<"lift_scope",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "swap a loop or if with the loop or if around it";
+  let description = [{
+    The target must be the only statement of the `gpuir.for` or `gpuir.if`
+    around it (no else branch). `if c { for %j { S } }` becomes
+    `for %j { if c { S } }` and `for %i { if c { S } }` becomes
+    `if c { for %i { S } }` (refused when `c` uses `%i`); two loops are
+    interchanged as by `reorder_loops`. Returns the target, now outside.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRWrapDeviceFunctionOp : GpuIR_TransformOp<"wrap_device_function",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "make a statement the body of a device function";
+  let description = [{
+    Wraps the target (a loop nest at CPU scope) in a
+    `gpuir.device_function block(n) blocks_per_sm(b) cluster(c)`. A device
+    function runs its body, so the sequential meaning is unchanged; make
+    the outer loops `cuda_tasks` with `set_loop_mode`. Returns the device
+    function.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$block,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$blocks_per_sm,
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target `block` `(` $block `)`
+    (`blocks_per_sm` `(` $blocks_per_sm^ `)`)? (`cluster` `(` $cluster^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRSetMemoryOp : GpuIR_TransformOp<"set_memory",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "change the memory type of a buffer";
+  let description = [{
+    The buffer is a parameter of the target procedure or an allocation
+    named `name` visible at the target (or the target allocation itself,
+    without a name). Its windows take the memory type too. A buffer reads
+    the same in every memory, so the sequential meaning is unchanged;
+    GpuIR's rules (which scope may access which memory) apply to the
+    result.
+
+    ```mlir
+    transform.gpuir.set_memory #gpuir.gmem for "X" in %proc : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<StrAttr>:$name,
+                       AnyAttr:$memory);
+  let assemblyFormat = [{
+    $memory `for` ($name^ `in`)? $target attr-dict `:` type($target)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRInsertFenceOp : GpuIR_TransformOp<"insert_fence",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "insert a fence before or after a statement";
+  let description = [{
+    `gpuir.fence pre -> post` after (or before) the target. A fence does
+    nothing in the sequential meaning; the synchronization check decides
+    whether the program's fences suffice. Returns the fence.
+
+    ```mlir
+    %f = transform.gpuir.insert_fence after %copy cuda_in_order -> cuda_in_order
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       UnitAttr:$before,
+                       GpuIR_SyncTimelineAttr:$pre,
+                       GpuIR_SyncTimelineAttr:$post);
+  let results = (outs TransformHandleTypeInterface:$fence);
+  let assemblyFormat = [{
+    custom<Placement>($before) $target custom<SyncKeyword>($pre) `->`
+    custom<SyncKeyword>($post) attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "stage a window of a buffer in a new buffer";
+  let description = [{
+    Every access of the buffer named `name` in the target statement must
+    index it as `corner + offset`, with the corner a function of values
+    from outside the statement and the offset inside `[0, shape)` (proved
+    with the Presburger library over the loops in the statement). A new
+    buffer `as` of the memory type and the shape (plus `padding`) is
+    allocated before the statement and the window copied into it, the
+    accesses read and write it at their offsets, and, where the statement
+    writes, the window is copied back after it. The copies skip elements
+    outside the buffer's extents (a guard where the loops around the
+    statement let the window leave them). The statement sees the same
+    values, so the sequential meaning is unchanged. Returns the allocation
+    and the copy-in nest; the copy loops are named after the new buffer
+    (`tile0`, `tile1`, ...).
+
+    ```mlir
+    %tile, %copy = transform.gpuir.stage_mem %body "X" [32, 32] #gpuir.smem
+        as "tile" padding [0, 1] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$name,
+                       DenseI64ArrayAttr:$shape,
+                       AnyAttr:$memory,
+                       StrAttr:$staged,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding);
+  let results = (outs TransformHandleTypeInterface:$alloc,
+                      TransformHandleTypeInterface:$copy_in);
+  let assemblyFormat = [{
+    $target $name $shape $memory `as` $staged (`padding` $padding^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 

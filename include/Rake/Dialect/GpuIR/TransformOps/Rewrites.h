@@ -67,8 +67,55 @@ LogicalResult unrollLoop(RewriterBase &rewriter, ForOp loop, Refusal &why);
 LogicalResult setLoopMode(RewriterBase &rewriter, ForOp loop, LoopMode mode,
                           CollUnitAttr unit, Refusal &why);
 
+/// set_memory: the buffer's memory type (and its windows').
+LogicalResult setMemory(RewriterBase &rewriter, Value buffer,
+                        Attribute memorySpace, Refusal &why);
+
+/// wrap_device_function: `stmt` becomes the body of a device function.
+FailureOr<DeviceFunctionOp> wrapDeviceFunction(RewriterBase &rewriter,
+                                               Operation *stmt, int64_t block,
+                                               int64_t blocksPerSm,
+                                               int64_t cluster, Refusal &why);
+
+/// lift_scope: swaps `stmt` (a loop or if) with the loop or if whose body
+/// it is. Returns the op that is now outer (the one `stmt` was in, or, for
+/// two loops, the new outer loop).
+FailureOr<Operation *> liftScope(RewriterBase &rewriter, Operation *stmt,
+                                 Refusal &why);
+
+/// insert_fence: a fence before or after `stmt`.
+FailureOr<FenceOp> insertFence(RewriterBase &rewriter, Operation *stmt,
+                               bool after, SyncTimeline pre,
+                               SyncTimeline post, Refusal &why);
+
+/// What stage_mem made.
+struct StagedBuffer {
+  AllocOp alloc;
+  /// The copy-in and copy-out nests (null when not needed).
+  ForOp copyIn, copyOut;
+};
+
+/// stage_mem: the accesses of `buffer` in `stmt`, all inside a window of
+/// the given shape at a corner that does not depend on the loops in
+/// `stmt`, redirected to a new buffer of `memorySpace` (padded by
+/// `padding` elements per dimension), copied in before `stmt` and out
+/// after it (where it writes).
+FailureOr<StagedBuffer> stageMem(RewriterBase &rewriter, Operation *stmt,
+                                 Value buffer, ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> padding,
+                                 Attribute memorySpace, StringRef name,
+                                 Refusal &why);
+
+/// The buffer a name refers to at `stmt`: a parameter of its procedure or
+/// a named allocation in a block around it.
+Value lookupBuffer(Operation *stmt, StringRef name);
+
+/// Merges `if a { if b { S } }` (conjunctions, no else) into
+/// `if a and b { S }` at or under `root`.
+void mergeNestedGuards(RewriterBase &rewriter, Operation *root);
+
 /// simplify: every control expression at or under `root` simplified, with
-/// the control values it no longer uses dropped.
+/// the control values it no longer uses dropped, and nested guards merged.
 void simplifyControlExprs(RewriterBase &rewriter, Operation *root);
 
 /// Replaces `old` in the control expressions of `user` by `repl`, an affine

@@ -1,0 +1,51 @@
+//===- RewriteUtils.h - pieces the rewrites share ---------------*- C++ -*-===//
+
+#ifndef RAKE_LIB_DIALECT_GPUIR_TRANSFORMOPS_REWRITEUTILS_H
+#define RAKE_LIB_DIALECT_GPUIR_TRANSFORMOPS_REWRITEUTILS_H
+
+#include "Dependence.h"
+#include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+
+namespace mlir::rake::gpuir::detail {
+
+/// One group of control expressions: a map and the operands of its dims.
+struct ControlGroup {
+  SmallVector<Value> operands;
+  AffineMap map;
+};
+
+/// The control expression groups of a GpuIR op (a loop has two: its
+/// bounds), or failure for an op whose index operands are not known to be
+/// the dims of one map.
+FailureOr<SmallVector<ControlGroup>> getControlGroups(Operation *op);
+void setControlGroups(Operation *op, ArrayRef<ControlGroup> groups);
+/// The group simplified, with the operands no expression uses dropped.
+ControlGroup simplifyGroup(const ControlGroup &g);
+/// Every control expression group at or under `root` simplified.
+void simplifyGroupsUnder(RewriterBase &rewriter, Operation *root);
+/// The combined operands of two groups and their first results over them.
+std::pair<SmallVector<Value>, std::pair<AffineExpr, AffineExpr>>
+combine(const ControlGroup &a, const ControlGroup &b);
+/// An expression printed with the names of its control values.
+std::string printExpr(AffineExpr e, ValueRange operands);
+std::string loopName(ForOp loop);
+/// "A and B reach" or, for two instances of one access, "A reaches".
+std::string reach(const Conflict &c);
+void noteConflict(Refusal &why, const Conflict &c);
+/// A loop with the given bounds, mode, unit and variable name, with an
+/// empty body, at the rewriter's point.
+ForOp makeLoop(RewriterBase &rewriter, Location loc, ControlGroup lo,
+               ControlGroup hi, LoopModeAttr mode, CollUnitAttr unit,
+               StringRef name);
+ControlGroup constantGroup(MLIRContext *ctx, int64_t c);
+/// Replaces every use of `old` (a loop variable) by `repl` over
+/// `replOperands`.
+LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
+                            ValueRange replOperands, Refusal &why);
+/// The first op at or under `user` that uses a value `def` (or an op in it)
+/// makes.
+Operation *usesValueOf(Operation *user, Operation *def);
+
+} // namespace mlir::rake::gpuir::detail
+
+#endif // RAKE_LIB_DIALECT_GPUIR_TRANSFORMOPS_REWRITEUTILS_H

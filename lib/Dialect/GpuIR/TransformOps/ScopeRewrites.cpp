@@ -1,0 +1,599 @@
+//===- ScopeRewrites.cpp - rewrites of scopes and memory ------------------===//
+//
+// lift_scope, wrap_device_function, set_memory, insert_fence, stage_mem and
+// the merging of nested guards that simplify does. Memory types, device
+// functions and fences are annotations of the sequential meaning (a buffer
+// reads the same in any memory, a device function runs its body, a fence
+// does nothing), so those rewrites need no precondition on it: the
+// synchronization check proves the parallel program they make.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+#include "Dependence.h"
+#include "RewriteUtils.h"
+
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+using namespace mlir::rake::gpuir::detail;
+
+//===----------------------------------------------------------------------===//
+// lift_scope
+//===----------------------------------------------------------------------===//
+
+/// The single statement of a scope's body, if it has one.
+static Operation *soleStatement(Block *block) {
+  return block && llvm::hasSingleElement(*block) ? &block->front() : nullptr;
+}
+
+static Block *bodyOf(Operation *scope) {
+  if (auto loop = dyn_cast<ForOp>(scope))
+    return loop.getBodyBlock();
+  if (auto cond = dyn_cast<IfOp>(scope))
+    return &cond.getThenRegion().front();
+  return nullptr;
+}
+
+FailureOr<Operation *> mlir::rake::gpuir::liftScope(RewriterBase &rewriter,
+                                                    Operation *stmt,
+                                                    Refusal &why) {
+  Operation *parent = stmt->getParentOp();
+  if (!isa_and_nonnull<ForOp, IfOp>(parent) || !isa<ForOp, IfOp>(stmt))
+    return why.refuse(stmt->getLoc(),
+                      "lift_scope swaps a gpuir.for or gpuir.if with the "
+                      "gpuir.for or gpuir.if around it");
+  for (Operation *op : {parent, stmt})
+    if (auto cond = dyn_cast<IfOp>(op); cond && cond.hasElse())
+      return why.refuse(op->getLoc(),
+                        "cannot lift a scope across a gpuir.if with an else "
+                        "branch");
+  if (soleStatement(bodyOf(parent)) != stmt)
+    return why.refuse(stmt->getLoc(),
+                      "cannot lift this statement: it is not the only "
+                      "statement of the scope around it");
+  if (auto outer = dyn_cast<ForOp>(parent)) {
+    if (auto inner = dyn_cast<ForOp>(stmt)) {
+      FailureOr<std::pair<ForOp, ForOp>> loops =
+          reorderLoops(rewriter, outer, why);
+      if (failed(loops))
+        return failure();
+      return loops->first.getOperation();
+    }
+    // for %i { if c { S } } -> if c { for %i { S } }: c must not use %i.
+    if (llvm::is_contained(stmt->getOperands(), outer.getInductionVar()))
+      return why.refuse(stmt->getLoc(),
+                        "cannot lift this condition out of the loop over " +
+                            loopName(outer) + ": it uses " + loopName(outer));
+  }
+  // The two scopes trade places: stmt goes before parent, stmt's body into
+  // parent, parent into stmt.
+  Block *inner = bodyOf(stmt);
+  Block *outerBody = bodyOf(parent);
+  rewriter.moveOpBefore(stmt, parent);
+  for (Operation &op : llvm::make_early_inc_range(*inner))
+    rewriter.moveOpBefore(&op, outerBody, outerBody->end());
+  rewriter.moveOpBefore(parent, inner, inner->end());
+  return stmt;
+}
+
+//===----------------------------------------------------------------------===//
+// wrap_device_function, insert_fence
+//===----------------------------------------------------------------------===//
+
+FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
+    RewriterBase &rewriter, Operation *stmt, int64_t block,
+    int64_t blocksPerSm, int64_t cluster, Refusal &why) {
+  if (stmt->getParentOfType<DeviceFunctionOp>() || isa<DeviceFunctionOp>(stmt))
+    return why.refuse(stmt->getLoc(),
+                      "cannot wrap this statement in a device function: it "
+                      "is in one already");
+  if (block <= 0 || blocksPerSm <= 0 || cluster <= 0)
+    return why.refuse(stmt->getLoc(),
+                      "a device function needs positive block, "
+                      "blocks_per_sm and cluster sizes");
+  rewriter.setInsertionPoint(stmt);
+  auto fn = DeviceFunctionOp::create(
+      rewriter, stmt->getLoc(), rewriter.getI64IntegerAttr(cluster),
+      rewriter.getI64IntegerAttr(blocksPerSm),
+      rewriter.getI64IntegerAttr(block), ArrayAttr());
+  Block *body = new Block();
+  fn.getBody().push_back(body);
+  rewriter.moveOpBefore(stmt, body, body->end());
+  return fn;
+}
+
+FailureOr<FenceOp> mlir::rake::gpuir::insertFence(RewriterBase &rewriter,
+                                                  Operation *stmt, bool after,
+                                                  SyncTimeline pre,
+                                                  SyncTimeline post,
+                                                  Refusal &why) {
+  if (!stmt->getParentOfType<DeviceFunctionOp>())
+    return why.refuse(stmt->getLoc(),
+                      "a fence goes inside a device function; this statement "
+                      "is at CPU scope");
+  if (after)
+    rewriter.setInsertionPointAfter(stmt);
+  else
+    rewriter.setInsertionPoint(stmt);
+  MLIRContext *ctx = stmt->getContext();
+  return FenceOp::create(rewriter, stmt->getLoc(),
+                         SyncTimelineAttr::get(ctx, pre),
+                         SyncTimelineAttr::get(ctx, post));
+}
+
+//===----------------------------------------------------------------------===//
+// set_memory
+//===----------------------------------------------------------------------===//
+
+static MemRefType withSpace(MemRefType t, Attribute space) {
+  return MemRefType::get(t.getShape(), t.getElementType(), t.getLayout(),
+                         space);
+}
+
+/// The windows of `v` (and theirs) take the new memory type too.
+static void retypeWindows(RewriterBase &rewriter, Value v, Attribute space) {
+  for (Operation *user : llvm::to_vector(v.getUsers()))
+    if (auto window = dyn_cast<WindowOp>(user);
+        window && window.getSource() == v) {
+      rewriter.modifyOpInPlace(window, [&] {
+        window.getResult().setType(withSpace(
+            cast<MemRefType>(window.getResult().getType()), space));
+      });
+      retypeWindows(rewriter, window.getResult(), space);
+    }
+}
+
+LogicalResult mlir::rake::gpuir::setMemory(RewriterBase &rewriter,
+                                           Value buffer, Attribute space,
+                                           Refusal &why) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  Location loc = buffer.getLoc();
+  if (!type)
+    return why.refuse(loc, "set_memory changes the memory type of a buffer; "
+                           "this is not one");
+  if (!isa<MemoryTypeAttrInterface>(space))
+    return why.refuse(loc, "set_memory takes a GpuIR memory type "
+                           "(#gpuir.gmem, #gpuir.smem, #gpuir.rmem, ...)");
+  MemRefType newType = withSpace(type, space);
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    auto proc = dyn_cast<ProcOp>(arg.getOwner()->getParentOp());
+    if (!proc)
+      return why.refuse(loc, "set_memory applies to procedure parameters and "
+                             "allocations");
+    rewriter.modifyOpInPlace(proc, [&] {
+      arg.setType(newType);
+      SmallVector<Type> inputs(proc.getFunctionType().getInputs());
+      inputs[arg.getArgNumber()] = newType;
+      proc.setFunctionType(
+          FunctionType::get(proc.getContext(), inputs, {}));
+    });
+  } else if (auto alloc = buffer.getDefiningOp<AllocOp>()) {
+    rewriter.modifyOpInPlace(alloc, [&] { buffer.setType(newType); });
+  } else {
+    return why.refuse(loc, "set_memory applies to procedure parameters and "
+                           "allocations, not to windows");
+  }
+  retypeWindows(rewriter, buffer, space);
+  return success();
+}
+
+Value mlir::rake::gpuir::lookupBuffer(Operation *stmt, StringRef name) {
+  for (Operation *scope = stmt; scope; scope = scope->getParentOp()) {
+    if (auto proc = dyn_cast<ProcOp>(scope)) {
+      for (BlockArgument arg : proc.getBody().getArguments())
+        if (isa<MemRefType>(arg.getType()) && controlName(arg) == name)
+          return arg;
+      return nullptr;
+    }
+    Block *block = scope->getBlock();
+    if (!block)
+      return nullptr;
+    for (Operation &op : *block) {
+      if (&op == scope)
+        break;
+      if (auto alloc = dyn_cast<AllocOp>(op))
+        if (alloc.getName() && *alloc.getName() == name)
+          return alloc.getResult();
+    }
+  }
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// stage_mem
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// An index split into the corner of the window (over values defined
+/// outside the staged statement) and the offset in it (the rest).
+struct SplitIndex {
+  AffineExpr corner, offset;
+};
+
+/// Splits a sum into the terms that use only `outerDims` and the others;
+/// fails when a term uses both.
+FailureOr<SplitIndex> splitIndex(AffineExpr e,
+                                 const llvm::SmallBitVector &outerDims) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<AffineExpr> terms;
+  std::function<void(AffineExpr)> flatten = [&](AffineExpr x) {
+    if (x.getKind() == AffineExprKind::Add) {
+      auto bin = cast<AffineBinaryOpExpr>(x);
+      flatten(bin.getLHS());
+      flatten(bin.getRHS());
+    } else {
+      terms.push_back(x);
+    }
+  };
+  flatten(e);
+  SplitIndex out{getAffineConstantExpr(0, ctx), getAffineConstantExpr(0, ctx)};
+  for (AffineExpr t : terms) {
+    bool outer = false, inner = false;
+    t.walk([&](AffineExpr x) {
+      if (auto d = dyn_cast<AffineDimExpr>(x))
+        (outerDims.test(d.getPosition()) ? outer : inner) = true;
+    });
+    if (outer && inner)
+      return failure();
+    if (outer)
+      out.corner = out.corner + t;
+    else
+      out.offset = out.offset + t;
+  }
+  return out;
+}
+
+struct ElementAccess {
+  Access access;
+  AffineMap map;
+  SmallVector<Value> indices;
+  SmallVector<SplitIndex> split;
+};
+
+} // namespace
+
+FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
+    RewriterBase &rewriter, Operation *stmt, Value buffer,
+    ArrayRef<int64_t> shape, ArrayRef<int64_t> padding, Attribute space,
+    StringRef name, Refusal &why) {
+  MLIRContext *ctx = stmt->getContext();
+  Location loc = stmt->getLoc();
+  auto type = cast<MemRefType>(buffer.getType());
+  std::string bufName = controlName(buffer);
+  unsigned rank = type.getRank();
+  if (shape.size() != rank || (!padding.empty() && padding.size() != rank))
+    return why.refuse(loc, "stage_mem of " + bufName + " needs a shape (and "
+                               "padding) of " + Twine(rank) + " extents");
+  if (!isa<MemoryTypeAttrInterface>(space))
+    return why.refuse(loc, "stage_mem takes a GpuIR memory type for the "
+                           "staged buffer");
+
+  // The accesses, each index split into corner and offset.
+  SmallVector<Access> all;
+  if (failed(collectAccesses(stmt, all, why)))
+    return failure();
+  llvm::SmallPtrSet<Value, 8> innerValues;
+  stmt->walk([&](ForOp loop) { innerValues.insert(loop.getInductionVar()); });
+  SmallVector<ElementAccess> accesses;
+  llvm::SetVector<Value> cornerValues;
+  SmallVector<AffineExpr> corner;
+  bool reads = false, writes = false;
+  for (const Access &a : all) {
+    if (a.root != buffer)
+      continue;
+    if (a.whole || a.operand != buffer)
+      return why.refuse(a.op->getLoc(),
+                        "stage_mem redirects element accesses of " + bufName +
+                            "; " + describeAccess(a) +
+                            " accesses it through a window");
+    ElementAccess ea{a, {}, {}, {}};
+    if (auto read = dyn_cast<ReadOp>(a.op))
+      ea.map = read.getMap(), ea.indices = llvm::to_vector(read.getIndices());
+    else if (auto write = dyn_cast<WriteOp>(a.op))
+      ea.map = write.getMap(),
+      ea.indices = llvm::to_vector(write.getIndices());
+    else if (auto reduce = dyn_cast<ReduceOp>(a.op))
+      ea.map = reduce.getMap(),
+      ea.indices = llvm::to_vector(reduce.getIndices());
+    llvm::SmallBitVector outerDims(ea.indices.size());
+    for (auto [i, v] : llvm::enumerate(ea.indices))
+      outerDims[i] = !innerValues.contains(v);
+    for (auto [d, e] : llvm::enumerate(ea.map.getResults())) {
+      FailureOr<SplitIndex> s = splitIndex(e, outerDims);
+      if (failed(s))
+        return why.refuse(a.op->getLoc(),
+                          "cannot stage " + bufName + ": index " + Twine(d) +
+                              " of " + describeAccess(a) +
+                              " mixes the loops inside the staged statement "
+                              "with values from outside in one term");
+      ea.split.push_back(*s);
+    }
+    // The corner over a common list of outer values.
+    SmallVector<AffineExpr> dims;
+    for (Value v : ea.indices) {
+      if (innerValues.contains(v)) {
+        dims.push_back(getAffineConstantExpr(0, ctx));
+        continue;
+      }
+      cornerValues.insert(v);
+      dims.push_back(getAffineDimExpr(
+          llvm::find(cornerValues, v) - cornerValues.begin(), ctx));
+    }
+    SmallVector<AffineExpr> c;
+    for (const SplitIndex &s : ea.split)
+      c.push_back(simplifyAffineExpr(s.corner.replaceDims(dims),
+                                     cornerValues.size(), 0));
+    if (corner.empty()) {
+      corner = c;
+    } else if (corner != c) {
+      (void)why.refuse(a.op->getLoc(),
+                 "cannot stage " + bufName + ": " + describeAccess(a) +
+                     " and " + describeAccess(accesses.front().access) +
+                     " index it from different corners");
+      why.note(accesses.front().access.op->getLoc(),
+               describeAccess(accesses.front().access));
+      return failure();
+    }
+    reads |= a.mode != AccessMode::write;
+    writes |= a.mode != AccessMode::read;
+    accesses.push_back(std::move(ea));
+  }
+  if (accesses.empty())
+    return why.refuse(loc, "cannot stage " + bufName +
+                               ": the statement does not access it");
+  SmallVector<Value> cornerOps(cornerValues.begin(), cornerValues.end());
+
+  // Every access stays inside the window: 0 <= offset < shape.
+  for (const ElementAccess &ea : accesses) {
+    for (unsigned d = 0; d < rank; ++d) {
+      for (bool below : {true, false}) {
+        InstancePair pair(stmt->getParentOp());
+        Access a = ea.access;
+        if (failed(pair.addInstance(0, a)))
+          return why.refuse(a.op->getLoc(), "cannot analyse this access");
+        FailureOr<AffineExpr> off =
+            pair.align(0, ea.split[d].offset, ea.indices);
+        AffineExpr zero = getAffineConstantExpr(0, ctx);
+        AffineExpr size = getAffineConstantExpr(shape[d], ctx);
+        if (failed(off) || failed(below ? pair.addLt(*off, zero)
+                                        : pair.addLe(size, *off)))
+          return why.refuse(a.op->getLoc(), "cannot analyse this access");
+        if (!pair.isEmpty())
+          return why.refuse(
+              a.op->getLoc(),
+              "cannot stage " + bufName + " in a window of " +
+                  Twine(shape[d]) + " in dimension " + Twine(d) + ": " +
+                  describeAccess(a) + " reaches offset " +
+                  printExpr(ea.split[d].offset, ea.indices) +
+                  " from the window's corner " +
+                  printExpr(corner[d], cornerOps) + ", outside [0, " +
+                  Twine(shape[d]) + ")");
+      }
+    }
+  }
+
+  // The buffer's extents, for the guards of the copies.
+  SmallVector<Value> extentOps;
+  SmallVector<AffineExpr> extents;
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    auto proc = cast<ProcOp>(arg.getOwner()->getParentOp());
+    auto declared = proc.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(),
+                                                         "gpuir.extents");
+    for (BlockArgument a : proc.getBody().getArguments())
+      if (a.getType().isIndex())
+        extentOps.push_back(a);
+    for (unsigned d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d))
+        extents.push_back(getAffineConstantExpr(type.getDimSize(d), ctx));
+      else if (declared)
+        extents.push_back(declared.getValue().getResult(d));
+      else
+        return why.refuse(loc, "cannot stage " + bufName +
+                                   ": the copies need its extents; declare "
+                                   "them with gpuir.extents on the parameter");
+    }
+  } else {
+    auto alloc = buffer.getDefiningOp<AllocOp>();
+    unsigned dyn = 0;
+    for (unsigned d = 0; d < rank; ++d) {
+      if (!type.isDynamicDim(d)) {
+        extents.push_back(getAffineConstantExpr(type.getDimSize(d), ctx));
+        continue;
+      }
+      extentOps.push_back(alloc.getDynamicSizes()[dyn++]);
+      extents.push_back(getAffineDimExpr(extentOps.size() - 1, ctx));
+    }
+  }
+
+  // Which dimensions need a guard: those where corner + s may leave
+  // [0, extent) for some s in [0, shape) at some iteration around stmt.
+  Operation *proc = stmt->getParentOfType<ProcOp>();
+  SmallVector<std::pair<bool, bool>> guards; // (below zero, past extent)
+  for (unsigned d = 0; d < rank; ++d) {
+    std::pair<bool, bool> need;
+    for (bool below : {true, false}) {
+      InstancePair pair(proc);
+      if (failed(pair.addEnclosing(0, stmt)))
+        return why.refuse(loc, "cannot analyse the loops around the statement");
+      FailureOr<AffineExpr> c = pair.align(0, corner[d], cornerOps);
+      FailureOr<AffineExpr> s =
+          pair.addRange(getAffineConstantExpr(0, ctx),
+                        getAffineConstantExpr(shape[d], ctx));
+      FailureOr<AffineExpr> ext = pair.align(0, extents[d], extentOps);
+      if (failed(c) || failed(s) || failed(ext) ||
+          failed(below ? pair.addLt(*c + *s, getAffineConstantExpr(0, ctx))
+                       : pair.addLe(*ext, *c + *s)))
+        return why.refuse(loc, "cannot analyse the loops around the statement");
+      (below ? need.first : need.second) = !pair.isEmpty();
+    }
+    guards.push_back(need);
+  }
+
+  // The new buffer and the copies.
+  SmallVector<int64_t> allocShape(shape);
+  for (auto [d, p] : llvm::enumerate(padding))
+    allocShape[d] += p;
+  std::string base = name.empty() ? bufName + "_staged" : name.str();
+  rewriter.setInsertionPoint(stmt);
+  auto alloc = AllocOp::create(
+      rewriter, loc,
+      MemRefType::get(allocShape, type.getElementType(),
+                      MemRefLayoutAttrInterface(), space),
+      ValueRange(), rewriter.getStringAttr(base));
+
+  auto buildCopy = [&](bool in) -> ForOp {
+    ForOp outer;
+    SmallVector<Value> ivs;
+    for (unsigned d = 0; d < rank; ++d) {
+      ForOp l = makeLoop(rewriter, loc, constantGroup(ctx, 0),
+                         constantGroup(ctx, shape[d]),
+                         LoopModeAttr::get(ctx, LoopMode::seq), CollUnitAttr(),
+                         base + std::to_string(d));
+      if (!outer)
+        outer = l;
+      ivs.push_back(l.getInductionVar());
+      rewriter.setInsertionPointToStart(l.getBodyBlock());
+    }
+    // Operands: the corner's values, the extents', the copy's variables.
+    SmallVector<Value> ops(cornerOps);
+    unsigned extBase = ops.size();
+    llvm::append_range(ops, extentOps);
+    unsigned ivBase = ops.size();
+    llvm::append_range(ops, ivs);
+    auto ext = [&](unsigned d) {
+      return extents[d].shiftDims(extentOps.size(), extBase);
+    };
+    SmallVector<AffineExpr> element, local;
+    for (unsigned d = 0; d < rank; ++d) {
+      local.push_back(getAffineDimExpr(ivBase + d, ctx));
+      element.push_back(corner[d] + local.back());
+    }
+    SmallVector<AffineExpr> condExprs;
+    SmallVector<int32_t> preds;
+    for (unsigned d = 0; d < rank; ++d) {
+      if (guards[d].first) {
+        condExprs.append({element[d], getAffineConstantExpr(0, ctx)});
+        preds.push_back(static_cast<int32_t>(CmpPredicate::ge));
+      }
+      if (guards[d].second) {
+        condExprs.append({element[d], ext(d)});
+        preds.push_back(static_cast<int32_t>(CmpPredicate::lt));
+      }
+    }
+    if (!preds.empty()) {
+      ControlGroup g = simplifyGroup(
+          {ops, AffineMap::get(ops.size(), 0, condExprs, ctx)});
+      auto guard = IfOp::create(rewriter, loc, g.operands,
+                                AffineMapAttr::get(g.map),
+                                rewriter.getDenseI32ArrayAttr(preds),
+                                DenseI32ArrayAttr());
+      guard.getThenRegion().push_back(new Block());
+      rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
+    }
+    ControlGroup src = simplifyGroup(
+        {ops, AffineMap::get(ops.size(), 0, in ? element : local, ctx)});
+    ControlGroup dst = simplifyGroup(
+        {ops, AffineMap::get(ops.size(), 0, in ? local : element, ctx)});
+    Value from = in ? buffer : alloc.getResult();
+    Value to = in ? alloc.getResult() : buffer;
+    auto read = ReadOp::create(rewriter, loc, type.getElementType(), from,
+                               src.operands, AffineMapAttr::get(src.map));
+    WriteOp::create(rewriter, loc, read.getResult(), to, dst.operands,
+                    AffineMapAttr::get(dst.map));
+    return outer;
+  };
+
+  StagedBuffer staged{alloc, ForOp(), ForOp()};
+  rewriter.setInsertionPoint(stmt);
+  staged.copyIn = buildCopy(/*in=*/true);
+  (void)reads;
+  if (writes) {
+    rewriter.setInsertionPointAfter(stmt);
+    staged.copyOut = buildCopy(/*in=*/false);
+  }
+
+  // The accesses, redirected: tile[offset].
+  for (const ElementAccess &ea : accesses) {
+    SmallVector<AffineExpr> offsets;
+    for (const SplitIndex &s : ea.split)
+      offsets.push_back(s.offset);
+    ControlGroup g = simplifyGroup(
+        {ea.indices, AffineMap::get(ea.indices.size(), 0, offsets, ctx)});
+    Operation *op = ea.access.op;
+    rewriter.modifyOpInPlace(op, [&] {
+      if (auto read = dyn_cast<ReadOp>(op))
+        read.getMemrefMutable().assign(alloc.getResult());
+      else if (auto write = dyn_cast<WriteOp>(op))
+        write.getMemrefMutable().assign(alloc.getResult());
+      else if (auto reduce = dyn_cast<ReduceOp>(op))
+        reduce.getMemrefMutable().assign(alloc.getResult());
+      setControlGroups(op, g);
+    });
+  }
+  return staged;
+}
+
+//===----------------------------------------------------------------------===//
+// Merging nested guards (part of simplify)
+//===----------------------------------------------------------------------===//
+
+/// `if a { if b { S } }`, both conjunctions without else: `if a and b { S }`.
+static bool mergeGuard(RewriterBase &rewriter, IfOp outer) {
+  auto inner = dyn_cast_or_null<IfOp>(soleStatement(&outer.getThenRegion().front()));
+  if (!inner || outer.hasElse() || inner.hasElse() ||
+      outer.getAlternativeSizes().size() > 1 ||
+      inner.getAlternativeSizes().size() > 1)
+    return false;
+  ControlGroup a{llvm::to_vector(outer.getOperands()), outer.getMap()};
+  ControlGroup b{llvm::to_vector(inner.getOperands()), inner.getMap()};
+  SmallVector<Value> ops(a.operands);
+  SmallVector<AffineExpr> dims;
+  for (Value v : b.operands) {
+    auto it = llvm::find(ops, v);
+    if (it == ops.end()) {
+      ops.push_back(v);
+      it = ops.end() - 1;
+    }
+    dims.push_back(getAffineDimExpr(it - ops.begin(), outer.getContext()));
+  }
+  SmallVector<AffineExpr> results(a.map.getResults());
+  for (AffineExpr e : b.map.getResults())
+    results.push_back(e.replaceDims(dims));
+  SmallVector<int32_t> preds(outer.getPredicates());
+  llvm::append_range(preds, inner.getPredicates());
+  ControlGroup merged = simplifyGroup(
+      {ops, AffineMap::get(ops.size(), 0, results, outer.getContext())});
+  rewriter.modifyOpInPlace(outer, [&] {
+    setControlGroups(outer, merged);
+    outer.setPredicates(preds);
+  });
+  Block *dest = &outer.getThenRegion().front();
+  for (Operation &op :
+       llvm::make_early_inc_range(inner.getThenRegion().front()))
+    rewriter.moveOpBefore(&op, dest, dest->end());
+  rewriter.eraseOp(inner);
+  return true;
+}
+
+void mlir::rake::gpuir::mergeNestedGuards(RewriterBase &rewriter,
+                                          Operation *root) {
+  SmallVector<IfOp> ifs;
+  root->walk([&](IfOp cond) { ifs.push_back(cond); });
+  // Outermost first (walk is post-order): each merge removes the inner if.
+  llvm::DenseSet<Operation *> erased;
+  for (IfOp cond : llvm::reverse(ifs)) {
+    if (erased.contains(cond))
+      continue;
+    while (true) {
+      auto inner = dyn_cast_or_null<IfOp>(
+          soleStatement(&cond.getThenRegion().front()));
+      if (!inner || !mergeGuard(rewriter, cond))
+        break;
+      erased.insert(inner);
+    }
+  }
+}
