@@ -73,7 +73,7 @@ PYBIND11_MODULE(_rake, m) {
             return std::make_pair(std::move(result), diags);
           })
       .def("print",
-           [](Module &self, bool generic) {
+           [](Module &self, int generic) {
              std::string text;
              rakeModulePrint(self.module.get(), generic, append, &text);
              return text;
@@ -85,6 +85,20 @@ PYBIND11_MODULE(_rake, m) {
              int rc = rakeModuleRunPipeline(self.module.get(), pipeline.c_str(),
                                             collect, &diags);
              return std::make_pair(rc == 0, diags);
+           })
+      // (ok, steps, diagnostics)
+      .def("apply_schedule",
+           [](Module &self, const std::string &script, int steps) {
+             Diagnostics diags;
+             std::vector<std::string> applied;
+             int rc = rakeModuleApplySchedule(
+                 self.module.get(), script.data(), script.size(), steps,
+                 [](void *user, const char *data, size_t size) {
+                   static_cast<std::vector<std::string> *>(user)->emplace_back(
+                       data, size);
+                 },
+                 &applied, collect, &diags);
+             return std::make_tuple(rc == 0, applied, diags);
            })
       .def("check",
            [](Module &self) {

@@ -55,7 +55,10 @@ RakeModule *rakeModuleParse(RakeContext *context, const char *text,
                             RakeDiagnosticFn diagnostic, void *user);
 void rakeModuleDestroy(RakeModule *module);
 
-/* Prints the module's IR; with `generic` nonzero, in the generic form. */
+/* Prints the module's IR. `generic`: 0, the custom form (the generic form
+   when the module does not verify); 1, the generic form; 2, the custom form
+   even when the module does not verify (the IR between the steps of a
+   schedule, which may break GpuIR's rules until a later step). */
 void rakeModulePrint(RakeModule *module, int generic, RakeStringFn out,
                      void *user);
 
@@ -64,6 +67,18 @@ void rakeModulePrint(RakeModule *module, int generic, RakeStringFn out,
    changes in place. Returns 0 on success, nonzero after reporting. */
 int rakeModuleRunPipeline(RakeModule *module, const char *pipeline,
                           RakeDiagnosticFn diagnostic, void *user);
+
+/* Applies a schedule: `script` is a module holding a
+   `transform.named_sequence @__transform_main` whose operations
+   (transform.gpuir.* and the Transform dialect's) rewrite the module in
+   place, as rake-opt --transform-interpreter does. With `steps` >= 0 only
+   that many of the sequence's top-level operations run. Each operation that
+   runs is printed to `step` (one call each; may be null). Returns 0 on
+   success, nonzero after reporting (a refused rewrite says why). */
+int rakeModuleApplySchedule(RakeModule *module, const char *script,
+                            size_t length, int steps, RakeStringFn step,
+                            void *stepUser, RakeDiagnosticFn diagnostic,
+                            void *user);
 
 /* The synchronization check (rake-opt --rake-check): 0 when every
    procedure's parallel program equals its sequential reading at its

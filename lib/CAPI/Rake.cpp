@@ -12,6 +12,8 @@
 #include "Rake/Init/InitRake.h"
 #include "Rake/Transforms/Passes.h"
 
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -148,8 +150,10 @@ void rakeModulePrint(RakeModule *module, int generic, RakeStringFn out,
   std::string text;
   llvm::raw_string_ostream os(text);
   OpPrintingFlags flags;
-  if (generic)
+  if (generic == 1)
     flags.printGenericOpForm();
+  else if (generic == 2)
+    flags.assumeVerified();
   module->module->print(os, flags);
   out(user, text.data(), text.size());
 }
@@ -159,6 +163,46 @@ int rakeModuleRunPipeline(RakeModule *module, const char *pipeline,
   if (!module || !pipeline)
     return 1;
   return runPipeline(*module->module, pipeline, fn, user);
+}
+
+int rakeModuleApplySchedule(RakeModule *module, const char *script,
+                            size_t length, int steps, RakeStringFn step,
+                            void *stepUser, RakeDiagnosticFn fn, void *user) {
+  if (!module || !script)
+    return 1;
+  ModuleOp m = *module->module;
+  MLIRContext *ctx = m.getContext();
+  Forward forward(*ctx, fn, user);
+  ParserConfig config(ctx);
+  OwningOpRef<ModuleOp> lib = parseSourceString<ModuleOp>(
+      StringRef(script, length), config, "schedule");
+  if (!lib)
+    return 1;
+  auto entry =
+      lib->lookupSymbol<transform::NamedSequenceOp>("__transform_main");
+  if (!entry) {
+    emitError(lib->getLoc())
+        << "the schedule has no transform.named_sequence @__transform_main";
+    return 1;
+  }
+  Block &body = entry.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  if (steps >= 0)
+    for (Operation *op : llvm::reverse(ArrayRef(ops).drop_front(
+             std::min<size_t>(steps, ops.size()))))
+      op->erase();
+  if (step)
+    for (Operation &op : body.without_terminator()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      op.print(os, OpPrintingFlags().useLocalScope());
+      step(stepUser, text.data(), text.size());
+    }
+  transform::TransformOptions options;
+  return failed(transform::applyTransformNamedSequence(m, entry, *lib,
+                                                       options));
 }
 
 int rakeModuleCheck(RakeModule *module, RakeDiagnosticFn fn, void *user) {

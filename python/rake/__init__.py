@@ -166,6 +166,39 @@ class Module:
                         _diagnostics(raw))
         return self
 
+    def schedule(self, script, steps: Optional[int] = None) -> "Module":
+        """Applies a schedule in place and returns the module: `script` is
+        the text of a transform script (a module with a
+        `transform.named_sequence @__transform_main`, as
+        examples/schedules/ holds) or a `rake.schedule.Schedule` built in
+        Python. With `steps`, only that many of its operations run. A
+        refused rewrite raises Error saying which accesses or bound stop
+        it."""
+        self._source = None
+        text = str(script)
+        ok, _, raw = self._native.apply_schedule(
+            text, -1 if steps is None else steps)
+        if not ok:
+            raise Error(f"{self.name}: the schedule failed", _diagnostics(raw))
+        return self
+
+    def schedule_steps(self, script) -> List[tuple]:
+        """The schedule applied step by step, on copies: a list of
+        (step, IR after it) pairs, the step as the transform op's text.
+        The module is not changed."""
+        text = str(script)
+        ok, applied, raw = self.copy()._native.apply_schedule(text, -1)
+        if not ok:
+            raise Error(f"{self.name}: the schedule failed", _diagnostics(raw))
+        result = []
+        for k, step in enumerate(applied, start=1):
+            m = self.copy()
+            m.schedule(text, steps=k)
+            # Between steps a module may break GpuIR's rules (host memory in
+            # a device function until set_memory): printed in custom form.
+            result.append((step, m._native.print(2)))
+        return result
+
     def ptx(self, chip: str = "sm_90a") -> str:
         """The PTX of the module's kernels (the rake-gpuir-to-ptx pipeline,
         on a copy)."""

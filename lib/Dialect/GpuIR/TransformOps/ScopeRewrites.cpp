@@ -347,6 +347,29 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
                                ": the statement does not access it");
   SmallVector<Value> cornerOps(cornerValues.begin(), cornerValues.end());
 
+  // The corner's constant: the smallest constant term of the offsets in each
+  // dimension (X[%c + 8] stages from 8; X[%i - 1], X[%i + 1] from -1).
+  for (unsigned d = 0; d < rank; ++d) {
+    std::optional<int64_t> least;
+    for (const ElementAccess &ea : accesses) {
+      int64_t k = 0;
+      AffineExpr off = simplifyAffineExpr(ea.split[d].offset,
+                                          ea.indices.size(), 0);
+      if (auto c = dyn_cast<AffineConstantExpr>(off))
+        k = c.getValue();
+      else if (auto bin = dyn_cast<AffineBinaryOpExpr>(off);
+               bin && off.getKind() == AffineExprKind::Add)
+        if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+          k = c.getValue();
+      least = least ? std::min(*least, k) : k;
+    }
+    if (!least || *least == 0)
+      continue;
+    corner[d] = simplifyAffineExpr(corner[d] + *least, cornerOps.size(), 0);
+    for (ElementAccess &ea : accesses)
+      ea.split[d].offset = ea.split[d].offset - *least;
+  }
+
   // Every access stays inside the window: 0 <= offset < shape.
   for (const ElementAccess &ea : accesses) {
     for (unsigned d = 0; d < rank; ++d) {

@@ -1,0 +1,156 @@
+"""Schedules built in Python: a transform script of `transform.gpuir.*`
+rewrites (docs/Scheduling.md), applied with `rake.Module.schedule`.
+
+    s = Schedule()
+    i = s.loop("i")
+    io, ii = s.divide_loop(i, 32, tail="guard", names=("i", "ii"))
+    s.set_loop_mode(io, "cuda_tasks")
+    module.schedule(s)
+
+Each method adds one transform op and returns the handles it produces.
+`str(schedule)` is the script's text, which rake-opt runs as well.
+"""
+
+from typing import List, Optional, Sequence, Tuple
+
+_ANY = "!transform.any_op"
+
+
+class Handle:
+    """A handle to payload ops (an SSA value of the script)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _ints(v: Sequence[int]) -> str:
+    return "[" + ", ".join(str(int(x)) for x in v) + "]"
+
+
+class Schedule:
+    """A transform script under construction; `root` is the payload."""
+
+    def __init__(self):
+        self._lines: List[str] = []
+        self._count = 0
+        self.root = Handle("%root")
+
+    def _new(self, n: int) -> List[Handle]:
+        hs = [Handle(f"%h{self._count + k}") for k in range(n)]
+        self._count += n
+        return hs
+
+    def _op(self, text: str, operands: Sequence[Handle], results: int):
+        hs = self._new(results)
+        lhs = ", ".join(h.name for h in hs) + " = " if hs else ""
+        types = ", ".join([_ANY] * results)
+        ins = ", ".join([_ANY] * len(operands))
+        sig = f"({ins}) -> ({types})" if results != 1 else f"({ins}) -> {_ANY}"
+        if results == 0:
+            sig = _ANY
+        self._lines.append(f"    {lhs}{text} : {sig}")
+        return hs
+
+    # Finding ops.
+    def match(self, op_name: str, within: Optional[Handle] = None) -> Handle:
+        """All ops of one name (`gpuir.if`) in `within` (default: root)."""
+        w = within or self.root
+        return self._op(f'transform.structured.match ops{{["{op_name}"]}} in {w}',
+                        [w], 1)[0]
+
+    def loop(self, name: str, within: Optional[Handle] = None,
+             occurrence: Optional[int] = None) -> Handle:
+        """The gpuir.for loops over the variable `name` (`%name`)."""
+        w = within or self.root
+        occ = f" occurrence({occurrence})" if occurrence is not None else ""
+        return self._op(f"transform.gpuir.loop {_quote(name)} in {w}{occ}",
+                        [w], 1)[0]
+
+    def parent(self, h: Handle, op_name: str) -> Handle:
+        return self._op(f'transform.get_parent_op {h} {{op_name = "{op_name}"}}',
+                        [h], 1)[0]
+
+    # Loops.
+    def divide_loop(self, loop: Handle, factor: int, tail: str = "perfect",
+                    names: Optional[Tuple[str, str]] = None) -> Tuple[Handle, Handle]:
+        text = f"transform.gpuir.divide_loop {loop} by {int(factor)}"
+        if tail != "perfect":
+            text += f" tail({tail})"
+        if names:
+            text += f" names({_quote(names[0])}, {_quote(names[1])})"
+        o, i = self._op(text, [loop], 2)
+        return o, i
+
+    def reorder_loops(self, loop: Handle) -> Tuple[Handle, Handle]:
+        o, i = self._op(f"transform.gpuir.reorder_loops {loop}", [loop], 2)
+        return o, i
+
+    def reorder_stmts(self, stmt: Handle) -> None:
+        self._op(f"transform.gpuir.reorder_stmts {stmt}", [stmt], 0)
+
+    def fission(self, stmt: Handle) -> Tuple[Handle, Handle]:
+        a, b = self._op(f"transform.gpuir.fission {stmt}", [stmt], 2)
+        return a, b
+
+    def unroll(self, loop: Handle) -> None:
+        self._op(f"transform.gpuir.unroll {loop}", [loop], 0)
+
+    def lift_scope(self, stmt: Handle) -> Handle:
+        return self._op(f"transform.gpuir.lift_scope {stmt}", [stmt], 1)[0]
+
+    def set_loop_mode(self, loop: Handle, mode: str,
+                      unit: Optional[str] = None) -> None:
+        """`mode` is seq, cuda_tasks or cuda_threads (with `unit`, e.g.
+        "warp", "thread", "4 x warp")."""
+        m = mode if unit is None else f"{mode}<#gpuir.unit<{unit}>>"
+        self._op(f"transform.gpuir.set_loop_mode {loop} {m}", [loop], 0)
+
+    def simplify(self, target: Handle) -> None:
+        self._op(f"transform.gpuir.simplify {target}", [target], 0)
+
+    # Device code and memory.
+    def wrap_device_function(self, stmt: Handle, block: int,
+                             blocks_per_sm: int = 1, cluster: int = 1) -> Handle:
+        text = f"transform.gpuir.wrap_device_function {stmt} block({int(block)})"
+        if blocks_per_sm != 1:
+            text += f" blocks_per_sm({int(blocks_per_sm)})"
+        if cluster != 1:
+            text += f" cluster({int(cluster)})"
+        return self._op(text, [stmt], 1)[0]
+
+    def set_memory(self, target: Handle, memory: str,
+                   name: Optional[str] = None) -> None:
+        """`memory` is a memory type without `#gpuir.`: "gmem", "smem"."""
+        of = f"{_quote(name)} in " if name else ""
+        self._op(f"transform.gpuir.set_memory #gpuir.{memory} for {of}{target}",
+                 [target], 0)
+
+    def stage_mem(self, stmt: Handle, buffer: str, shape: Sequence[int],
+                  memory: str, staged: str,
+                  padding: Optional[Sequence[int]] = None) -> Tuple[Handle, Handle]:
+        text = (f"transform.gpuir.stage_mem {stmt} {_quote(buffer)} "
+                f"{_ints(shape)} #gpuir.{memory} as {_quote(staged)}")
+        if padding:
+            text += f" padding {_ints(padding)}"
+        a, c = self._op(text, [stmt], 2)
+        return a, c
+
+    def insert_fence(self, stmt: Handle, pre: str = "cuda_in_order",
+                     post: str = "cuda_in_order", before: bool = False) -> Handle:
+        where = "before" if before else "after"
+        return self._op(f"transform.gpuir.insert_fence {where} {stmt} {pre} -> {post}",
+                        [stmt], 1)[0]
+
+    def __str__(self) -> str:
+        body = "\n".join(self._lines)
+        return ("module attributes {transform.with_named_sequence} {\n"
+                "  transform.named_sequence @__transform_main("
+                "%root: !transform.any_op {transform.readonly}) {\n"
+                f"{body}\n    transform.yield\n  }}\n}}\n")

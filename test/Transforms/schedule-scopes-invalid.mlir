@@ -1,0 +1,270 @@
+// RUN: rake-opt %s -split-input-file --transform-interpreter -verify-diagnostics
+
+// Every refusal of the scope and memory rewrites, with its exact message.
+
+gpuir.proc @lift_uses_variable(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    // expected-error @+1 {{cannot lift this condition out of the loop over %i: it uses %i}}
+    gpuir.if %i < 4 {
+      %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %g = transform.structured.match ops{["gpuir.if"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g1 = transform.gpuir.lift_scope %g : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @lift_else(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot lift a scope across a gpuir.if with an else branch}}
+  gpuir.if %n < 4 {
+    gpuir.for %i = 0 to %n : seq {
+      %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    }
+  } else {
+    %v = gpuir.read %X[0] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %i1 = transform.gpuir.lift_scope %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @lift_not_alone(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.if %n < 4 {
+    %v = gpuir.read %X[0] : memref<?xf32, #gpuir.host>
+    // expected-error @+1 {{cannot lift this statement: it is not the only statement of the scope around it}}
+    gpuir.for %i = 0 to %n : seq {
+      %w = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %i1 = transform.gpuir.lift_scope %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @lift_top(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{lift_scope swaps a gpuir.for or gpuir.if with the gpuir.for or gpuir.if around it}}
+  gpuir.for %i = 0 to %n : seq {
+    %w = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %i1 = transform.gpuir.lift_scope %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @wrap_twice(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    // expected-error @+1 {{cannot wrap this statement in a device function: it is in one already}}
+    gpuir.for %i = 0 to %n : cuda_tasks {
+      %w = gpuir.read %X[%i] : memref<?xf32, #gpuir.gmem>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.wrap_device_function %i block(32) : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @fence_on_cpu(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{a fence goes inside a device function; this statement is at CPU scope}}
+  gpuir.for %i = 0 to %n : seq {
+    %w = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.insert_fence after %i cuda_in_order -> cuda_in_order : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// expected-error @+1 {{no buffer named 'Z' here}}
+gpuir.proc @no_such_buffer(%X: memref<4xf32, #gpuir.host>) {
+  %w = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.set_memory #gpuir.gmem for "Z" in %p : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @not_a_memory(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{set_memory takes a GpuIR memory type (#gpuir.gmem, #gpuir.smem, #gpuir.rmem, ...)}}
+  %a = gpuir.alloc : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.set_memory 3 for %a : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An access that leaves the staged window: the loop reads X[%b * 16 + %t]
+// for %t up to 16, the window holds 8.
+gpuir.proc @stage_too_small(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n * 16)>}) {
+  gpuir.for %b = 0 to %n : seq {
+    gpuir.for %t = 0 to 16 : seq {
+      // expected-error @+1 {{cannot stage X in a window of 8 in dimension 0: the read of X reaches offset %t from the window's corner %b * 16, outside [0, 8)}}
+      %v = gpuir.read %X[%b * 16 + %t] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.gpuir.loop "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %t "X" [8] #gpuir.host as "s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Staging a window that another statement of the block writes another
+// way: the copy writes S through a window that the staged buffer would not
+// see.
+gpuir.proc @stage_other_writer(%G: memref<64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to 1 : cuda_tasks {
+      %S = gpuir.alloc : memref<64xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %s = 0 to 2 : seq {
+          %v = gpuir.read %S[%s] : memref<64xbf16, #gpuir.smem>
+          %sw = gpuir.window %S[8 : 16] : memref<64xbf16, #gpuir.smem> -> memref<8xbf16, strided<[1], offset: 8>, #gpuir.smem>
+          %gw = gpuir.window %G[0 : 8] : memref<64xbf16, #gpuir.gmem> -> memref<8xbf16, strided<[1]>, #gpuir.gmem>
+          // expected-error @+1 {{stage_mem redirects element accesses of S; the 'gpuir.sm80.cp_async' writing S accesses it through a window}}
+          gpuir.sm80.cp_async %sw, %gw : memref<8xbf16, strided<[1], offset: 8>, #gpuir.smem>, memref<8xbf16, strided<[1]>, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.gpuir.loop "s" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %s "S" [2] #gpuir.rmem as "t" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Two accesses from different corners.
+gpuir.proc @stage_corners(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n)>}) {
+  gpuir.for %b = 0 to %n : seq {
+    gpuir.for %t = 0 to 4 : seq {
+      // expected-note @+1 {{the read of X}}
+      %v = gpuir.read %X[%b + %t] : memref<?xf32, #gpuir.host>
+      // expected-error @+1 {{cannot stage X: the write of X and the read of X index it from different corners}}
+      gpuir.write %v, %X[%b * 2 + %t] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.gpuir.loop "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %t "X" [4] #gpuir.host as "s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @stage_mixed_term(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n)>}) {
+  gpuir.for %b = 0 to %n : seq {
+    gpuir.for %t = 0 to 4 : seq {
+      // expected-error @+1 {{cannot stage X: index 0 of the read of X mixes the loops inside the staged statement with values from outside in one term}}
+      %v = gpuir.read %X[(%b + %t) floordiv 2] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.gpuir.loop "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %t "X" [4] #gpuir.host as "s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @stage_no_extents(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot stage X: the copies need its extents; declare them with gpuir.extents on the parameter}}
+  gpuir.for %t = 0 to 4 : seq {
+    %v = gpuir.read %X[%t] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.gpuir.loop "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %t "X" [4] #gpuir.host as "s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @stage_unused(%X: memref<4xf32, #gpuir.host>, %Y: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot stage Y: the statement does not access it}}
+  gpuir.for %t = 0 to 4 : seq {
+    %v = gpuir.read %X[%t] : memref<4xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.gpuir.loop "t" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %t "Y" [4] #gpuir.host as "s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -1,0 +1,163 @@
+// RUN: rake-opt %s -split-input-file --transform-interpreter | FileCheck %s
+
+// The scope and memory rewrites of the scheduling language
+// (docs/Scheduling.md).
+
+// lift_scope: a loop out of a guard that does not use it, then a guard out
+// of a loop whose variable it does not use.
+// CHECK-LABEL: gpuir.proc @lift
+// CHECK:      gpuir.for %j = 0 to %n : seq {
+// CHECK-NEXT:   gpuir.if %m < 4 {
+// CHECK-NEXT:     gpuir.for %i = 0 to %n : seq {
+// CHECK-NEXT:       gpuir.read %X[%i, %j]
+gpuir.proc @lift(%n: index, %m: index, %X: memref<?x?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    gpuir.if %m < 4 {
+      gpuir.for %j = 0 to %n : seq {
+        %v = gpuir.read %X[%i, %j] : memref<?x?xf32, #gpuir.host>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %j = transform.gpuir.loop "j" in %root : (!transform.any_op) -> !transform.any_op
+    %j1 = transform.gpuir.lift_scope %j : (!transform.any_op) -> !transform.any_op
+    %j2 = transform.gpuir.lift_scope %j1 : (!transform.any_op) -> !transform.any_op
+    %g = transform.structured.match ops{["gpuir.if"]} in %root : (!transform.any_op) -> !transform.any_op
+    %g1 = transform.gpuir.lift_scope %g : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// simplify merges a guard whose body is one guard: `if a { if b { S } }`
+// is `if a and b { S }`.
+// CHECK-LABEL: gpuir.proc @merge
+// CHECK:      gpuir.for %i = 0 to %n : seq {
+// CHECK-NEXT:   gpuir.if %i < %m and %i * 2 >= 3 {
+// CHECK-NEXT:     gpuir.read %X[%i]
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+gpuir.proc @merge(%n: index, %m: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    gpuir.if %i < %m {
+      gpuir.if %i * 2 >= 3 {
+        %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.simplify %p : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// wrap_device_function, set_memory of parameters and of an allocation
+// (its windows follow), insert_fence before and after.
+// CHECK-LABEL: gpuir.proc @device(%n: index, %X: memref<?xf32, #gpuir.gmem>)
+// CHECK:      gpuir.device_function cluster(2) blocks_per_sm(2) block(64) {
+// CHECK-NEXT:   gpuir.for %i = 0 to %n : cuda_tasks {
+// CHECK-NEXT:     %s = gpuir.alloc : memref<64xf32, #gpuir.smem>
+// CHECK-NEXT:     %w = gpuir.window %s[0 : 32] : memref<64xf32, #gpuir.smem> -> memref<32xf32, strided<[1]>, #gpuir.smem>
+// CHECK-NEXT:     gpuir.fence cuda_in_order -> cuda_in_order
+// CHECK-NEXT:     gpuir.for %t = 0 to 32 : seq {
+// CHECK:          }
+// CHECK-NEXT:     gpuir.fence cuda_in_order -> cuda_in_order
+gpuir.proc @device(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    %s = gpuir.alloc : memref<64xf32, #gpuir.host>
+    %w = gpuir.window %s[0 : 32] : memref<64xf32, #gpuir.host> -> memref<32xf32, strided<[1]>, #gpuir.host>
+    gpuir.for %t = 0 to 32 : seq {
+      %v = gpuir.read %X[%i * 32 + %t] : memref<?xf32, #gpuir.host>
+      gpuir.write %v, %w[%t] : memref<32xf32, strided<[1]>, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.set_memory #gpuir.gmem for "X" in %p : !transform.any_op
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.set_memory #gpuir.smem for %a : !transform.any_op
+    %i = transform.gpuir.loop "i" in %p : (!transform.any_op) -> !transform.any_op
+    %f = transform.gpuir.wrap_device_function %i block(64) blocks_per_sm(2) cluster(2) : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.set_loop_mode %i cuda_tasks : !transform.any_op
+    %t = transform.gpuir.loop "t" in %p : (!transform.any_op) -> !transform.any_op
+    %f1 = transform.gpuir.insert_fence before %t cuda_in_order -> cuda_in_order : (!transform.any_op) -> !transform.any_op
+    %f2 = transform.gpuir.insert_fence after %t cuda_in_order -> cuda_in_order : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem of a buffer the statement reads and writes, in a window whose
+// corner depends on the task: copied in (guarded at the buffer's extent,
+// %n, which need not be a multiple of 16), accessed at offsets, copied out.
+// CHECK-LABEL: gpuir.proc @stage
+// CHECK:      gpuir.for %b = 0 to %n ceildiv 16 : seq {
+// CHECK-NEXT:   %acc = gpuir.alloc : memref<16xf32, #gpuir.host>
+// CHECK-NEXT:   gpuir.for %acc0 = 0 to 16 : seq {
+// CHECK-NEXT:     gpuir.if %b * 16 + %acc0 < %n {
+// CHECK-NEXT:       %[[V:.*]] = gpuir.read %X[%b * 16 + %acc0] : memref<?xf32, #gpuir.host>
+// CHECK-NEXT:       gpuir.write %[[V]], %acc[%acc0] : memref<16xf32, #gpuir.host>
+// CHECK:        gpuir.for %t = 0 to 16 : seq {
+// CHECK-NEXT:     gpuir.if %b * 16 + %t < %n {
+// CHECK-NEXT:       %[[W:.*]] = gpuir.read %Y[%b * 16 + %t]
+// CHECK-NEXT:       gpuir.reduce %[[W]], %acc[%t] : memref<16xf32, #gpuir.host>
+// CHECK:        gpuir.for %acc0 = 0 to 16 : seq {
+// CHECK-NEXT:     gpuir.if %b * 16 + %acc0 < %n {
+// CHECK-NEXT:       %[[U:.*]] = gpuir.read %acc[%acc0] : memref<16xf32, #gpuir.host>
+// CHECK-NEXT:       gpuir.write %[[U]], %X[%b * 16 + %acc0] : memref<?xf32, #gpuir.host>
+gpuir.proc @stage(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n)>}, %Y: memref<?xf32, #gpuir.host>) {
+  gpuir.for %b = 0 to %n ceildiv 16 : seq {
+    gpuir.for %t = 0 to 16 : seq {
+      gpuir.if %b * 16 + %t < %n {
+        %v = gpuir.read %Y[%b * 16 + %t] : memref<?xf32, #gpuir.host>
+        gpuir.reduce %v, %X[%b * 16 + %t] : memref<?xf32, #gpuir.host>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %t = transform.gpuir.loop "t" in %root : (!transform.any_op) -> !transform.any_op
+    %a, %c = transform.gpuir.stage_mem %t "X" [16] #gpuir.host as "acc" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem needs no guard where the loops around keep the window inside
+// the extents (%Mt * 64 rows, tiles of 64).
+// CHECK-LABEL: gpuir.proc @stage_whole
+// CHECK:      gpuir.for %A_s0 = 0 to 64 : seq {
+// CHECK-NEXT:   gpuir.for %A_s1 = 0 to 8 : seq {
+// CHECK-NEXT:     %[[V:.*]] = gpuir.read %A[%m * 64 + %A_s0, %A_s1 + 8]
+// CHECK-NEXT:     gpuir.write %[[V]], %A_s[%A_s0, %A_s1] : memref<64x8xf32, #gpuir.smem>
+gpuir.proc @stage_whole(%Mt: index, %A: memref<?x16xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 64, 16)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %r = 0 to 64 : seq {
+        gpuir.for %c = 0 to 8 : seq {
+          %v = gpuir.read %A[%m * 64 + %r, %c + 8] : memref<?x16xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.gpuir.loop "r" in %root : (!transform.any_op) -> !transform.any_op
+    %a, %c = transform.gpuir.stage_mem %r "A" [64, 8] #gpuir.smem as "A_s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

@@ -1,0 +1,73 @@
+# Schedules from Python: a transform script as text or built with
+# rake.schedule.Schedule, applied to a module, step by step, and a refused
+# rewrite as rake.Error with its location.
+# REQUIRES: python-bindings
+# RUN: %rake_python %s %rake_src | FileCheck %s
+
+import os
+import sys
+
+import rake
+from rake.schedule import Schedule
+
+src = sys.argv[1]
+schedules = os.path.join(src, "examples", "schedules")
+
+# The transpose schedule, as text: the result is the hand-written kernel.
+seq = rake.Module.load(os.path.join(schedules, "transpose_seq.mlir"))
+script = open(os.path.join(schedules, "transpose.schedule.mlir")).read()
+derived = seq.copy().schedule(script)
+derived.check()
+hand = rake.Module.load(os.path.join(src, "examples", "transpose.mlir"))
+# CHECK: transpose: same PTX as examples/transpose.mlir: True
+print("transpose: same PTX as examples/transpose.mlir:", derived.ptx() == hand.ptx())
+
+# Built in Python: divide a loop, then make it parallel.
+text = """
+gpuir.proc @scale(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n * 128)>}, %Y: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n * 128)>})
+    attributes {gpuir.check_sizes = [{n = 3}]} {
+  gpuir.for %i = 0 to %n * 128 : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    gpuir.write %v, %Y[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+"""
+m = rake.Module.parse(text, "scale.mlir")
+s = Schedule()
+proc = s.match("gpuir.proc")
+s.set_memory(proc, "gmem", name="X")
+s.set_memory(proc, "gmem", name="Y")
+i = s.loop("i")
+task, t = s.divide_loop(i, 128, names=("task", "t"))
+s.wrap_device_function(task, block=128)
+s.set_loop_mode(task, "cuda_tasks")
+s.set_loop_mode(t, "cuda_threads", unit="thread")
+
+# Step by step: the IR after each rewrite.
+steps = m.schedule_steps(s)
+# CHECK-NEXT: 8 steps
+print(len(steps), "steps")
+# CHECK-NEXT: transform.gpuir.divide_loop {{.*}} by 128 names("task", "t")
+# CHECK-NEXT: gpuir.for %task = 0 to %n : seq {
+step, ir = steps[4]
+print(step)
+print([l.strip() for l in ir.splitlines() if "gpuir.for %task" in l][0])
+
+m.schedule(s)
+m.check()
+# CHECK-NEXT: gpuir.for %task = 0 to %n : cuda_tasks {
+# CHECK-NEXT: gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+for line in str(m).splitlines():
+    if "gpuir.for" in line:
+        print(line.strip())
+
+# A refusal: the trip count of %i is not a multiple of 96.
+m = rake.Module.parse(text, "scale.mlir")
+bad = Schedule()
+bad.divide_loop(bad.loop("i"), 96)
+try:
+    m.schedule(bad)
+    print("accepted")
+except rake.Error as e:
+    # CHECK-NEXT: scale.mlir:4:3: error: cannot divide the loop over %i by 96 perfectly: its trip count n * 128 is not a multiple of 96 for every value of its parameters; use tail(guard) or tail(cut)
+    print(e.errors[0])
