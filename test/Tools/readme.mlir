@@ -8,4 +8,4 @@
 // CHECK: skipped (a main command (the test suite runs inside it)): scripts/test.sh
 // CHECK: skipped (needs torch and a GPU): PYTHONPATH=build/python python3 -c '
 // CHECK: skipped (needs a GPU): scripts/gpu-run.sh run work/gemm
-// CHECK: ran 23 README commands, skipped 4
+// CHECK: ran 24 README commands, skipped 4
