@@ -9,6 +9,10 @@
 #include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.h"
 #include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 
@@ -461,6 +465,33 @@ void transform::GpuIRStageMemOp::getEffects(
   modifiesPayload(effects);
 }
 
+DiagnosedSilenceableFailure transform::GpuIRReplaceOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  auto nest = dyn_cast<ForOp>(target);
+  if (!nest)
+    return notALoop(*this, target);
+  SmallVector<Value> buffers;
+  for (Attribute a : getBuffers()) {
+    StringRef name = cast<StringAttr>(a).getValue();
+    Value b = lookupBuffer(target, name);
+    if (!b) {
+      (void)why.refuse(target->getLoc(), "no buffer named '" + name +
+                                             "' is visible at this nest");
+      return refused(*this, why);
+    }
+    buffers.push_back(b);
+  }
+  FailureOr<Operation *> instr = replaceWithInstruction(
+      rewriter, nest, getInstr(), buffers,
+      getAttrs() ? *getAttrs() : DictionaryAttr(), why);
+  if (failed(instr))
+    return refused(*this, why);
+  results.push_back(*instr);
+  return DiagnosedSilenceableFailure::success();
+}
+
 //===----------------------------------------------------------------------===//
 // The extension
 //===----------------------------------------------------------------------===//
@@ -477,6 +508,12 @@ public:
 
   void init() {
     declareDependentDialect<GpuIRDialect>();
+    // What replace builds an instruction's sequential behavior with.
+    declareGeneratedDialect<func::FuncDialect>();
+    declareGeneratedDialect<scf::SCFDialect>();
+    declareGeneratedDialect<memref::MemRefDialect>();
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<affine::AffineDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.cpp.inc"

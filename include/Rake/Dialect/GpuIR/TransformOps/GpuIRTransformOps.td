@@ -340,4 +340,37 @@ def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem",
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
+def GpuIRReplaceOp : GpuIR_TransformOp<"replace",
+    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
+                        MemoryEffectsOpInterface]> {
+  let summary = "replace a loop nest by an instruction";
+  let description = [{
+    The target nest (loops of constant bounds, conditions, accesses and
+    arithmetic) becomes one instruction `instr` whose operands are windows
+    of the named buffers, in order, with `attrs` as its attributes. Each
+    window is inferred from the nest: its corner is what the accesses' indices
+    take from outside the nest, its intervals the dimensions the nest's
+    loops move through. Accepted only when the nest and the instruction's
+    sequential behavior, both run symbolically, write the same expression
+    (in the same order of operations) to every element; otherwise refused at
+    the first element where they differ, naming what each writes. Returns
+    the instruction.
+
+    ```mlir
+    %cp = transform.gpuir.replace %c with "gpuir.sm80.cp_async" ["As", "A"]
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$instr,
+                       StrArrayAttr:$buffers,
+                       OptionalAttr<DictionaryAttr>:$attrs);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target `with` $instr $buffers (`attrs` $attrs^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
 #endif // RAKE_GPUIR_TRANSFORM_OPS

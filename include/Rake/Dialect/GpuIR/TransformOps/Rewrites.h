@@ -106,6 +106,16 @@ FailureOr<StagedBuffer> stageMem(RewriterBase &rewriter, Operation *stmt,
                                  Attribute memorySpace, StringRef name,
                                  Refusal &why);
 
+/// replace: the nest becomes the instruction `instrName` (with `attrs`)
+/// whose operands are windows of `buffers`, in order; refused unless the
+/// nest and the instruction's sequential behavior write the same expression
+/// to every element.
+FailureOr<Operation *> replaceWithInstruction(RewriterBase &rewriter,
+                                              ForOp nest, StringRef instrName,
+                                              ArrayRef<Value> buffers,
+                                              DictionaryAttr attrs,
+                                              Refusal &why);
+
 /// The buffer a name refers to at `stmt`: a parameter of its procedure or
 /// a named allocation in a block around it.
 Value lookupBuffer(Operation *stmt, StringRef name);

@@ -1,0 +1,808 @@
+//===- Replace.cpp - a loop nest replaced by an instruction ---------------===//
+//
+// replace: a nest of constant-bound loops becomes one instruction whose
+// operands are windows of the buffers the nest accesses. Accepted only when
+// the two do the same thing: both are run symbolically, element by element,
+// the nest as written and the instruction through its sequential behavior
+// (InstrOpInterface::buildSequential, the code its sequential meaning is),
+// each data value an expression over the operands' initial elements; every
+// element either writes must end with the same expression. Expressions are
+// compared as written (a * b is not b * a, a sum keeps its order), so an
+// accepted replacement computes the same bits.
+//
+// The windows are inferred from the nest: each index of a buffer splits into
+// a corner (the values from outside the nest, the same for every access)
+// and an offset over the nest's loops; the dimensions whose offsets vary are
+// the window's intervals, from the smallest offset on, as long as the
+// instruction's parameter (or the largest offset) says.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+#include "Dependence.h"
+#include "RewriteUtils.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+using namespace mlir::rake::gpuir::detail;
+
+namespace {
+
+/// Hash-consed expressions over the operands' initial elements.
+class Exprs {
+public:
+  /// The initial value of element `flat` of operand `param`.
+  int input(unsigned param, int64_t flat) {
+    return intern("in:" + std::to_string(param) + ":" + std::to_string(flat),
+                  {}, Node{Kind::input, param, flat, "", {}});
+  }
+  int constant(Attribute attr) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    attr.print(os);
+    return intern("c:" + s, {}, Node{Kind::constant, 0, 0, s, {}});
+  }
+  int op(StringRef name, ArrayRef<int> args, StringRef attrs) {
+    std::string key = "op:" + name.str() + attrs.str();
+    return intern(key, args, Node{Kind::op, 0, 0, name.str() + attrs.str(),
+                                  SmallVector<int>(args)});
+  }
+
+  /// An expression printed, the operands' elements named by `names` (and
+  /// the coordinates of a flat index by `coords`), deep ones elided.
+  std::string print(int id, ArrayRef<std::string> names,
+                    function_ref<std::string(unsigned, int64_t)> coords,
+                    unsigned depth = 0) const {
+    const Node &n = nodes[id];
+    switch (n.kind) {
+    case Kind::input:
+      return names[n.param] + coords(n.param, n.flat);
+    case Kind::constant:
+      return n.text;
+    case Kind::op: {
+      if (depth > 4)
+        return "...";
+      std::string s = n.text + "(";
+      for (auto [i, a] : llvm::enumerate(n.args))
+        s += (i ? ", " : "") + print(a, names, coords, depth + 1);
+      return s + ")";
+    }
+    }
+    return "";
+  }
+
+  /// The first place, in order of evaluation, where two expressions differ:
+  /// the smallest differing subexpressions.
+  std::pair<int, int> firstDifference(int a, int b) const {
+    while (a != b) {
+      const Node &x = nodes[a], &y = nodes[b];
+      if (x.kind != Kind::op || y.kind != Kind::op || x.text != y.text ||
+          x.args.size() != y.args.size())
+        return {a, b};
+      unsigned i = 0;
+      while (i < x.args.size() && x.args[i] == y.args[i])
+        ++i;
+      a = x.args[i];
+      b = y.args[i];
+    }
+    return {a, b};
+  }
+
+private:
+  enum class Kind { input, constant, op };
+  struct Node {
+    Kind kind;
+    unsigned param;
+    int64_t flat;
+    std::string text;
+    SmallVector<int> args;
+  };
+  int intern(std::string key, ArrayRef<int> args, Node node) {
+    for (int a : args)
+      key += "," + std::to_string(a);
+    auto [it, inserted] = ids.try_emplace(key, nodes.size());
+    if (inserted)
+      nodes.push_back(std::move(node));
+    return it->second;
+  }
+  std::map<std::string, int> ids;
+  std::vector<Node> nodes;
+};
+
+/// A value while running: a concrete integer (control and index values) or
+/// an expression (data).
+struct Val {
+  bool concrete = false;
+  int64_t c = 0;
+  int node = -1;
+};
+
+/// The elements of the operands: what was written, and by which op.
+struct Memory {
+  std::vector<std::map<int64_t, int>> elements;
+  std::vector<std::map<int64_t, Operation *>> writers;
+  explicit Memory(unsigned n) : elements(n), writers(n) {}
+};
+
+/// An op's attributes as part of its expression (fastmath none left out:
+/// the builders' default).
+std::string attrKey(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  for (NamedAttribute a : op->getAttrDictionary()) {
+    std::string v;
+    llvm::raw_string_ostream vs(v);
+    a.getValue().print(vs);
+    if (v == "#arith.fastmath<none>")
+      continue;
+    os << "{" << a.getName().getValue() << "=" << v << "}";
+  }
+  return s;
+}
+
+/// Runs arith/math ops: integer ops on concrete values are computed, the
+/// rest become expressions. Returns false for an op it does not know.
+bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env) {
+  auto get = [&](Value v) -> Val { return env.lookup(v); };
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    Val v;
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()); i && c.getType().isIntOrIndex()) {
+      v.concrete = true;
+      v.c = i.getValue().getSExtValue();
+    }
+    v.node = exprs.constant(c.getValue());
+    env[c.getResult()] = v;
+    return true;
+  }
+  if (op->getNumResults() != 1)
+    return false;
+  bool allConcrete = llvm::all_of(op->getOperands(),
+                                  [&](Value v) { return get(v).concrete; });
+  Type t = op->getResult(0).getType();
+  if (allConcrete && t.isIntOrIndex() && !t.isInteger(1)) {
+    auto x = [&](unsigned i) { return get(op->getOperand(i)).c; };
+    std::optional<int64_t> r;
+    if (isa<arith::AddIOp>(op)) r = x(0) + x(1);
+    else if (isa<arith::SubIOp>(op)) r = x(0) - x(1);
+    else if (isa<arith::MulIOp>(op)) r = x(0) * x(1);
+    else if (isa<arith::DivSIOp>(op) && x(1)) r = x(0) / x(1);
+    else if (isa<arith::RemSIOp>(op) && x(1)) r = x(0) % x(1);
+    else if (isa<arith::IndexCastOp>(op)) r = x(0);
+    else if (auto sel = dyn_cast<arith::SelectOp>(op)) r = x(0) ? x(1) : x(2);
+    if (r) {
+      Val v;
+      v.concrete = true;
+      v.c = *r;
+      v.node = exprs.constant(IntegerAttr::get(t, *r));
+      env[op->getResult(0)] = v;
+      return true;
+    }
+  }
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op); cmp && allConcrete) {
+    int64_t a = get(cmp.getLhs()).c, b = get(cmp.getRhs()).c;
+    bool r = false;
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::eq: r = a == b; break;
+    case arith::CmpIPredicate::ne: r = a != b; break;
+    case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: r = a < b; break;
+    case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: r = a <= b; break;
+    case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: r = a > b; break;
+    case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: r = a >= b; break;
+    }
+    Val v;
+    v.concrete = true;
+    v.c = r;
+    v.node = exprs.constant(BoolAttr::get(op->getContext(), r));
+    env[cmp.getResult()] = v;
+    return true;
+  }
+  if (!isa_and_nonnull<arith::ArithDialect>(op->getDialect()) &&
+      op->getDialect()->getNamespace() != "math")
+    return false;
+  SmallVector<int> args;
+  for (Value v : op->getOperands())
+    args.push_back(get(v).node);
+  std::string type;
+  llvm::raw_string_ostream ts(type);
+  ts << ":" << t;
+  Val v;
+  v.node = exprs.op(op->getName().getStringRef(), args, attrKey(op) + type);
+  env[op->getResult(0)] = v;
+  return true;
+}
+
+int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
+  int64_t f = 0;
+  for (auto [i, s] : llvm::zip(idx, shape))
+    f = f * s + i;
+  return f;
+}
+
+/// Runs the instruction's sequential behavior (func/scf/memref/arith code).
+LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
+                          ArrayRef<SmallVector<int64_t>> shapes, Exprs &exprs,
+                          Memory &mem, DenseMap<Value, Val> &env,
+                          Refusal &why) {
+  auto paramOf = [&](Value v) -> int {
+    auto it = llvm::find(args, v);
+    return it == args.end() ? -1 : it - args.begin();
+  };
+  for (Operation &op : body) {
+    if (isa<func::ReturnOp, scf::YieldOp>(op))
+      continue;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      int p = paramOf(load.getMemRef());
+      SmallVector<int64_t> idx;
+      for (Value i : load.getIndices())
+        idx.push_back(env.lookup(i).c);
+      if (p < 0)
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: a load of a local buffer");
+      int64_t f = flatten(idx, shapes[p]);
+      auto it = mem.elements[p].find(f);
+      Val v;
+      v.node = it != mem.elements[p].end() ? it->second : exprs.input(p, f);
+      env[load.getResult()] = v;
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      int p = paramOf(store.getMemRef());
+      SmallVector<int64_t> idx;
+      for (Value i : store.getIndices())
+        idx.push_back(env.lookup(i).c);
+      if (p < 0)
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: a store to a local buffer");
+      mem.elements[p][flatten(idx, shapes[p])] =
+          env.lookup(store.getValueToStore()).node;
+      continue;
+    }
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+      SmallVector<int64_t> operands;
+      for (Value v : apply.getMapOperands())
+        operands.push_back(env.lookup(v).c);
+      SmallVector<int64_t> r = apply.getAffineMap().compose(operands);
+      Val v;
+      v.concrete = true;
+      v.c = r[0];
+      v.node = exprs.constant(IntegerAttr::get(IndexType::get(op.getContext()), r[0]));
+      env[apply.getResult()] = v;
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      int64_t lb = env.lookup(loop.getLowerBound()).c;
+      int64_t ub = env.lookup(loop.getUpperBound()).c;
+      int64_t step = env.lookup(loop.getStep()).c;
+      SmallVector<Val> carried;
+      for (Value init : loop.getInitArgs())
+        carried.push_back(env.lookup(init));
+      for (int64_t i = lb; step > 0 && i < ub; i += step) {
+        Val iv;
+        iv.concrete = true;
+        iv.c = i;
+        iv.node = exprs.constant(IntegerAttr::get(IndexType::get(op.getContext()), i));
+        env[loop.getInductionVar()] = iv;
+        for (auto [arg, v] : llvm::zip(loop.getRegionIterArgs(), carried))
+          env[arg] = v;
+        if (failed(runBehavior(*loop.getBody(), args, shapes, exprs, mem, env,
+                               why)))
+          return failure();
+        auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+        for (auto [k, y] : llvm::enumerate(yield.getOperands()))
+          carried[k] = env.lookup(y);
+      }
+      for (auto [r, v] : llvm::zip(loop.getResults(), carried))
+        env[r] = v;
+      continue;
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      Val c = env.lookup(branch.getCondition());
+      if (!c.concrete)
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: a branch on data");
+      Region &r = c.c ? branch.getThenRegion() : branch.getElseRegion();
+      if (!r.empty()) {
+        if (failed(runBehavior(r.front(), args, shapes, exprs, mem, env, why)))
+          return failure();
+        auto yield = cast<scf::YieldOp>(r.front().getTerminator());
+        for (auto [res, y] : llvm::zip(branch.getResults(), yield.getOperands()))
+          env[res] = env.lookup(y);
+      }
+      continue;
+    }
+    if (!runScalar(&op, exprs, env))
+      return why.refuse(op.getLoc(),
+                        "cannot run '" + op.getName().getStringRef() +
+                            "' of the instruction's sequential behavior");
+  }
+  return success();
+}
+
+/// One buffer the nest accesses, as one operand of the instruction.
+struct Operand {
+  Value buffer;
+  SmallVector<Value> cornerOps;
+  SmallVector<AffineExpr> corner;      // per buffer dimension
+  SmallVector<std::set<int64_t>> offs; // offsets seen per dimension
+  SmallVector<bool> interval;
+  SmallVector<int64_t> lo, shape;      // per interval dimension
+};
+
+/// A control value of the nest: its loops' variables are concrete.
+struct NestRun {
+  Operation *nest;
+  ArrayRef<Operand> operands;
+  Exprs &exprs;
+  Memory &mem;
+  DenseMap<Value, Val> env;
+  Refusal &why;
+  bool collectOnly; // first pass: find the offsets only
+
+  int operandOf(Value buffer) {
+    for (auto [k, o] : llvm::enumerate(operands))
+      if (o.buffer == buffer)
+        return k;
+    return -1;
+  }
+
+  /// The concrete value of an expression over the nest's variables.
+  std::optional<int64_t> eval(AffineExpr e, ValueRange ops) {
+    SmallVector<int64_t> vals;
+    for (auto [i, v] : llvm::enumerate(ops)) {
+      auto it = env.find(v);
+      if (it == env.end() || !it->second.concrete) {
+        if (e.isFunctionOfDim(i))
+          return std::nullopt;
+        vals.push_back(0);
+        continue;
+      }
+      vals.push_back(it->second.c);
+    }
+    return AffineMap::get(ops.size(), 0, e).compose(vals)[0];
+  }
+
+  LogicalResult run(Block &block) {
+    for (Operation &op : block)
+      if (failed(runOp(op)))
+        return failure();
+    return success();
+  }
+  LogicalResult runOp(Operation &op);
+  LogicalResult access(Operation *op, Value buffer, AffineMap map,
+                       ValueRange indices, std::optional<int> value,
+                       bool reduce);
+};
+
+/// The split of an access's index into corner and offset (over the nest's
+/// loop variables), evaluated.
+LogicalResult NestRun::access(Operation *op, Value buffer, AffineMap map,
+                              ValueRange indices, std::optional<int> value,
+                              bool reduce) {
+  int k = operandOf(buffer);
+  if (k < 0)
+    return why.refuse(op->getLoc(),
+                      "the nest accesses " + controlName(buffer) +
+                          ", which is not an operand of the replacement");
+  const Operand &o = operands[k];
+  llvm::SmallBitVector outer(indices.size());
+  for (auto [i, v] : llvm::enumerate(indices)) {
+    auto it = env.find(v);
+    outer[i] = it == env.end();
+  }
+  SmallVector<int64_t> idx;
+  for (auto [d, e] : llvm::enumerate(map.getResults())) {
+    SmallVector<AffineExpr> terms;
+    // Corner: the terms over outer values; offset: the rest, concrete.
+    std::function<void(AffineExpr)> flat = [&](AffineExpr x) {
+      if (x.getKind() == AffineExprKind::Add) {
+        flat(cast<AffineBinaryOpExpr>(x).getLHS());
+        flat(cast<AffineBinaryOpExpr>(x).getRHS());
+      } else {
+        terms.push_back(x);
+      }
+    };
+    flat(e);
+    AffineExpr corner = getAffineConstantExpr(0, op->getContext());
+    AffineExpr offset = corner;
+    for (AffineExpr t : terms) {
+      bool usesOuter = false, usesInner = false;
+      t.walk([&](AffineExpr x) {
+        if (auto dim = dyn_cast<AffineDimExpr>(x))
+          (outer[dim.getPosition()] ? usesOuter : usesInner) = true;
+      });
+      if (usesOuter && usesInner)
+        return why.refuse(op->getLoc(),
+                          "index " + Twine(d) + " of this access mixes the "
+                                                "nest's loops with values "
+                                                "from outside in one term");
+      (usesOuter ? corner : offset) = (usesOuter ? corner : offset) + t;
+    }
+    // The corner over the operand's outer values must be the operand's.
+    SmallVector<AffineExpr> dims;
+    for (auto [i, v] : llvm::enumerate(indices)) {
+      if (!outer[i]) {
+        dims.push_back(getAffineConstantExpr(0, op->getContext()));
+        continue;
+      }
+      auto it = llvm::find(o.cornerOps, v);
+      if (it == o.cornerOps.end())
+        return why.refuse(op->getLoc(),
+                          "this access indexes " + controlName(buffer) +
+                              " from another corner than the nest's first "
+                              "access of it");
+      dims.push_back(getAffineDimExpr(it - o.cornerOps.begin(), op->getContext()));
+    }
+    AffineExpr c =
+        simplifyAffineExpr(corner.replaceDims(dims), o.cornerOps.size(), 0);
+    if (c != o.corner[d])
+      return why.refuse(op->getLoc(),
+                        "this access indexes " + controlName(buffer) +
+                            " from another corner than the nest's first "
+                            "access of it");
+    std::optional<int64_t> off = eval(offset, indices);
+    if (!off)
+      return why.refuse(op->getLoc(), "cannot evaluate this access's index");
+    idx.push_back(*off);
+  }
+  if (collectOnly) {
+    auto &offs = const_cast<Operand &>(o).offs;
+    for (auto [d, v] : llvm::enumerate(idx))
+      offs[d].insert(v);
+    return success();
+  }
+  SmallVector<int64_t> local;
+  unsigned r = 0;
+  for (auto [d, v] : llvm::enumerate(idx)) {
+    if (!o.interval[d])
+      continue;
+    local.push_back(v - o.lo[r++]);
+  }
+  int64_t f = flatten(local, o.shape);
+  auto it = mem.elements[k].find(f);
+  int old = it != mem.elements[k].end() ? it->second : exprs.input(k, f);
+  if (!value) {
+    Val v;
+    v.node = old;
+    env[op->getResult(0)] = v;
+    return success();
+  }
+  int stored = *value;
+  if (reduce) {
+    Type t = cast<MemRefType>(buffer.getType()).getElementType();
+    std::string type;
+    llvm::raw_string_ostream ts(type);
+    ts << ":" << t;
+    stored = exprs.op(isa<FloatType>(t) ? "arith.addf" : "arith.addi",
+                      {old, *value}, type);
+  }
+  mem.elements[k][f] = stored;
+  mem.writers[k][f] = op;
+  return success();
+}
+
+LogicalResult NestRun::runOp(Operation &op) {
+  {
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      std::optional<int64_t> lo =
+          eval(loop.getLowerMap().getResult(0), loop.getLowerOperands());
+      std::optional<int64_t> hi =
+          eval(loop.getUpperMap().getResult(0), loop.getUpperOperands());
+      if (!lo || !hi)
+        return why.refuse(loop.getLoc(),
+                          "the nest's loops need bounds that do not depend "
+                          "on values from outside it");
+      for (int64_t i = *lo; i < *hi; ++i) {
+        Val v;
+        v.concrete = true;
+        v.c = i;
+        env[loop.getInductionVar()] = v;
+        if (failed(run(*loop.getBodyBlock())))
+          return failure();
+      }
+      env.erase(loop.getInductionVar());
+      return success();
+    }
+    if (auto cond = dyn_cast<IfOp>(op)) {
+      SmallVector<int64_t> vals;
+      for (AffineExpr e : cond.getMap().getResults()) {
+        std::optional<int64_t> v = eval(e, cond.getOperands());
+        if (!v)
+          return why.refuse(cond.getLoc(),
+                            "the nest's conditions must not depend on values "
+                            "from outside it");
+        vals.push_back(*v);
+      }
+      bool holds = conditionHolds(cond.getPredicates(),
+                                  cond.getAlternativeSizes(), vals);
+      Region &r = holds ? cond.getThenRegion() : cond.getElseRegion();
+      if (!r.empty() && failed(run(r.front())))
+        return failure();
+      return success();
+    }
+    if (auto read = dyn_cast<ReadOp>(op))
+      return access(read, read.getMemref(), read.getMap(), read.getIndices(),
+                    std::nullopt, false);
+    if (auto write = dyn_cast<WriteOp>(op))
+      return access(write, write.getMemref(), write.getMap(),
+                    write.getIndices(), env.lookup(write.getValue()).node,
+                    false);
+    if (auto reduce = dyn_cast<ReduceOp>(op))
+      return access(reduce, reduce.getMemref(), reduce.getMap(),
+                    reduce.getIndices(), env.lookup(reduce.getValue()).node,
+                    true);
+    if (isa<FenceOp, ArriveOp, AwaitOp>(op))
+      return why.refuse(op.getLoc(), "the nest to replace must not "
+                                     "synchronize");
+    if (!runScalar(&op, exprs, env))
+      return why.refuse(op.getLoc(), "a nest to replace holds loops, "
+                                     "conditions, accesses and arithmetic; "
+                                     "not '" + op.getName().getStringRef() +
+                                         "'");
+  }
+  return success();
+}
+
+} // namespace
+
+FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
+    RewriterBase &rewriter, ForOp nest, StringRef instrName,
+    ArrayRef<Value> buffers, DictionaryAttr attrs, Refusal &why) {
+  MLIRContext *ctx = nest.getContext();
+  Location loc = nest.getLoc();
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup(instrName, ctx);
+  if (!name || !name->hasInterface<InstrOpInterface>())
+    return why.refuse(loc, "'" + instrName + "' is not an instruction");
+
+  // The operands: each buffer's corner, from its first access in the nest.
+  SmallVector<Operand, 4> operands;
+  llvm::SmallPtrSet<Value, 8> inner;
+  nest->walk([&](ForOp l) { inner.insert(l.getInductionVar()); });
+  for (Value b : buffers) {
+    Operand o;
+    o.buffer = b;
+    unsigned rank = cast<MemRefType>(b.getType()).getRank();
+    o.offs.resize(rank);
+    Operation *first = nullptr;
+    nest->walk([&](Operation *op) {
+      if (first)
+        return;
+      if (auto r = dyn_cast<ReadOp>(op); r && r.getMemref() == b)
+        first = op;
+      if (auto w = dyn_cast<WriteOp>(op); w && w.getMemref() == b)
+        first = op;
+      if (auto w = dyn_cast<ReduceOp>(op); w && w.getMemref() == b)
+        first = op;
+    });
+    if (!first)
+      return why.refuse(loc, "the nest does not access " + controlName(b) +
+                                 "; each operand of the replacement is a "
+                                 "buffer the nest accesses");
+    AffineMap map = first->getAttrOfType<AffineMapAttr>("map").getValue();
+    ValueRange indices = first->getOperands().take_back(map.getNumDims());
+    SmallVector<AffineExpr> dims;
+    for (Value v : indices) {
+      if (inner.contains(v)) {
+        dims.push_back(getAffineConstantExpr(0, ctx));
+        continue;
+      }
+      if (!llvm::is_contained(o.cornerOps, v))
+        o.cornerOps.push_back(v);
+      dims.push_back(getAffineDimExpr(
+          llvm::find(o.cornerOps, v) - o.cornerOps.begin(), ctx));
+    }
+    for (AffineExpr e : map.getResults()) {
+      AffineExpr corner = getAffineConstantExpr(0, ctx);
+      std::function<void(AffineExpr)> flat = [&](AffineExpr x) {
+        if (x.getKind() == AffineExprKind::Add) {
+          flat(cast<AffineBinaryOpExpr>(x).getLHS());
+          flat(cast<AffineBinaryOpExpr>(x).getRHS());
+          return;
+        }
+        bool usesOuter = false;
+        x.walk([&](AffineExpr y) {
+          if (auto d = dyn_cast<AffineDimExpr>(y))
+            usesOuter |= !inner.contains(indices[d.getPosition()]);
+        });
+        if (usesOuter)
+          corner = corner + x;
+      };
+      flat(e);
+      o.corner.push_back(simplifyAffineExpr(corner.replaceDims(dims),
+                                            o.cornerOps.size(), 0));
+    }
+    operands.push_back(std::move(o));
+  }
+
+  // First pass: the offsets each operand's accesses reach.
+  Exprs exprs;
+  {
+    Memory scratch(operands.size());
+    NestRun collect{nest, operands, exprs, scratch, DenseMap<Value, Val>(), why, true};
+    if (failed(collect.runOp(*nest)))
+      return failure();
+  }
+
+  // The windows: the dimensions whose offsets vary are intervals, from the
+  // smallest offset to the largest.
+  rewriter.setInsertionPoint(nest);
+  SmallVector<Value> windows;
+  for (Operand &o : operands) {
+    auto type = cast<MemRefType>(o.buffer.getType());
+    unsigned rank = type.getRank();
+    o.interval.assign(rank, false);
+    bool any = false;
+    for (unsigned d = 0; d < rank; ++d)
+      any |= (o.interval[d] = o.offs[d].size() > 1);
+    if (!any && rank)
+      o.interval[rank - 1] = true;
+    SmallVector<AffineExpr> coords;
+    SmallVector<bool> intervals;
+    SmallVector<int64_t> shape, strides;
+    SmallVector<int64_t> srcStrides;
+    int64_t srcOffset;
+    if (failed(type.getStridesAndOffset(srcStrides, srcOffset)))
+      return why.refuse(loc, "cannot make a window of " +
+                                 controlName(o.buffer) + ": it has no strides");
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t lo = *o.offs[d].begin(), hi = *o.offs[d].rbegin();
+      if (!o.interval[d]) {
+        coords.push_back(o.corner[d] + lo);
+        intervals.push_back(false);
+        continue;
+      }
+      o.lo.push_back(lo);
+      o.shape.push_back(hi - lo + 1);
+      coords.push_back(o.corner[d] + lo);
+      coords.push_back(o.corner[d] + hi + 1);
+      intervals.push_back(true);
+      shape.push_back(hi - lo + 1);
+      strides.push_back(srcStrides[d]);
+    }
+    auto resultType = MemRefType::get(
+        shape, type.getElementType(),
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
+        type.getMemorySpace());
+    ControlGroup g = simplifyGroup(
+        {o.cornerOps, AffineMap::get(o.cornerOps.size(), 0, coords, ctx)});
+    auto window = WindowOp::create(
+        rewriter, loc, resultType, o.buffer, g.operands,
+        AffineMapAttr::get(g.map), rewriter.getDenseBoolArrayAttr(intervals),
+        StringAttr());
+    windows.push_back(window.getResult());
+  }
+
+  // The instruction, as GpuIR's verifier accepts it.
+  OperationState state(loc, *name);
+  state.addOperands(windows);
+  if (attrs)
+    state.addAttributes(attrs.getValue());
+  Operation *instr = rewriter.create(state);
+  auto undo = [&] {
+    rewriter.eraseOp(instr);
+    for (Value w : llvm::reverse(windows))
+      rewriter.eraseOp(w.getDefiningOp());
+  };
+  {
+    std::string message;
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (failed(mlir::verify(instr))) {
+      undo();
+      return why.refuse(loc, "the nest cannot become '" + instrName +
+                                 "' on windows of its buffers: " + message);
+    }
+  }
+
+  // The instruction's behavior, run on its operands' elements.
+  auto iface = cast<InstrOpInterface>(instr);
+  SmallVector<SmallVector<int64_t>> shapes;
+  SmallVector<Type> argTypes;
+  for (Value w : windows) {
+    auto t = cast<MemRefType>(w.getType());
+    shapes.push_back(SmallVector<int64_t>(t.getShape()));
+    argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
+  }
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(loc);
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(scratch->getBody());
+  auto fn = func::FuncOp::create(b, loc, "behavior",
+                                 FunctionType::get(ctx, argTypes, {}));
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  SmallVector<Value> args(entry->getArguments());
+  if (failed(iface.buildSequential(b, args))) {
+    undo();
+    return why.refuse(loc, "'" + instrName + "' has no sequential behavior");
+  }
+  func::ReturnOp::create(b, loc);
+  Memory instrMem(operands.size());
+  {
+    DenseMap<Value, Val> env;
+    if (failed(runBehavior(*entry, args, shapes, exprs, instrMem, env, why))) {
+      undo();
+      return failure();
+    }
+  }
+  Memory nestMem(operands.size());
+  {
+    NestRun run{nest, operands, exprs, nestMem, DenseMap<Value, Val>(), why, false};
+    if (failed(run.runOp(*nest))) {
+      undo();
+      return failure();
+    }
+  }
+
+  // Every element either writes, the same expression.
+  SmallVector<std::string> names;
+  SmallVector<InstrParam> params = iface.getParams();
+  for (unsigned k = 0; k < operands.size(); ++k) {
+    std::string n = controlName(operands[k].buffer);
+    for (const InstrParam &p : params)
+      if (p.operandIndex == k)
+        n = p.name.str();
+    names.push_back(n);
+  }
+  auto coords = [&](unsigned k, int64_t f) {
+    SmallVector<int64_t> idx(shapes[k].size());
+    for (int d = shapes[k].size() - 1; d >= 0; --d) {
+      idx[d] = f % shapes[k][d];
+      f /= shapes[k][d];
+    }
+    std::string s = "[";
+    for (auto [i, v] : llvm::enumerate(idx))
+      s += (i ? ", " : "") + std::to_string(v);
+    return s + "]";
+  };
+  for (unsigned k = 0; k < operands.size(); ++k) {
+    std::set<int64_t> keys;
+    for (auto &[f, n] : nestMem.elements[k])
+      keys.insert(f);
+    for (auto &[f, n] : instrMem.elements[k])
+      keys.insert(f);
+    for (int64_t f : keys) {
+      auto ni = nestMem.elements[k].find(f), ii = instrMem.elements[k].find(f);
+      bool inNest = ni != nestMem.elements[k].end();
+      bool inInstr = ii != instrMem.elements[k].end();
+      if (inNest && inInstr && ni->second == ii->second)
+        continue;
+      std::string where = names[k] + coords(k, f);
+      std::string instrSays, nestSays;
+      if (inNest && inInstr) {
+        auto [x, y] = exprs.firstDifference(ii->second, ni->second);
+        instrSays = "computes with " + exprs.print(x, names, coords);
+        nestSays = "with " + exprs.print(y, names, coords);
+      } else {
+        instrSays = inInstr ? "writes " + exprs.print(ii->second, names, coords)
+                            : "leaves it unchanged";
+        nestSays = inNest ? "writes " + exprs.print(ni->second, names, coords)
+                          : "leaves it unchanged";
+      }
+      Operation *writer = inNest ? nestMem.writers[k][f] : nullptr;
+      undo();
+      (void)why.refuse(loc, "cannot replace the nest by '" + instrName +
+                                "': for " + where + " the instruction " +
+                                instrSays + ", the nest " + nestSays);
+      if (writer)
+        why.note(writer->getLoc(), "the nest's write of " + where);
+      return failure();
+    }
+  }
+  rewriter.eraseOp(nest);
+  return instr;
+}
