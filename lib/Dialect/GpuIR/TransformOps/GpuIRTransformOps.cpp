@@ -493,6 +493,202 @@ DiagnosedSilenceableFailure transform::GpuIRReplaceOp::applyToOne(
 }
 
 //===----------------------------------------------------------------------===//
+// Buffers' layouts
+//===----------------------------------------------------------------------===//
+
+/// The buffer an alloc handle's payload op allocates.
+static FailureOr<AllocOp> allocOf(Operation *transformOp, Operation *target,
+                                  DiagnosedSilenceableFailure &diag) {
+  auto alloc = dyn_cast<AllocOp>(target);
+  if (!alloc) {
+    Refusal why(target->getLoc());
+    (void)why.refuse(target->getLoc(),
+                     "'" + transformOp->getName().getStringRef() +
+                         "' applies to gpuir.alloc, not to '" +
+                         target->getName().getStringRef() + "'");
+    diag = refused(transformOp, why);
+    return failure();
+  }
+  return alloc;
+}
+
+#define RAKE_IN_PLACE_EFFECTS(OP)                                              \
+  void transform::OP::getEffects(                                              \
+      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
+    readsTargetModifiesPayload(*this, getTargetMutable(), effects);            \
+  }
+RAKE_IN_PLACE_EFFECTS(GpuIRDivideDimOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRMultDimOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRRearrangeDimOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRExpandDimOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRLiftAllocOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRCutLoopOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRFuseOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRMultLoopsOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRAddLoopOp)
+#undef RAKE_IN_PLACE_EFFECTS
+
+DiagnosedSilenceableFailure transform::GpuIRDivideDimOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  if (failed(divideDim(rewriter, alloc->getResult(), getDim(), getFactor(), why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRMultDimOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  if (failed(multDims(rewriter, alloc->getResult(), getDim(), why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRRearrangeDimOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  if (failed(rearrangeDims(rewriter, alloc->getResult(), getPerm(), why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRExpandDimOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  AffineMap index = getIndex();
+  if (index.getNumResults() != 1 || index.getNumSymbols() ||
+      index.getNumDims() != getLoops().size()) {
+    (void)why.refuse(target->getLoc(),
+                     "expand_dim's index is one expression over the named "
+                     "loops' variables");
+    return refused(*this, why);
+  }
+  // The named loops: around the buffer's uses (the first found).
+  SmallVector<Value> operands;
+  for (Attribute a : getLoops()) {
+    StringRef name = cast<StringAttr>(a).getValue();
+    Value iv;
+    for (Operation *use : alloc->getResult().getUsers())
+      for (Operation *p = use->getParentOp(); p && !iv; p = p->getParentOp())
+        if (auto loop = dyn_cast<ForOp>(p))
+          if (loop.getIvName() && *loop.getIvName() == name)
+            iv = loop.getInductionVar();
+    if (!iv) {
+      (void)why.refuse(target->getLoc(), "no loop over %" + name +
+                                             " around the buffer's uses");
+      return refused(*this, why);
+    }
+    operands.push_back(iv);
+  }
+  if (failed(expandDim(rewriter, alloc->getResult(), getSize(),
+                       index.getResult(0), operands, why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRLiftAllocOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  if (failed(liftAlloc(rewriter, *alloc, why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRInlineWindowOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  auto window = dyn_cast<WindowOp>(target);
+  if (!window) {
+    (void)why.refuse(target->getLoc(), "inline_window applies to gpuir.window");
+    return refused(*this, why);
+  }
+  if (failed(inlineWindow(rewriter, window, why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRCutLoopOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(target->getLoc());
+  FailureOr<std::pair<ForOp, ForOp>> loops = cutLoop(rewriter, loop, getAt(), why);
+  if (failed(loops))
+    return refused(*this, why);
+  results.push_back(loops->first);
+  results.push_back(loops->second);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRFuseOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(target->getLoc());
+  FailureOr<ForOp> fused = fuseLoops(rewriter, loop, why);
+  if (failed(fused))
+    return refused(*this, why);
+  results.push_back(*fused);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRMultLoopsOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(target->getLoc());
+  FailureOr<ForOp> merged =
+      multLoops(rewriter, loop, getName() ? *getName() : StringRef(), why);
+  if (failed(merged))
+    return refused(*this, why);
+  results.push_back(*merged);
+  return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRAddLoopOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<ForOp> loop = addLoop(rewriter, target, getSize(), getName(), why);
+  if (failed(loop))
+    return refused(*this, why);
+  results.push_back(*loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+//===----------------------------------------------------------------------===//
 // The extension
 //===----------------------------------------------------------------------===//
 

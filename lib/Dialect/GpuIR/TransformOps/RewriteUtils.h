@@ -19,8 +19,9 @@ struct ControlGroup {
 /// the dims of one map.
 FailureOr<SmallVector<ControlGroup>> getControlGroups(Operation *op);
 void setControlGroups(Operation *op, ArrayRef<ControlGroup> groups);
-/// The group simplified, with the operands no expression uses dropped.
-ControlGroup simplifyGroup(const ControlGroup &g);
+/// The group simplified (MLIR's simplifyAffineMap, unless `simplify` is
+/// false), with the operands no expression uses dropped.
+ControlGroup simplifyGroup(const ControlGroup &g, bool simplify = true);
 /// Every control expression group at or under `root` simplified.
 void simplifyGroupsUnder(RewriterBase &rewriter, Operation *root);
 /// The combined operands of two groups and their first results over them.

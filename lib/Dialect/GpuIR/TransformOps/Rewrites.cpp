@@ -135,9 +135,9 @@ ControlGroup substitute(const ControlGroup &g, Value old, AffineExpr repl,
 }
 
 /// The group simplified, with the operands no expression uses dropped.
-ControlGroup simplifyGroup(const ControlGroup &g) {
+ControlGroup simplifyGroup(const ControlGroup &g, bool simplify) {
   MLIRContext *ctx = g.map.getContext();
-  AffineMap m = simplifyAffineMap(g.map);
+  AffineMap m = simplify ? simplifyAffineMap(g.map) : g.map;
   ControlGroup out;
   SmallVector<AffineExpr> dims(g.operands.size());
   llvm::DenseMap<Value, unsigned> pos;
@@ -154,8 +154,9 @@ ControlGroup simplifyGroup(const ControlGroup &g) {
       d = getAffineConstantExpr(0, ctx);
   SmallVector<AffineExpr> results;
   for (AffineExpr e : m.getResults())
-    results.push_back(simplifyAffineExpr(e.replaceDims(dims),
-                                         out.operands.size(), 0));
+    results.push_back(simplify ? simplifyAffineExpr(e.replaceDims(dims),
+                                                    out.operands.size(), 0)
+                               : e.replaceDims(dims));
   out.map = AffineMap::get(out.operands.size(), 0, results, ctx);
   return out;
 }
@@ -731,4 +732,222 @@ LogicalResult mlir::rake::gpuir::setLoopMode(RewriterBase &rewriter,
   set(oldMode, oldUnit);
   return why.refuse(loop.getLoc(), "cannot set the mode of the loop over " +
                                        loopName(loop) + ": " + message);
+}
+
+//===----------------------------------------------------------------------===//
+// cut_loop, fuse, mult_loops, add_loop
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::pair<ForOp, ForOp>>
+mlir::rake::gpuir::cutLoop(RewriterBase &rewriter, ForOp loop, int64_t n,
+                           Refusal &why) {
+  MLIRContext *ctx = loop.getContext();
+  if (n < 0)
+    return why.refuse(loop.getLoc(), "cut_loop cuts after a number of "
+                                     "iterations >= 0");
+  ControlGroup lo{llvm::to_vector(loop.getLowerOperands()), loop.getLowerMap()};
+  ControlGroup hi{llvm::to_vector(loop.getUpperOperands()), loop.getUpperMap()};
+  auto [ctl, bounds] = combine(lo, hi);
+  auto [loE, hiE] = bounds;
+  unsigned m = ctl.size();
+  // Does the loop always run at least n iterations (around it, for every
+  // parameter value)? If not, the first part is guarded by i < hi.
+  bool guard;
+  {
+    InstancePair pair(loop->getParentOfType<ProcOp>());
+    if (failed(pair.addEnclosing(0, loop)))
+      return why.refuse(loop.getLoc(), "cannot analyse the loops around");
+    FailureOr<AffineExpr> l = pair.align(0, loE, ctl);
+    FailureOr<AffineExpr> h = pair.align(0, hiE, ctl);
+    if (failed(l) || failed(h) || failed(pair.addLt(*h, *l + n)))
+      return why.refuse(loop.getLoc(), "cannot analyse the loop's bounds");
+    guard = !pair.isEmpty();
+  }
+  Value iv = loop.getInductionVar();
+  rewriter.setInsertionPointAfter(loop);
+  auto second = cast<ForOp>(rewriter.clone(*loop.getOperation()));
+  ControlGroup cut = simplifyGroup({ctl, AffineMap::get(m, 0, loE + n, ctx)});
+  rewriter.modifyOpInPlace(second, [&] {
+    second.getLowerOperandsMutable().assign(cut.operands);
+    second.setLowerMapAttr(AffineMapAttr::get(cut.map));
+  });
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.getUpperOperandsMutable().assign(cut.operands);
+    loop.setUpperMapAttr(AffineMapAttr::get(cut.map));
+  });
+  if (guard) {
+    Block *body = loop.getBodyBlock();
+    SmallVector<Operation *> ops =
+        llvm::map_to_vector(*body, [](Operation &op) { return &op; });
+    rewriter.setInsertionPointToStart(body);
+    SmallVector<Value> condOps(ctl);
+    condOps.push_back(iv);
+    ControlGroup c = simplifyGroup(
+        {condOps, AffineMap::get(m + 1, 0,
+                                 {getAffineDimExpr(m, ctx), hiE}, ctx)});
+    auto cond = IfOp::create(rewriter, loop.getLoc(), c.operands,
+                             AffineMapAttr::get(c.map),
+                             rewriter.getDenseI32ArrayAttr(
+                                 {static_cast<int32_t>(CmpPredicate::lt)}),
+                             DenseI32ArrayAttr());
+    cond.getThenRegion().push_back(new Block());
+    Block *dest = &cond.getThenRegion().front();
+    for (Operation *op : ops)
+      rewriter.moveOpBefore(op, dest, dest->end());
+  }
+  return std::make_pair(loop, second);
+}
+
+FailureOr<ForOp> mlir::rake::gpuir::fuseLoops(RewriterBase &rewriter,
+                                              ForOp first, Refusal &why) {
+  auto second = dyn_cast_or_null<ForOp>(first->getNextNode());
+  if (!second)
+    return why.refuse(first.getLoc(),
+                      "fuse joins a loop with the loop right after it; the "
+                      "next statement is not a gpuir.for");
+  auto sameGroup = [](ControlGroup a, ControlGroup b) {
+    a = simplifyGroup(a);
+    b = simplifyGroup(b);
+    return a.operands == b.operands && a.map == b.map;
+  };
+  if (!sameGroup({llvm::to_vector(first.getLowerOperands()), first.getLowerMap()},
+                 {llvm::to_vector(second.getLowerOperands()), second.getLowerMap()}) ||
+      !sameGroup({llvm::to_vector(first.getUpperOperands()), first.getUpperMap()},
+                 {llvm::to_vector(second.getUpperOperands()), second.getUpperMap()}))
+    return why.refuse(second.getLoc(),
+                      "cannot fuse the loops over " + loopName(first) +
+                          " and " + loopName(second) +
+                          ": their bounds differ");
+  if (first.getModeAttr() != second.getModeAttr() ||
+      first.getUnitAttr() != second.getUnitAttr())
+    return why.refuse(second.getLoc(),
+                      "cannot fuse the loops over " + loopName(first) +
+                          " and " + loopName(second) + ": their modes differ");
+  SmallVector<Access> a, b;
+  if (failed(collectAccesses(first, a, why)) ||
+      failed(collectAccesses(second, b, why)))
+    return failure();
+  // The second loop's iteration i1 ran after the first's i2 > i1; fused, it
+  // runs before.
+  Value i = first.getInductionVar(), j = second.getInductionVar();
+  FailureOr<std::optional<Conflict>> conflict = findConflict(
+      first->getParentOp(), b, a,
+      [&](InstancePair &p) {
+        return p.addLt(p.dim(p.var(0, j)), p.dim(p.var(1, i)));
+      },
+      why);
+  if (failed(conflict))
+    return failure();
+  if (*conflict) {
+    const Conflict &c = **conflict;
+    (void)why.refuse(second.getLoc(),
+                     "cannot fuse the loops over " + loopName(first) +
+                         " and " + loopName(second) + ": " +
+                         describeAccess(c.first) + " in the second and " +
+                         describeAccess(c.second) +
+                         " in the first reach one element, the second's "
+                         "iteration before the first's; fused, it would run "
+                         "first");
+    noteConflict(why, c);
+    return failure();
+  }
+  Block *dest = first.getBodyBlock();
+  for (Operation &op : llvm::make_early_inc_range(*second.getBodyBlock()))
+    rewriter.moveOpBefore(&op, dest, dest->end());
+  rewriter.replaceAllUsesWith(j, i);
+  rewriter.eraseOp(second);
+  return first;
+}
+
+FailureOr<ForOp> mlir::rake::gpuir::multLoops(RewriterBase &rewriter,
+                                              ForOp outer, StringRef name,
+                                              Refusal &why) {
+  MLIRContext *ctx = outer.getContext();
+  Block *body = outer.getBodyBlock();
+  auto inner = dyn_cast<ForOp>(body->empty() ? nullptr : &body->front());
+  if (!inner || !llvm::hasSingleElement(*body))
+    return why.refuse(outer.getLoc(),
+                      "cannot merge the loop over " + loopName(outer) +
+                          ": its body must be exactly one gpuir.for");
+  std::optional<int64_t> lo = inner.getConstantLowerBound();
+  std::optional<int64_t> hi = inner.getConstantUpperBound();
+  if (!lo || !hi || *hi <= *lo)
+    return why.refuse(inner.getLoc(),
+                      "cannot merge the loop over " + loopName(inner) +
+                          " into " + loopName(outer) +
+                          ": its bounds must be constants, at least one "
+                          "iteration");
+  if (outer.getModeAttr() != inner.getModeAttr() ||
+      outer.getUnitAttr() != inner.getUnitAttr())
+    return why.refuse(inner.getLoc(),
+                      "cannot merge the loops over " + loopName(outer) +
+                          " and " + loopName(inner) + ": their modes differ");
+  int64_t n = *hi - *lo;
+  ControlGroup olo{llvm::to_vector(outer.getLowerOperands()), outer.getLowerMap()};
+  ControlGroup ohi{llvm::to_vector(outer.getUpperOperands()), outer.getUpperMap()};
+  auto [ctl, bounds] = combine(olo, ohi);
+  auto [loE, hiE] = bounds;
+  unsigned m = ctl.size();
+  Value i = outer.getInductionVar(), j = inner.getInductionVar();
+  SmallVector<Operation *> iUsers, jUsers;
+  for (Operation *u : i.getUsers())
+    if (!llvm::is_contained(iUsers, u))
+      iUsers.push_back(u);
+  for (Operation *u : j.getUsers())
+    if (!llvm::is_contained(jUsers, u))
+      jUsers.push_back(u);
+  ControlGroup newHi =
+      simplifyGroup({ctl, AffineMap::get(m, 0, (hiE - loE) * n, ctx)});
+  rewriter.modifyOpInPlace(outer, [&] {
+    setControlGroups(outer, {constantGroup(ctx, 0), newHi});
+    std::string nm = name.empty()
+                         ? (outer.getIvName() ? outer.getIvName()->str() : "") +
+                               (inner.getIvName() ? inner.getIvName()->str() : "")
+                         : name.str();
+    outer.setIvNameAttr(rewriter.getStringAttr(nm));
+  });
+  for (Operation &op : llvm::make_early_inc_range(*inner.getBodyBlock()))
+    rewriter.moveOpBefore(&op, body, body->end());
+  SmallVector<Value> ops(ctl);
+  ops.push_back(i);
+  AffineExpr k = getAffineDimExpr(m, ctx);
+  for (Operation *u : iUsers)
+    if (u != inner.getOperation() &&
+        failed(substituteControlValue(rewriter, u, i, loE + k.floorDiv(n), ops)))
+      return why.refuse(u->getLoc(), "the rewrite does not know the control "
+                                     "expressions of this op");
+  for (Operation *u : jUsers)
+    if (failed(substituteControlValue(rewriter, u, j,
+                                      getAffineDimExpr(0, ctx) % n + *lo, {i})))
+      return why.refuse(u->getLoc(), "the rewrite does not know the control "
+                                     "expressions of this op");
+  rewriter.eraseOp(inner);
+  return outer;
+}
+
+FailureOr<ForOp> mlir::rake::gpuir::addLoop(RewriterBase &rewriter,
+                                            Operation *stmt, int64_t n,
+                                            StringRef name, Refusal &why) {
+  MLIRContext *ctx = stmt->getContext();
+  if (n <= 0)
+    return why.refuse(stmt->getLoc(), "add_loop adds a loop of at least one "
+                                      "iteration");
+  rewriter.setInsertionPoint(stmt);
+  ForOp loop = makeLoop(rewriter, stmt->getLoc(), constantGroup(ctx, 0),
+                        constantGroup(ctx, n),
+                        LoopModeAttr::get(ctx, LoopMode::seq), CollUnitAttr(),
+                        name);
+  rewriter.setInsertionPointToStart(loop.getBodyBlock());
+  // Iteration 0 runs the statement, so it runs once: no precondition.
+  auto cond = IfOp::create(
+      rewriter, stmt->getLoc(), ValueRange{loop.getInductionVar()},
+      AffineMapAttr::get(AffineMap::get(
+          1, 0, {getAffineDimExpr(0, ctx), getAffineConstantExpr(0, ctx)},
+          ctx)),
+      rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(CmpPredicate::eq)}),
+      DenseI32ArrayAttr());
+  cond.getThenRegion().push_back(new Block());
+  rewriter.moveOpBefore(stmt, &cond.getThenRegion().front(),
+                        cond.getThenRegion().front().end());
+  return loop;
 }

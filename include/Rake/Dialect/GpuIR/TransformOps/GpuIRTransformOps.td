@@ -373,4 +373,172 @@ def GpuIRReplaceOp : GpuIR_TransformOp<"replace",
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
+//===----------------------------------------------------------------------===//
+// Buffers' layouts
+//===----------------------------------------------------------------------===//
+
+class GpuIR_InPlaceOp<string mnemonic, string summaryText>
+    : GpuIR_TransformOp<mnemonic,
+        GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = summaryText;
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRDivideDimOp : GpuIR_InPlaceOp<"divide_dim",
+    "split a dimension of an allocated buffer in two"> {
+  let description = [{
+    Dimension `dim` of size n (a multiple of `factor`) becomes two, n /
+    factor and factor; every access's index i becomes (i floordiv factor,
+    i mod factor). Each access reaches the element it did. Windows of the
+    buffer must take that dimension as a point and keep their strides.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$dim,
+                       I64Attr:$factor);
+  let assemblyFormat = "$target $dim `by` $factor attr-dict `:` type($target)";
+}
+
+def GpuIRMultDimOp : GpuIR_InPlaceOp<"mult_dim",
+    "merge two adjacent dimensions of an allocated buffer"> {
+  let description = [{
+    Dimensions `dim` and `dim + 1` (sizes m and n) become one of size m n;
+    an index (i, j) becomes i n + j.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$dim);
+  let assemblyFormat = "$target $dim attr-dict `:` type($target)";
+}
+
+def GpuIRRearrangeDimOp : GpuIR_InPlaceOp<"rearrange_dim",
+    "permute the dimensions of an allocated buffer"> {
+  let description = [{
+    New dimension d is old dimension `perm[d]`; every access's indices are
+    permuted alike.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$perm);
+  let assemblyFormat = "$target $perm attr-dict `:` type($target)";
+}
+
+def GpuIRExpandDimOp : GpuIR_InPlaceOp<"expand_dim",
+    "give an allocated buffer a new leading dimension"> {
+  let description = [{
+    A new leading dimension of `size`, indexed at every use by `index`, an
+    affine map over the variables of the named loops (`k mod 2` for a double
+    buffer). Refused where the index can leave [0, size) (Presburger, over
+    the loops around the use) or a use is outside one of the loops.
+
+    ```mlir
+    transform.gpuir.expand_dim %tile 2 index(affine_map<(k) -> (k mod 2)>) of ["k"]
+        : !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$size,
+                       AffineMapAttr:$index, StrArrayAttr:$loops);
+  let assemblyFormat = [{
+    $target $size `index` `(` $index `)` `of` $loops attr-dict `:` type($target)
+  }];
+}
+
+def GpuIRLiftAllocOp : GpuIR_InPlaceOp<"lift_alloc",
+    "move an allocation out of the loop or if around it"> {
+  let description = [{
+    The allocation moves before the sequential `gpuir.for` (or the
+    `gpuir.if`) it is directly in: one buffer for every iteration. A fresh
+    buffer holds nothing defined when an iteration starts, so the program
+    reads the same wherever its reads are defined. Refused out of a parallel
+    loop (give each iteration its part with expand_dim) and where the size
+    uses the loop's variable.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
+def GpuIRInlineWindowOp : GpuIR_TransformOp<"inline_window",
+    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
+                        MemoryEffectsOpInterface]> {
+  let summary = "access a window's source directly";
+  let description = [{
+    Element accesses through the window are rewritten to its source at the
+    composed coordinates, and the window is erased. Refused when an
+    instruction takes the window whole.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+//===----------------------------------------------------------------------===//
+// More loops
+//===----------------------------------------------------------------------===//
+
+def GpuIRCutLoopOp : GpuIR_TransformOp<"cut_loop",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "split a loop's iterations in two loops";
+  let description = [{
+    `for %i = lo to hi` becomes `for %i = lo to lo + n` then
+    `for %i = lo + n to hi`. Where the loops around do not guarantee
+    `hi - lo >= n` (Presburger), the first loop's body is guarded by
+    `%i < hi`. Returns both loops.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$at);
+  let results = (outs TransformHandleTypeInterface:$first,
+                      TransformHandleTypeInterface:$second);
+  let assemblyFormat = [{
+    $target `at` $at attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRFuseOp : GpuIR_TransformOp<"fuse",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "join a loop with the loop after it";
+  let description = [{
+    The two loops must have the same bounds and mode. Refused when an
+    iteration i1 of the second and an iteration i2 > i1 of the first reach
+    one element, one of them writing: fused, the second's would run first.
+    Returns the fused loop (the first).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRMultLoopsOp : GpuIR_TransformOp<"mult_loops",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "merge a loop and the constant loop inside it";
+  let description = [{
+    `for %i = lo to hi { for %j = a to b { S } }` becomes one loop `%k` over
+    (hi - lo) (b - a) iterations, `%i = lo + %k floordiv (b - a)` and
+    `%j = a + %k mod (b - a)`: the same iterations in the same order.
+    Returns the loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<StrAttr>:$name);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target (`name` `(` $name^ `)`)? attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRAddLoopOp : GpuIR_TransformOp<"add_loop",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "put a statement in a new loop, run on its first iteration";
+  let description = [{
+    The statement becomes `for %v = 0 to n { if %v == 0 { S } }`: it still
+    runs once. Make the loop parallel (set_loop_mode) to give the statement
+    to one of several threads; divide or lift the guard later. Returns the
+    loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$size,
+                       StrAttr:$name);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target $size `name` `(` $name `)` attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
 #endif // RAKE_GPUIR_TRANSFORM_OPS

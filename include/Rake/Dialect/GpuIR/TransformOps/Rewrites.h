@@ -116,6 +116,42 @@ FailureOr<Operation *> replaceWithInstruction(RewriterBase &rewriter,
                                               DictionaryAttr attrs,
                                               Refusal &why);
 
+/// divide_dim: dimension `dim` of size n becomes n / factor, factor; an
+/// index i becomes (i floordiv factor, i mod factor).
+LogicalResult divideDim(RewriterBase &rewriter, Value buffer, unsigned dim,
+                        int64_t factor, Refusal &why);
+/// mult_dim: dimensions dim and dim + 1 become one, (i, j) -> i * n + j.
+LogicalResult multDims(RewriterBase &rewriter, Value buffer, unsigned dim,
+                       Refusal &why);
+/// rearrange_dim: the dimensions permuted (new dimension d is old perm[d]).
+LogicalResult rearrangeDims(RewriterBase &rewriter, Value buffer,
+                            ArrayRef<int64_t> perm, Refusal &why);
+/// expand_dim: a new leading dimension of `size`, indexed by `index` (over
+/// `indexOperands`) at every use; the index must stay in [0, size).
+LogicalResult expandDim(RewriterBase &rewriter, Value buffer, int64_t size,
+                        AffineExpr index, ArrayRef<Value> indexOperands,
+                        Refusal &why);
+/// lift_alloc: the allocation moved out of the sequential loop or the if
+/// around it.
+LogicalResult liftAlloc(RewriterBase &rewriter, AllocOp alloc, Refusal &why);
+/// inline_window: element accesses through the window go to its source.
+LogicalResult inlineWindow(RewriterBase &rewriter, WindowOp window,
+                           Refusal &why);
+
+/// cut_loop: `for i = lo to hi` into `lo to lo + n` and `lo + n to hi`;
+/// refused unless 0 <= n <= hi - lo for every parameter value.
+FailureOr<std::pair<ForOp, ForOp>> cutLoop(RewriterBase &rewriter, ForOp loop,
+                                           int64_t n, Refusal &why);
+/// fuse: the loop and the loop after it (the same bounds) become one.
+FailureOr<ForOp> fuseLoops(RewriterBase &rewriter, ForOp first, Refusal &why);
+/// mult_loops: `for i { for j = 0 to n }` (the inner loop the only statement)
+/// into one loop over i * n + j.
+FailureOr<ForOp> multLoops(RewriterBase &rewriter, ForOp outer,
+                           StringRef name, Refusal &why);
+/// add_loop: `stmt` into `for v = 0 to n { if v == 0 { stmt } }`.
+FailureOr<ForOp> addLoop(RewriterBase &rewriter, Operation *stmt, int64_t n,
+                         StringRef name, Refusal &why);
+
 /// The buffer a name refers to at `stmt`: a parameter of its procedure or
 /// a named allocation in a block around it.
 Value lookupBuffer(Operation *stmt, StringRef name);
