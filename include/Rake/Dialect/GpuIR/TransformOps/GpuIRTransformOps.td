@@ -541,4 +541,90 @@ def GpuIRAddLoopOp : GpuIR_TransformOp<"add_loop",
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+def GpuIRAllocBarrierOp : GpuIR_TransformOp<"alloc_barrier",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "allocate a barrier variable before a statement";
+  let description = [{
+    `%name = gpuir.alloc : type` before the target, `type` a
+    `!gpuir.barrier<...>`. Barriers hold no data: the sequential meaning is
+    unchanged. Returns the allocation.
+
+    ```mlir
+    %cg = transform.gpuir.alloc_barrier before %k !gpuir.barrier<cp_async_group> as "cg"
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       TypeAttr:$type, StrAttr:$name);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    `before` $target $type `as` $name attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRInsertArriveOp : GpuIR_TransformOp<"insert_arrive",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "insert an arrive on a barrier after (or before) a statement";
+  let description = [{
+    `gpuir.arrive pre >> %bar[coords]` after the target, the barrier the
+    allocation named `barrier`; `coords` (an affine map over the named
+    loops' variables) index a barrier array. An annotation: the sequential
+    meaning is unchanged, GpuIR's verifier checks the statement, and the
+    synchronization check judges the program. Returns the arrive.
+
+    ```mlir
+    %a = transform.gpuir.insert_arrive after %copy Sm80_cp_async >> "cg"
+        : (!transform.any_op) -> !transform.any_op
+    %r = transform.gpuir.insert_arrive after %mma cuda_in_order >> "empty"
+        coords(affine_map<(k) -> (k mod 4)>) of ["k"] : ...
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, UnitAttr:$before,
+                       GpuIR_SyncTimelineAttr:$pre, StrAttr:$barrier,
+                       OptionalAttr<AffineMapAttr>:$coords,
+                       OptionalAttr<StrArrayAttr>:$loops);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    custom<Placement>($before) $target custom<SyncKeyword>($pre) `>` `>` $barrier
+    (`coords` `(` $coords^ `)` `of` $loops)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRInsertAwaitOp : GpuIR_TransformOp<"insert_await",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "insert an await on a barrier before (or after) a statement";
+  let description = [{
+    `gpuir.await %bar[coords], post` (with `lag(n)` on an mbarrier ring or
+    `outstanding(n)` on a commit group) before the target. An annotation, as
+    insert_arrive. Returns the await.
+
+    ```mlir
+    %w = transform.gpuir.insert_await before %mma "cg" cuda_in_order outstanding(0)
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, UnitAttr:$before,
+                       StrAttr:$barrier, GpuIR_SyncTimelineAttr:$post,
+                       OptionalAttr<I64Attr>:$lag,
+                       OptionalAttr<I64Attr>:$outstanding,
+                       OptionalAttr<AffineMapAttr>:$coords,
+                       OptionalAttr<StrArrayAttr>:$loops);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    custom<Placement>($before) $target $barrier custom<SyncKeyword>($post)
+    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)?
+    (`coords` `(` $coords^ `)` `of` $loops)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
 #endif // RAKE_GPUIR_TRANSFORM_OPS
