@@ -148,6 +148,88 @@ class Schedule:
         return self._op(f"transform.gpuir.insert_fence {where} {stmt} {pre} -> {post}",
                         [stmt], 1)[0]
 
+    def replace(self, nest: Handle, instr: str, buffers: Sequence[str],
+                attrs: Optional[str] = None) -> Handle:
+        """The nest as the instruction `instr` ("gpuir.sm80.mma_sync") on
+        windows of `buffers`; `attrs` is the attribute dictionary's text."""
+        names = "[" + ", ".join(_quote(b) for b in buffers) + "]"
+        text = f"transform.gpuir.replace {nest} with {_quote(instr)} {names}"
+        if attrs:
+            text += f" attrs {attrs}"
+        return self._op(text, [nest], 1)[0]
+
+    # Buffers' layouts (the target is a gpuir.alloc handle).
+    def divide_dim(self, alloc: Handle, dim: int, factor: int) -> None:
+        self._op(f"transform.gpuir.divide_dim {alloc} {int(dim)} by {int(factor)}",
+                 [alloc], 0)
+
+    def mult_dim(self, alloc: Handle, dim: int) -> None:
+        self._op(f"transform.gpuir.mult_dim {alloc} {int(dim)}", [alloc], 0)
+
+    def rearrange_dim(self, alloc: Handle, perm: Sequence[int]) -> None:
+        self._op(f"transform.gpuir.rearrange_dim {alloc} {_ints(perm)}", [alloc], 0)
+
+    def expand_dim(self, alloc: Handle, size: int, index: str,
+                   loops: Sequence[str]) -> None:
+        """`index` is an affine map's text over the loops' variables:
+        "affine_map<(k) -> (k mod 2)>"."""
+        names = "[" + ", ".join(_quote(l) for l in loops) + "]"
+        self._op(f"transform.gpuir.expand_dim {alloc} {int(size)} index({index}) of {names}",
+                 [alloc], 0)
+
+    def lift_alloc(self, alloc: Handle) -> None:
+        self._op(f"transform.gpuir.lift_alloc {alloc}", [alloc], 0)
+
+    def inline_window(self, window: Handle) -> None:
+        self._op(f"transform.gpuir.inline_window {window}", [window], 0)
+
+    # More loops.
+    def cut_loop(self, loop: Handle, at: int) -> Tuple[Handle, Handle]:
+        a, b = self._op(f"transform.gpuir.cut_loop {loop} at {int(at)}", [loop], 2)
+        return a, b
+
+    def fuse(self, loop: Handle) -> Handle:
+        return self._op(f"transform.gpuir.fuse {loop}", [loop], 1)[0]
+
+    def mult_loops(self, loop: Handle, name: Optional[str] = None) -> Handle:
+        n = f" name({_quote(name)})" if name else ""
+        return self._op(f"transform.gpuir.mult_loops {loop}{n}", [loop], 1)[0]
+
+    def add_loop(self, stmt: Handle, size: int, name: str) -> Handle:
+        return self._op(f"transform.gpuir.add_loop {stmt} {int(size)} name({_quote(name)})",
+                        [stmt], 1)[0]
+
+    # Synchronization.
+    def alloc_barrier(self, before: Handle, type: str, name: str) -> Handle:
+        """`type` is the barrier type's text: "!gpuir.barrier<cp_async_group>"."""
+        return self._op(f"transform.gpuir.alloc_barrier before {before} {type} as {_quote(name)}",
+                        [before], 1)[0]
+
+    def _coords(self, coords: Optional[str], loops: Sequence[str]) -> str:
+        if not coords:
+            return ""
+        names = "[" + ", ".join(_quote(l) for l in loops) + "]"
+        return f" coords({coords}) of {names}"
+
+    def insert_arrive(self, stmt: Handle, pre: str, barrier: str,
+                      coords: Optional[str] = None, loops: Sequence[str] = (),
+                      before: bool = False) -> Handle:
+        where = "before" if before else "after"
+        return self._op(f"transform.gpuir.insert_arrive {where} {stmt} {pre} >> "
+                        f"{_quote(barrier)}{self._coords(coords, loops)}", [stmt], 1)[0]
+
+    def insert_await(self, stmt: Handle, barrier: str, post: str = "cuda_in_order",
+                     lag: Optional[int] = None, outstanding: Optional[int] = None,
+                     coords: Optional[str] = None, loops: Sequence[str] = (),
+                     after: bool = False) -> Handle:
+        where = "after" if after else "before"
+        text = f"transform.gpuir.insert_await {where} {stmt} {_quote(barrier)} {post}"
+        if lag is not None:
+            text += f" lag({int(lag)})"
+        if outstanding is not None:
+            text += f" outstanding({int(outstanding)})"
+        return self._op(text + self._coords(coords, loops), [stmt], 1)[0]
+
     def __str__(self) -> str:
         body = "\n".join(self._lines)
         return ("module attributes {transform.with_named_sequence} {\n"

@@ -71,3 +71,22 @@ try:
 except rake.Error as e:
     # CHECK-NEXT: scale.mlir:4:3: error: cannot divide the loop over %i by 96 perfectly: its trip count n * 128 is not a multiple of 96 for every value of its parameters; use tail(guard) or tail(cut)
     print(e.errors[0])
+
+# The synchronization and instruction rewrites from Python: the copy through
+# shared memory of test/Transforms/schedule-sync.mlir, built here.
+text = open(os.path.join(src, "test", "Transforms", "schedule-sync.mlir")).read()
+payload = text[text.index("gpuir.proc"):text.index("module attributes")]
+m = rake.Module.parse(payload, "copy.mlir")
+s = Schedule()
+t = s.loop("t")
+xs, copy = s.stage_mem(t, "X", [256], "smem", "Xs")
+ct, ce = s.divide_loop(copy, 8, names=("ct", "ce"))
+s.set_loop_mode(ct, "cuda_threads", unit="thread")
+s.replace(ce, "gpuir.sm80.cp_async", ["Xs", "X"])
+s.alloc_barrier(ct, "!gpuir.barrier<cp_async_group>", "cg")
+s.insert_arrive(ct, "Sm80_cp_async", "cg")
+s.insert_await(t, "cg", outstanding=0)
+m.schedule(s)
+m.check()
+# CHECK-NEXT: copy: checked, 1 cp_async
+print("copy: checked,", str(m).count("gpuir.sm80.cp_async %"), "cp_async")
