@@ -436,35 +436,57 @@ DiagnosedSilenceableFailure transform::GpuIRInsertFenceOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
-DiagnosedSilenceableFailure transform::GpuIRStageMemOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  Refusal why(target->getLoc());
-  Value buffer = lookupBuffer(target, getName());
-  if (!buffer) {
-    (void)why.refuse(target->getLoc(), "no buffer named '" + getName() +
-                                           "' is visible at this statement");
-    return refused(*this, why);
+DiagnosedSilenceableFailure
+transform::GpuIRStageMemOp::apply(TransformRewriter &rewriter,
+                                  TransformResults &results,
+                                  TransformState &state) {
+  SmallVector<Operation *> allocs, copies;
+  auto targets = llvm::to_vector(state.getPayloadOps(getTarget()));
+  SmallVector<Operation *> lasts;
+  if (getLast()) {
+    lasts = llvm::to_vector(state.getPayloadOps(getLast()));
+    if (lasts.size() != targets.size())
+      return emitSilenceableError()
+             << "stage_mem's target and `through` handles must name as many "
+                "statements";
   }
-  ArrayRef<int64_t> padding;
-  if (getPadding())
-    padding = *getPadding();
-  FailureOr<StagedBuffer> staged =
-      stageMem(rewriter, target, buffer, getShape(), padding, getMemory(),
-               getStaged(), why);
-  if (failed(staged))
-    return refused(*this, why);
-  results.push_back(staged->alloc);
-  results.push_back(staged->copyIn);
+  for (auto [k, target] : llvm::enumerate(targets)) {
+    Refusal why(target->getLoc());
+    Value buffer = lookupBuffer(target, getName());
+    if (!buffer) {
+      (void)why.refuse(target->getLoc(), "no buffer named '" + getName() +
+                                             "' is visible at this statement");
+      return refused(*this, why);
+    }
+    ArrayRef<int64_t> padding;
+    if (getPadding())
+      padding = *getPadding();
+    FailureOr<StagedBuffer> staged =
+        stageMem(rewriter, target, lasts.empty() ? target : lasts[k], buffer,
+                 getShape(), padding, getMemory(), getStaged(), why);
+    if (failed(staged))
+      return refused(*this, why);
+    allocs.push_back(staged->alloc);
+    if (staged->copyIn)
+      copies.push_back(staged->copyIn);
+  }
+  results.set(cast<OpResult>(getAlloc()), allocs);
+  results.set(cast<OpResult>(getCopyIn()), copies);
   return DiagnosedSilenceableFailure::success();
 }
 
 void transform::GpuIRStageMemOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
+  onlyReadsHandle(getLastMutable(), effects);
   producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
 }
+
+static LogicalResult syncOperands(Operation *target, StringRef barrier,
+                                  std::optional<AffineMap> coords,
+                                  std::optional<ArrayAttr> loops, Value &bar,
+                                  SmallVector<Value> &operands, Refusal &why);
 
 DiagnosedSilenceableFailure transform::GpuIRReplaceOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
@@ -484,9 +506,19 @@ DiagnosedSilenceableFailure transform::GpuIRReplaceOp::applyToOne(
     }
     buffers.push_back(b);
   }
+  Value barrier;
+  SmallVector<Value> barrierOps;
+  AffineMap coords;
+  if (getBarrier()) {
+    if (failed(syncOperands(target, *getBarrier(), getCoords(), getLoops(),
+                            barrier, barrierOps, why)))
+      return refused(*this, why);
+    coords = getCoords() ? *getCoords() : AffineMap::get(0, 0, {}, getContext());
+  }
   FailureOr<Operation *> instr = replaceWithInstruction(
       rewriter, nest, getInstr(), buffers,
-      getAttrs() ? *getAttrs() : DictionaryAttr(), why);
+      getAttrs() ? *getAttrs() : DictionaryAttr(), why, barrier, barrierOps,
+      coords);
   if (failed(instr))
     return refused(*this, why);
   results.push_back(*instr);
@@ -692,6 +724,40 @@ DiagnosedSilenceableFailure transform::GpuIRAddLoopOp::applyToOne(
 //===----------------------------------------------------------------------===//
 // Synchronization
 //===----------------------------------------------------------------------===//
+
+void transform::GpuIRPermuteLoopsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRPermuteLoopsOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  auto loop = dyn_cast<ForOp>(target);
+  if (!loop)
+    return notALoop(*this, target);
+  Refusal why(target->getLoc());
+  if (failed(permuteLoops(rewriter, loop, getPerm(), why)))
+    return refused(*this, why);
+  results.push_back(loop);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRSkewOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRSkewOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<ForOp> loop = skewLoop(rewriter, target, getDepth(), why);
+  if (failed(loop))
+    return refused(*this, why);
+  results.push_back(*loop);
+  return DiagnosedSilenceableFailure::success();
+}
 
 void transform::GpuIRAllocBarrierOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {

@@ -558,7 +558,8 @@ LogicalResult NestRun::runOp(Operation &op) {
 
 FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
     RewriterBase &rewriter, ForOp nest, StringRef instrName,
-    ArrayRef<Value> buffers, DictionaryAttr attrs, Refusal &why) {
+    ArrayRef<Value> buffers, DictionaryAttr attrs, Refusal &why,
+    Value barrier, ArrayRef<Value> barrierOperands, AffineMap barrierCoords) {
   MLIRContext *ctx = nest.getContext();
   Location loc = nest.getLoc();
   std::optional<RegisteredOperationName> name =
@@ -687,6 +688,16 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   // The instruction, as GpuIR's verifier accepts it.
   OperationState state(loc, *name);
   state.addOperands(windows);
+  if (barrier) {
+    // The trailing barrier: the barrier, its coordinates' operands, their
+    // map and (all points) intervals, as custom<TrailingBarrier> holds them.
+    state.addOperands(barrier);
+    state.addOperands(barrierOperands);
+    state.addAttribute("map", AffineMapAttr::get(barrierCoords));
+    state.addAttribute("intervals",
+                       rewriter.getDenseBoolArrayAttr(SmallVector<bool>(
+                           barrierCoords.getNumResults(), false)));
+  }
   if (attrs)
     state.addAttributes(attrs.getValue());
   Operation *instr = rewriter.create(state);
@@ -726,7 +737,11 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToStart(entry);
   SmallVector<Value> args(entry->getArguments());
-  if (failed(iface.buildSequential(b, args))) {
+  // The behavior takes every operand: barriers and their coordinates as
+  // null values.
+  SmallVector<Value> behaviorOperands(args);
+  behaviorOperands.resize(instr->getNumOperands(), Value());
+  if (failed(iface.buildSequential(b, behaviorOperands))) {
     undo();
     return why.refuse(loc, "'" + instrName + "' has no sequential behavior");
   }

@@ -284,6 +284,88 @@ LogicalResult mlir::rake::gpuir::substituteControlValue(
                  !llvm::is_contained(user->getOperands(), old));
 }
 
+namespace {
+/// The values an expression takes, inclusive, when known.
+struct ValueRange64 {
+  bool known = false;
+  int64_t lo = 0, hi = 0;
+};
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+ValueRange64 rangeOf(AffineExpr e, ArrayRef<ValueRange64> dims) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return d.getPosition() < dims.size() ? dims[d.getPosition()] : ValueRange64();
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return {true, c.getValue(), c.getValue()};
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return {};
+  ValueRange64 l = rangeOf(bin.getLHS(), dims), r = rangeOf(bin.getRHS(), dims);
+  if (!l.known || !r.known)
+    return {};
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return {true, l.lo + r.lo, l.hi + r.hi};
+  case AffineExprKind::Mul: {
+    int64_t a = l.lo * r.lo, b = l.lo * r.hi, c = l.hi * r.lo, d = l.hi * r.hi;
+    return {true, std::min({a, b, c, d}), std::max({a, b, c, d})};
+  }
+  case AffineExprKind::FloorDiv:
+    if (r.lo != r.hi || r.lo <= 0)
+      return {};
+    return {true, floorDiv(l.lo, r.lo), floorDiv(l.hi, r.lo)};
+  case AffineExprKind::CeilDiv:
+    if (r.lo != r.hi || r.lo <= 0)
+      return {};
+    return {true, -floorDiv(-l.lo, r.lo), -floorDiv(-l.hi, r.lo)};
+  case AffineExprKind::Mod:
+    if (r.lo != r.hi || r.lo <= 0)
+      return {};
+    if (floorDiv(l.lo, r.lo) == floorDiv(l.hi, r.lo))
+      return {true, l.lo - floorDiv(l.lo, r.lo) * r.lo,
+              l.hi - floorDiv(l.lo, r.lo) * r.lo};
+    return {true, 0, r.lo - 1};
+  default:
+    return {};
+  }
+}
+
+/// floordiv and mod of an operand whose values stay in one block of the
+/// divisor (by the loops' constant bounds) become constants and offsets:
+/// with 0 <= %t < 64, (%w * 64 + %t) floordiv 64 is %w.
+AffineExpr simplifyWithRanges(AffineExpr e, ArrayRef<ValueRange64> dims) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return e;
+  AffineExpr l = simplifyWithRanges(bin.getLHS(), dims);
+  AffineExpr r = simplifyWithRanges(bin.getRHS(), dims);
+  if (auto c = dyn_cast<AffineConstantExpr>(r);
+      c && c.getValue() > 0 &&
+      (e.getKind() == AffineExprKind::FloorDiv ||
+       e.getKind() == AffineExprKind::Mod)) {
+    ValueRange64 lr = rangeOf(l, dims);
+    int64_t k = c.getValue();
+    if (lr.known && floorDiv(lr.lo, k) == floorDiv(lr.hi, k)) {
+      int64_t q = floorDiv(lr.lo, k);
+      return e.getKind() == AffineExprKind::FloorDiv
+                 ? getAffineConstantExpr(q, e.getContext())
+                 : l - q * k;
+    }
+  }
+  switch (e.getKind()) {
+  case AffineExprKind::Add: return l + r;
+  case AffineExprKind::Mul: return l * r;
+  case AffineExprKind::FloorDiv: return l.floorDiv(r);
+  case AffineExprKind::CeilDiv: return l.ceilDiv(r);
+  case AffineExprKind::Mod: return l % r;
+  default: return e;
+  }
+}
+} // namespace
+
 void mlir::rake::gpuir::detail::simplifyGroupsUnder(RewriterBase &rewriter,
                                                     Operation *root) {
   root->walk([&](Operation *op) {
@@ -292,8 +374,28 @@ void mlir::rake::gpuir::detail::simplifyGroupsUnder(RewriterBase &rewriter,
     FailureOr<SmallVector<ControlGroup>> groups = getControlGroups(op);
     if (failed(groups) || groups->empty())
       return;
-    for (ControlGroup &g : *groups)
+    for (ControlGroup &g : *groups) {
       g = simplifyGroup(g);
+      // The ranges of loop variables with constant bounds.
+      SmallVector<ValueRange64> dims;
+      for (Value v : g.operands) {
+        ValueRange64 r;
+        if (auto arg = dyn_cast<BlockArgument>(v))
+          if (auto loop = dyn_cast_or_null<ForOp>(arg.getOwner()->getParentOp())) {
+            std::optional<int64_t> lo = loop.getConstantLowerBound();
+            std::optional<int64_t> hi = loop.getConstantUpperBound();
+            if (lo && hi && *hi > *lo)
+              r = {true, *lo, *hi - 1};
+          }
+        dims.push_back(r);
+      }
+      SmallVector<AffineExpr> results;
+      for (AffineExpr e : g.map.getResults())
+        results.push_back(simplifyAffineExpr(simplifyWithRanges(e, dims),
+                                             g.operands.size(), 0));
+      g = simplifyGroup({g.operands, AffineMap::get(g.operands.size(), 0,
+                                                    results, op->getContext())});
+    }
     rewriter.modifyOpInPlace(op, [&] { setControlGroups(op, *groups); });
   });
 }
@@ -301,6 +403,7 @@ void mlir::rake::gpuir::detail::simplifyGroupsUnder(RewriterBase &rewriter,
 void mlir::rake::gpuir::simplifyControlExprs(RewriterBase &rewriter,
                                              Operation *root) {
   simplifyGroupsUnder(rewriter, root);
+  removeTrueGuards(rewriter, root);
   mergeNestedGuards(rewriter, root);
 }
 
@@ -950,4 +1053,221 @@ FailureOr<ForOp> mlir::rake::gpuir::addLoop(RewriterBase &rewriter,
   rewriter.moveOpBefore(stmt, &cond.getThenRegion().front(),
                         cond.getThenRegion().front().end());
   return loop;
+}
+
+//===----------------------------------------------------------------------===//
+// skew
+//===----------------------------------------------------------------------===//
+
+FailureOr<ForOp> mlir::rake::gpuir::skewLoop(RewriterBase &rewriter,
+                                             Operation *stmt, int64_t depth,
+                                             Refusal &why) {
+  MLIRContext *ctx = stmt->getContext();
+  auto loop = dyn_cast_or_null<ForOp>(stmt->getParentOp());
+  if (!loop)
+    return why.refuse(stmt->getLoc(), "skew delays the statements after "
+                                      "this one in the gpuir.for around it; "
+                                      "it is not directly in one");
+  if (depth <= 0)
+    return why.refuse(stmt->getLoc(), "skew delays by at least one iteration");
+  if (!stmt->getNextNode())
+    return why.refuse(stmt->getLoc(), "skew delays the statements after this "
+                                      "one; it is the last of the loop");
+  SmallVector<Operation *> first, second;
+  bool after = false;
+  for (Operation &op : *loop.getBodyBlock()) {
+    (after ? second : first).push_back(&op);
+    if (&op == stmt)
+      after = true;
+  }
+  for (Operation *b : second)
+    for (Operation *a : first)
+      if (Operation *user = usesValueOf(b, a)) {
+        (void)why.refuse(stmt->getLoc(),
+                         "cannot delay the statements after this one: one of "
+                         "them uses a value or buffer made before it (in its "
+                         "own iteration)");
+        why.note(user->getLoc(), "the use");
+        return failure();
+      }
+  SmallVector<Access> accA, accB;
+  for (Operation *a : first)
+    if (failed(collectAccesses(a, accA, why)))
+      return failure();
+  for (Operation *b : second)
+    if (failed(collectAccesses(b, accB, why)))
+      return failure();
+  // B at i ran before A at j for i < j <= i + depth; delayed, after it.
+  Value iv = loop.getInductionVar();
+  FailureOr<std::optional<Conflict>> conflict = findConflict(
+      loop->getParentOp(), accB, accA,
+      [&](InstancePair &p) {
+        AffineExpr i = p.dim(p.var(0, iv)), j = p.dim(p.var(1, iv));
+        return success(succeeded(p.addLt(i, j)) &&
+                       succeeded(p.addLe(j, i + depth)));
+      },
+      why);
+  if (failed(conflict))
+    return failure();
+  if (*conflict) {
+    const Conflict &c = **conflict;
+    (void)why.refuse(stmt->getLoc(),
+                     "cannot delay the statements after this one by " +
+                         Twine(depth) + " iterations of " + loopName(loop) +
+                         ": " + describeAccess(c.first) + " after it and " +
+                         describeAccess(c.second) +
+                         " before it reach one element within " +
+                         Twine(depth) + " iterations");
+    noteConflict(why, c);
+    return failure();
+  }
+  ControlGroup lo{llvm::to_vector(loop.getLowerOperands()), loop.getLowerMap()};
+  ControlGroup hi{llvm::to_vector(loop.getUpperOperands()), loop.getUpperMap()};
+  auto [ctl, bounds] = combine(lo, hi);
+  auto [loE, hiE] = bounds;
+  unsigned m = ctl.size();
+  SmallVector<Operation *> users;
+  for (Operation *b : second)
+    b->walk([&](Operation *op) {
+      if (llvm::is_contained(op->getOperands(), iv) &&
+          !llvm::is_contained(users, op))
+        users.push_back(op);
+    });
+  rewriter.modifyOpInPlace(loop, [&] {
+    ControlGroup newHi =
+        simplifyGroup({ctl, AffineMap::get(m, 0, hiE + depth, ctx)});
+    loop.getUpperOperandsMutable().assign(newHi.operands);
+    loop.setUpperMapAttr(AffineMapAttr::get(newHi.map));
+  });
+  SmallVector<Value> ops(ctl);
+  ops.push_back(iv);
+  AffineExpr k = getAffineDimExpr(m, ctx);
+  auto guard = [&](AffineExpr lhs, CmpPredicate pred, AffineExpr rhs,
+                   ArrayRef<Operation *> body) {
+    rewriter.setInsertionPoint(body.front());
+    ControlGroup c =
+        simplifyGroup({ops, AffineMap::get(m + 1, 0, {lhs, rhs}, ctx)});
+    auto cond = IfOp::create(
+        rewriter, stmt->getLoc(), c.operands, AffineMapAttr::get(c.map),
+        rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(pred)}),
+        DenseI32ArrayAttr());
+    cond.getThenRegion().push_back(new Block());
+    Block *dest = &cond.getThenRegion().front();
+    for (Operation *op : body)
+      rewriter.moveOpBefore(op, dest, dest->end());
+  };
+  guard(k, CmpPredicate::lt, hiE, first);
+  guard(k, CmpPredicate::ge, loE + depth, second);
+  for (Operation *u : users)
+    if (failed(substituteControlValue(rewriter, u, iv,
+                                      getAffineDimExpr(0, ctx) - depth, {iv})))
+      return why.refuse(u->getLoc(), "the rewrite does not know the control "
+                                     "expressions of this op");
+  return loop;
+}
+
+//===----------------------------------------------------------------------===//
+// Guards that always hold
+//===----------------------------------------------------------------------===//
+
+void mlir::rake::gpuir::removeTrueGuards(RewriterBase &rewriter,
+                                         Operation *root) {
+  SmallVector<IfOp> ifs;
+  root->walk([&](IfOp cond) { ifs.push_back(cond); });
+  for (IfOp cond : ifs) {
+    if (cond.getAlternativeSizes().size() > 1)
+      continue;
+    Operation *proc = cond->getParentOfType<ProcOp>();
+    if (!proc)
+      continue;
+    // Holds everywhere iff no comparison fails at any iteration around it.
+    bool always = true;
+    AffineMap map = cond.getMap();
+    for (auto [i, pred] : llvm::enumerate(cond.getPredicates())) {
+      SmallVector<std::pair<bool, AffineExpr>> failures; // (strict, lhs-rhs)
+      auto fails = [&](function_ref<LogicalResult(InstancePair &, AffineExpr,
+                                                  AffineExpr)>
+                           negate) {
+        InstancePair p(proc);
+        if (failed(p.addEnclosing(0, cond)))
+          return true;
+        FailureOr<AffineExpr> l = p.align(0, map.getResult(2 * i),
+                                          cond.getOperands());
+        FailureOr<AffineExpr> r = p.align(0, map.getResult(2 * i + 1),
+                                          cond.getOperands());
+        if (failed(l) || failed(r) || failed(negate(p, *l, *r)))
+          return true;
+        return !p.isEmpty();
+      };
+      using IP = InstancePair;
+      bool f = false;
+      switch (static_cast<CmpPredicate>(pred)) {
+      case CmpPredicate::eq:
+        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(l, r); }) ||
+            fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(r, l); });
+        break;
+      case CmpPredicate::lt:
+        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLe(r, l); });
+        break;
+      case CmpPredicate::le:
+        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(r, l); });
+        break;
+      case CmpPredicate::gt:
+        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLe(l, r); });
+        break;
+      case CmpPredicate::ge:
+        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(l, r); });
+        break;
+      }
+      if (f) {
+        always = false;
+        break;
+      }
+    }
+    if (!always)
+      continue;
+    Block *then = &cond.getThenRegion().front();
+    for (Operation &op : llvm::make_early_inc_range(*then))
+      rewriter.moveOpBefore(&op, cond);
+    rewriter.eraseOp(cond);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// permute_loops
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<ForOp>> mlir::rake::gpuir::permuteLoops(
+    RewriterBase &rewriter, ForOp outer, ArrayRef<int64_t> perm, Refusal &why) {
+  SmallVector<ForOp> nest{outer};
+  while (nest.size() < perm.size()) {
+    Block *b = nest.back().getBodyBlock();
+    auto next = dyn_cast<ForOp>(b->empty() ? nullptr : &b->front());
+    if (!next || !llvm::hasSingleElement(*b))
+      return why.refuse(nest.back().getLoc(),
+                        "permute_loops needs a perfect nest of " +
+                            Twine(perm.size()) + " loops; the loop over " +
+                            loopName(nest.back()) +
+                            " holds something else than one gpuir.for");
+    nest.push_back(next);
+  }
+  SmallVector<int64_t> sorted(perm);
+  llvm::sort(sorted);
+  for (auto [i, v] : llvm::enumerate(sorted))
+    if (v != static_cast<int64_t>(i))
+      return why.refuse(outer.getLoc(), "permute_loops takes a permutation of "
+                                        "the nest's " + Twine(perm.size()) +
+                                        " loops");
+  // Bubble the loops into place by interchanges, each checked. at[d]: which
+  // original loop is at depth d; the loop ops stay, their headers move.
+  SmallVector<int64_t> at = llvm::to_vector(llvm::seq<int64_t>(0, perm.size()));
+  for (unsigned d = 0; d < perm.size(); ++d) {
+    unsigned from = llvm::find(at, perm[d]) - at.begin();
+    for (unsigned p = from; p > d; --p) {
+      if (failed(reorderLoops(rewriter, nest[p - 1], why)))
+        return failure();
+      std::swap(at[p - 1], at[p]);
+    }
+  }
+  return nest;
 }

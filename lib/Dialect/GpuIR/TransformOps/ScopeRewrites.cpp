@@ -13,7 +13,10 @@
 #include "Dependence.h"
 #include "RewriteUtils.h"
 
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -256,10 +259,128 @@ struct ElementAccess {
 
 } // namespace
 
+/// Whether `stmt` writes every element of the window (offsets in
+/// [0, shape)) and reads none, for every value from outside: its loops'
+/// bounds and conditions are constants over its own loops, so its
+/// writes are enumerated.
+static bool writesWholeWindow(Operation *stmt, Value buffer,
+                              ArrayRef<SmallVector<AffineExpr>> offsets,
+                              ArrayRef<Operation *> writes,
+                              ArrayRef<SmallVector<Value>> indices,
+                              ArrayRef<int64_t> shape) {
+  llvm::DenseMap<Value, int64_t> env;
+  std::set<SmallVector<int64_t>> covered;
+  auto eval = [&](AffineExpr e, ValueRange ops) -> std::optional<int64_t> {
+    SmallVector<int64_t> vals;
+    for (auto [i, v] : llvm::enumerate(ops)) {
+      auto it = env.find(v);
+      if (it == env.end()) {
+        if (e.isFunctionOfDim(i))
+          return std::nullopt;
+        vals.push_back(0);
+      } else {
+        vals.push_back(it->second);
+      }
+    }
+    return AffineMap::get(ops.size(), 0, e).compose(vals)[0];
+  };
+  bool ok = true;
+  std::function<void(Operation *)> run = [&](Operation *op) {
+    if (!ok)
+      return;
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      auto lo = eval(loop.getLowerMap().getResult(0), loop.getLowerOperands());
+      auto hi = eval(loop.getUpperMap().getResult(0), loop.getUpperOperands());
+      if (!lo || !hi || *hi - *lo > (1 << 20)) {
+        ok = false;
+        return;
+      }
+      for (int64_t i = *lo; i < *hi && ok; ++i) {
+        env[loop.getInductionVar()] = i;
+        for (Operation &o : *loop.getBodyBlock())
+          run(&o);
+      }
+      env.erase(loop.getInductionVar());
+      return;
+    }
+    if (auto cond = dyn_cast<IfOp>(op)) {
+      SmallVector<int64_t> vals;
+      for (AffineExpr e : cond.getMap().getResults()) {
+        auto v = eval(e, cond.getOperands());
+        if (!v) {
+          ok = false;
+          return;
+        }
+        vals.push_back(*v);
+      }
+      Region &r = conditionHolds(cond.getPredicates(),
+                                 cond.getAlternativeSizes(), vals)
+                      ? cond.getThenRegion()
+                      : cond.getElseRegion();
+      if (!r.empty())
+        for (Operation &o : r.front())
+          run(&o);
+      return;
+    }
+    if (auto read = dyn_cast<ReadOp>(op); read && read.getMemref() == buffer) {
+      ok = false;
+      return;
+    }
+    if (isa<ReduceOp>(op) && cast<ReduceOp>(op).getMemref() == buffer) {
+      ok = false;
+      return;
+    }
+    for (auto [w, off, ops] : llvm::zip(writes, offsets, indices)) {
+      if (w != op)
+        continue;
+      SmallVector<int64_t> idx;
+      for (AffineExpr e : off) {
+        auto v = eval(e, ops);
+        if (!v) {
+          ok = false;
+          return;
+        }
+        idx.push_back(*v);
+      }
+      covered.insert(idx);
+    }
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (Operation &o : b)
+          run(&o);
+  };
+  run(stmt);
+  if (!ok)
+    return false;
+  int64_t total = 1;
+  for (int64_t d : shape)
+    total *= d;
+  int64_t inside = 0;
+  for (const SmallVector<int64_t> &idx : covered) {
+    bool in = true;
+    for (auto [v, n] : llvm::zip(idx, shape))
+      in &= v >= 0 && v < n;
+    inside += in;
+  }
+  return inside == total;
+}
+
 FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
-    RewriterBase &rewriter, Operation *stmt, Value buffer,
+    RewriterBase &rewriter, Operation *first, Operation *last, Value buffer,
     ArrayRef<int64_t> shape, ArrayRef<int64_t> padding, Attribute space,
     StringRef name, Refusal &why) {
+  Operation *stmt = first;
+  if (last->getBlock() != first->getBlock() ||
+      (last != first && !first->isBeforeInBlock(last)))
+    return why.refuse(last->getLoc(),
+                      "stage_mem stages consecutive statements of one block; "
+                      "this one is not after the first");
+  SmallVector<Operation *> stmts;
+  for (Operation *op = first;; op = op->getNextNode()) {
+    stmts.push_back(op);
+    if (op == last)
+      break;
+  }
   MLIRContext *ctx = stmt->getContext();
   Location loc = stmt->getLoc();
   auto type = cast<MemRefType>(buffer.getType());
@@ -274,10 +395,12 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
 
   // The accesses, each index split into corner and offset.
   SmallVector<Access> all;
-  if (failed(collectAccesses(stmt, all, why)))
-    return failure();
   llvm::SmallPtrSet<Value, 8> innerValues;
-  stmt->walk([&](ForOp loop) { innerValues.insert(loop.getInductionVar()); });
+  for (Operation *op : stmts) {
+    if (failed(collectAccesses(op, all, why)))
+      return failure();
+    op->walk([&](ForOp loop) { innerValues.insert(loop.getInductionVar()); });
+  }
   SmallVector<ElementAccess> accesses;
   llvm::SetVector<Value> cornerValues;
   SmallVector<AffineExpr> corner;
@@ -530,12 +653,33 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
     return outer;
   };
 
+  // No copy-in where the first statement writes the whole window before
+  // anything reads it (an accumulator's initialization).
+  bool copyIn = true;
+  {
+    SmallVector<SmallVector<AffineExpr>> offsets;
+    SmallVector<Operation *> writeOps;
+    SmallVector<SmallVector<Value>> indices;
+    for (const ElementAccess &ea : accesses)
+      if (isa<WriteOp>(ea.access.op) && first->isAncestor(ea.access.op)) {
+        SmallVector<AffineExpr> off;
+        for (const SplitIndex &sp : ea.split)
+          off.push_back(sp.offset);
+        offsets.push_back(off);
+        writeOps.push_back(ea.access.op);
+        indices.push_back(ea.indices);
+      }
+    if (!writeOps.empty() &&
+        writesWholeWindow(first, buffer, offsets, writeOps, indices, shape))
+      copyIn = false;
+  }
   StagedBuffer staged{alloc, ForOp(), ForOp()};
   rewriter.setInsertionPoint(stmt);
-  staged.copyIn = buildCopy(/*in=*/true);
+  if (copyIn)
+    staged.copyIn = buildCopy(/*in=*/true);
   (void)reads;
   if (writes) {
-    rewriter.setInsertionPointAfter(stmt);
+    rewriter.setInsertionPointAfter(last);
     staged.copyOut = buildCopy(/*in=*/false);
   }
 

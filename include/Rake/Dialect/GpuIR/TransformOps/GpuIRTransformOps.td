@@ -302,8 +302,9 @@ def GpuIRInsertFenceOp : GpuIR_TransformOp<"insert_fence",
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
-def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem",
-    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "stage a window of a buffer in a new buffer";
   let description = [{
     Every access of the buffer named `name` in the target statement must
@@ -316,9 +317,13 @@ def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem",
     writes, the window is copied back after it. The copies skip elements
     outside the buffer's extents (a guard where the loops around the
     statement let the window leave them). The statement sees the same
-    values, so the sequential meaning is unchanged. Returns the allocation
-    and the copy-in nest; the copy loops are named after the new buffer
-    (`tile0`, `tile1`, ...).
+    values, so the sequential meaning is unchanged. With `through %last`,
+    the statements from the target to `%last` (of one block) are staged
+    together. When the first of them writes every element of the window
+    and reads none (an accumulator's initialization, enumerated over its
+    constant loops), there is no copy-in. Returns the allocation and the
+    copy-in nest (empty without one); the copy loops are named after the new
+    buffer (`tile0`, `tile1`, ...).
 
     ```mlir
     %tile, %copy = transform.gpuir.stage_mem %body "X" [32, 32] #gpuir.smem
@@ -326,6 +331,7 @@ def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem",
     ```
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
+                       Optional<TransformHandleTypeInterface>:$last,
                        StrAttr:$name,
                        DenseI64ArrayAttr:$shape,
                        AnyAttr:$memory,
@@ -334,10 +340,9 @@ def GpuIRStageMemOp : GpuIR_TransformOp<"stage_mem",
   let results = (outs TransformHandleTypeInterface:$alloc,
                       TransformHandleTypeInterface:$copy_in);
   let assemblyFormat = [{
-    $target $name $shape $memory `as` $staged (`padding` $padding^)?
-    attr-dict `:` functional-type(operands, results)
+    $target (`through` $last^)? $name $shape $memory `as` $staged
+    (`padding` $padding^)? attr-dict `:` functional-type(operands, results)
   }];
-  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
 def GpuIRReplaceOp : GpuIR_TransformOp<"replace",
@@ -353,7 +358,9 @@ def GpuIRReplaceOp : GpuIR_TransformOp<"replace",
     loops move through. Accepted only when the nest and the instruction's
     sequential behavior, both run symbolically, write the same expression
     (in the same order of operations) to every element; otherwise refused at
-    the first element where they differ, naming what each writes. Returns
+    the first element where they differ, naming what each writes. An
+    instruction that completes on a trailing barrier takes it with
+    `barrier "full" coords(affine_map<(k) -> (k mod 4)>) of ["k"]`. Returns
     the instruction.
 
     ```mlir
@@ -364,11 +371,15 @@ def GpuIRReplaceOp : GpuIR_TransformOp<"replace",
   let arguments = (ins TransformHandleTypeInterface:$target,
                        StrAttr:$instr,
                        StrArrayAttr:$buffers,
-                       OptionalAttr<DictionaryAttr>:$attrs);
+                       OptionalAttr<DictionaryAttr>:$attrs,
+                       OptionalAttr<StrAttr>:$barrier,
+                       OptionalAttr<AffineMapAttr>:$coords,
+                       OptionalAttr<StrArrayAttr>:$loops);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
-    $target `with` $instr $buffers (`attrs` $attrs^)? attr-dict `:`
-    functional-type(operands, results)
+    $target `with` $instr $buffers (`attrs` $attrs^)?
+    (`barrier` $barrier^)? (`coords` `(` $coords^ `)` `of` $loops)?
+    attr-dict `:` functional-type(operands, results)
   }];
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
@@ -537,6 +548,45 @@ def GpuIRAddLoopOp : GpuIR_TransformOp<"add_loop",
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
     $target $size `name` `(` $name `)` attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRPermuteLoopsOp : GpuIR_TransformOp<"permute_loops",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "reorder a perfect loop nest";
+  let description = [{
+    Depth d of the nest at the target iterates what depth `perm[d]` did,
+    by interchanges of adjacent loops, each checked as `reorder_loops`
+    (the first that would reverse a dependence refuses). Returns the
+    target (still the outermost loop op).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$perm);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target $perm attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRSkewOp : GpuIR_TransformOp<"skew",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "delay the statements after one by some iterations";
+  let description = [{
+    In the loop around the target, the statements after it run `depth`
+    iterations later, so that the ones up to it run ahead (a software
+    pipeline: the copies of slice k + d overlap the products of slice k):
+    `for k = lo to hi { A(k); B(k) }` becomes
+    `for k = lo to hi + d { if k < hi { A(k) }  if k >= lo + d { B(k - d) } }`.
+    Refused when B at i and A at j with i < j <= i + d reach one element,
+    one of them writing (their order would reverse), or when B uses a value
+    A makes. Returns the loop.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, I64Attr:$depth);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target `by` $depth attr-dict `:` functional-type(operands, results)
   }];
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }

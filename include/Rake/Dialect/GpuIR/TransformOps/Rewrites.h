@@ -55,6 +55,13 @@ FailureOr<std::pair<ForOp, ForOp>> reorderLoops(RewriterBase &rewriter,
 LogicalResult reorderStmts(RewriterBase &rewriter, Operation *first,
                            Refusal &why);
 
+/// permute_loops: the perfect nest at `outer` reordered so that depth d
+/// iterates what depth perm[d] did, by checked interchanges. Returns the
+/// loops outermost first.
+FailureOr<SmallVector<ForOp>> permuteLoops(RewriterBase &rewriter,
+                                           ForOp outer, ArrayRef<int64_t> perm,
+                                           Refusal &why);
+
 /// fission: splits the loop enclosing `stmt` after it. Returns both loops.
 FailureOr<std::pair<ForOp, ForOp>> fissionAfter(RewriterBase &rewriter,
                                                 Operation *stmt,
@@ -95,12 +102,14 @@ struct StagedBuffer {
   ForOp copyIn, copyOut;
 };
 
-/// stage_mem: the accesses of `buffer` in `stmt`, all inside a window of
-/// the given shape at a corner that does not depend on the loops in
-/// `stmt`, redirected to a new buffer of `memorySpace` (padded by
-/// `padding` elements per dimension), copied in before `stmt` and out
-/// after it (where it writes).
-FailureOr<StagedBuffer> stageMem(RewriterBase &rewriter, Operation *stmt,
+/// stage_mem: the accesses of `buffer` in the statements `first` to
+/// `last` (of one block), all inside a window of the given shape at a
+/// corner that does not depend on the loops in them, redirected to a new
+/// buffer of `memorySpace` (padded by `padding` elements per dimension),
+/// copied in before `first` (unless `first` writes the whole window and
+/// reads none of it) and out after `last` (where they write).
+FailureOr<StagedBuffer> stageMem(RewriterBase &rewriter, Operation *first,
+                                 Operation *last,
                                  Value buffer, ArrayRef<int64_t> shape,
                                  ArrayRef<int64_t> padding,
                                  Attribute memorySpace, StringRef name,
@@ -110,11 +119,13 @@ FailureOr<StagedBuffer> stageMem(RewriterBase &rewriter, Operation *stmt,
 /// whose operands are windows of `buffers`, in order; refused unless the
 /// nest and the instruction's sequential behavior write the same expression
 /// to every element.
-FailureOr<Operation *> replaceWithInstruction(RewriterBase &rewriter,
-                                              ForOp nest, StringRef instrName,
-                                              ArrayRef<Value> buffers,
-                                              DictionaryAttr attrs,
-                                              Refusal &why);
+/// An instruction that completes on a trailing barrier takes `barrier` at
+/// `barrierCoords` (over `barrierOperands`).
+FailureOr<Operation *> replaceWithInstruction(
+    RewriterBase &rewriter, ForOp nest, StringRef instrName,
+    ArrayRef<Value> buffers, DictionaryAttr attrs, Refusal &why,
+    Value barrier = Value(), ArrayRef<Value> barrierOperands = {},
+    AffineMap barrierCoords = AffineMap());
 
 /// divide_dim: dimension `dim` of size n becomes n / factor, factor; an
 /// index i becomes (i floordiv factor, i mod factor).
@@ -160,8 +171,19 @@ Value lookupBuffer(Operation *stmt, StringRef name);
 /// `if a and b { S }` at or under `root`.
 void mergeNestedGuards(RewriterBase &rewriter, Operation *root);
 
+/// skew: in the loop around `stmt`, the statements after `stmt` run `depth`
+/// iterations later: `for k = lo to hi + depth { if k < hi { A(k) }
+/// if k >= lo + depth { B(k - depth) } }`. Refused when B at i and A at j,
+/// i < j <= i + depth, conflict (their order would reverse).
+FailureOr<ForOp> skewLoop(RewriterBase &rewriter, Operation *stmt,
+                          int64_t depth, Refusal &why);
+
+/// Guards that hold at every iteration around them (Presburger) removed.
+void removeTrueGuards(RewriterBase &rewriter, Operation *root);
+
 /// simplify: every control expression at or under `root` simplified, with
-/// the control values it no longer uses dropped, and nested guards merged.
+/// the control values it no longer uses dropped, nested guards merged and
+/// guards that always hold removed.
 void simplifyControlExprs(RewriterBase &rewriter, Operation *root);
 
 /// Replaces `old` in the control expressions of `user` by `repl`, an affine
