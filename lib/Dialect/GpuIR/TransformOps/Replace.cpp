@@ -31,6 +31,7 @@
 #include "mlir/IR/Verifier.h"
 
 #include <map>
+#include <unordered_map>
 #include <set>
 
 using namespace mlir;
@@ -40,24 +41,34 @@ using namespace mlir::rake::gpuir::detail;
 
 namespace {
 
-/// Hash-consed expressions over the operands' initial elements.
+/// Hash-consed expressions over the operands' initial elements. Nodes are
+/// keyed by their kind, text (an op's name, attributes and type, interned),
+/// and operands, as raw bytes.
 class Exprs {
 public:
   /// The initial value of element `flat` of operand `param`.
   int input(unsigned param, int64_t flat) {
-    return intern("in:" + std::to_string(param) + ":" + std::to_string(flat),
-                  {}, Node{Kind::input, param, flat, "", {}});
+    return intern(Kind::input, -1, param, flat, {});
   }
   int constant(Attribute attr) {
+    auto it = constants.find(attr);
+    if (it != constants.end())
+      return it->second;
     std::string s;
     llvm::raw_string_ostream os(s);
     attr.print(os);
-    return intern("c:" + s, {}, Node{Kind::constant, 0, 0, s, {}});
+    int id = intern(Kind::constant, text(s), 0, 0, {});
+    constants[attr] = id;
+    return id;
   }
-  int op(StringRef name, ArrayRef<int> args, StringRef attrs) {
-    std::string key = "op:" + name.str() + attrs.str();
-    return intern(key, args, Node{Kind::op, 0, 0, name.str() + attrs.str(),
-                                  SmallVector<int>(args)});
+  int op(int textId, ArrayRef<int> args) {
+    return intern(Kind::op, textId, 0, 0, args);
+  }
+  int text(StringRef t) {
+    auto [it, inserted] = texts.try_emplace(t, textList.size());
+    if (inserted)
+      textList.push_back(t.str());
+    return it->second;
   }
 
   /// An expression printed, the operands' elements named by `names` (and
@@ -70,11 +81,11 @@ public:
     case Kind::input:
       return names[n.param] + coords(n.param, n.flat);
     case Kind::constant:
-      return n.text;
+      return textList[n.text];
     case Kind::op: {
       if (depth > 4)
         return "...";
-      std::string s = n.text + "(";
+      std::string s = textList[n.text] + "(";
       for (auto [i, a] : llvm::enumerate(n.args))
         s += (i ? ", " : "") + print(a, names, coords, depth + 1);
       return s + ")";
@@ -101,24 +112,37 @@ public:
   }
 
 private:
-  enum class Kind { input, constant, op };
+  enum class Kind : char { input, constant, op };
   struct Node {
     Kind kind;
+    int text;
     unsigned param;
     int64_t flat;
-    std::string text;
-    SmallVector<int> args;
+    SmallVector<int, 2> args;
   };
-  int intern(std::string key, ArrayRef<int> args, Node node) {
+  int intern(Kind kind, int textId, unsigned param, int64_t flat,
+             ArrayRef<int> args) {
+    std::string key;
+    key.reserve(17 + 4 * args.size());
+    auto put = [&](const void *p, size_t n) {
+      key.append(static_cast<const char *>(p), n);
+    };
+    put(&kind, 1);
+    put(&textId, 4);
+    put(&param, 4);
+    put(&flat, 8);
     for (int a : args)
-      key += "," + std::to_string(a);
+      put(&a, 4);
     auto [it, inserted] = ids.try_emplace(key, nodes.size());
     if (inserted)
-      nodes.push_back(std::move(node));
+      nodes.push_back({kind, textId, param, flat, SmallVector<int, 2>(args)});
     return it->second;
   }
-  std::map<std::string, int> ids;
+  std::unordered_map<std::string, int> ids;
   std::vector<Node> nodes;
+  llvm::StringMap<int> texts;
+  std::vector<std::string> textList;
+  llvm::DenseMap<Attribute, int> constants;
 };
 
 /// A value while running: a concrete integer (control and index values) or
@@ -152,9 +176,19 @@ std::string attrKey(Operation *op) {
   return s;
 }
 
+/// The text of an op's expressions (name, attributes, result type), once
+/// per op.
+int opText(Operation *op, Exprs &exprs) {
+  std::string type;
+  llvm::raw_string_ostream ts(type);
+  ts << ":" << op->getResult(0).getType();
+  return exprs.text(op->getName().getStringRef().str() + attrKey(op) + type);
+}
+
 /// Runs arith/math ops: integer ops on concrete values are computed, the
 /// rest become expressions. Returns false for an op it does not know.
-bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env) {
+bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env,
+               DenseMap<Operation *, int> &texts) {
   auto get = [&](Value v) -> Val { return env.lookup(v); };
   if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     Val v;
@@ -185,7 +219,6 @@ bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env) {
       Val v;
       v.concrete = true;
       v.c = *r;
-      v.node = exprs.constant(IntegerAttr::get(t, *r));
       env[op->getResult(0)] = v;
       return true;
     }
@@ -204,23 +237,56 @@ bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env) {
     Val v;
     v.concrete = true;
     v.c = r;
-    v.node = exprs.constant(BoolAttr::get(op->getContext(), r));
     env[cmp.getResult()] = v;
     return true;
   }
   if (!isa_and_nonnull<arith::ArithDialect>(op->getDialect()) &&
       op->getDialect()->getNamespace() != "math")
     return false;
-  SmallVector<int> args;
-  for (Value v : op->getOperands())
-    args.push_back(get(v).node);
-  std::string type;
-  llvm::raw_string_ostream ts(type);
-  ts << ":" << t;
+  SmallVector<int, 4> args;
+  for (Value v : op->getOperands()) {
+    Val a = get(v);
+    if (a.node < 0 && a.concrete) // a concrete integer used as data
+      a.node = exprs.constant(IntegerAttr::get(v.getType(), a.c));
+    args.push_back(a.node);
+  }
+  auto [it, inserted] = texts.try_emplace(op, 0);
+  if (inserted)
+    it->second = opText(op, exprs);
   Val v;
-  v.node = exprs.op(op->getName().getStringRef(), args, attrKey(op) + type);
+  v.node = exprs.op(it->second, args);
   env[op->getResult(0)] = v;
   return true;
+}
+
+/// An affine expression's value at integer dims, without building
+/// attributes (the runs evaluate millions).
+int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
+  switch (e.getKind()) {
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(e).getPosition()];
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(e).getValue();
+  case AffineExprKind::SymbolId:
+    return 0;
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int64_t l = evalExpr(bin.getLHS(), dims), r = evalExpr(bin.getRHS(), dims);
+  switch (e.getKind()) {
+  case AffineExprKind::Add: return l + r;
+  case AffineExprKind::Mul: return l * r;
+  case AffineExprKind::FloorDiv:
+    return l >= 0 ? l / r : -((-l + r - 1) / r);
+  case AffineExprKind::CeilDiv:
+    return l >= 0 ? (l + r - 1) / r : -((-l) / r);
+  case AffineExprKind::Mod: {
+    int64_t m = l % r;
+    return m < 0 ? m + r : m;
+  }
+  default: return 0;
+  }
 }
 
 int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
@@ -234,7 +300,7 @@ int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
 LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
                           ArrayRef<SmallVector<int64_t>> shapes, Exprs &exprs,
                           Memory &mem, DenseMap<Value, Val> &env,
-                          Refusal &why) {
+                          DenseMap<Operation *, int> &texts, Refusal &why) {
   auto paramOf = [&](Value v) -> int {
     auto it = llvm::find(args, v);
     return it == args.end() ? -1 : it - args.begin();
@@ -273,11 +339,9 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
       SmallVector<int64_t> operands;
       for (Value v : apply.getMapOperands())
         operands.push_back(env.lookup(v).c);
-      SmallVector<int64_t> r = apply.getAffineMap().compose(operands);
       Val v;
       v.concrete = true;
-      v.c = r[0];
-      v.node = exprs.constant(IntegerAttr::get(IndexType::get(op.getContext()), r[0]));
+      v.c = evalExpr(apply.getAffineMap().getResult(0), operands);
       env[apply.getResult()] = v;
       continue;
     }
@@ -292,12 +356,11 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
         Val iv;
         iv.concrete = true;
         iv.c = i;
-        iv.node = exprs.constant(IntegerAttr::get(IndexType::get(op.getContext()), i));
         env[loop.getInductionVar()] = iv;
         for (auto [arg, v] : llvm::zip(loop.getRegionIterArgs(), carried))
           env[arg] = v;
         if (failed(runBehavior(*loop.getBody(), args, shapes, exprs, mem, env,
-                               why)))
+                               texts, why)))
           return failure();
         auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
         for (auto [k, y] : llvm::enumerate(yield.getOperands()))
@@ -314,7 +377,8 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
                                        "behavior: a branch on data");
       Region &r = c.c ? branch.getThenRegion() : branch.getElseRegion();
       if (!r.empty()) {
-        if (failed(runBehavior(r.front(), args, shapes, exprs, mem, env, why)))
+        if (failed(runBehavior(r.front(), args, shapes, exprs, mem, env, texts,
+                               why)))
           return failure();
         auto yield = cast<scf::YieldOp>(r.front().getTerminator());
         for (auto [res, y] : llvm::zip(branch.getResults(), yield.getOperands()))
@@ -322,7 +386,7 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
       }
       continue;
     }
-    if (!runScalar(&op, exprs, env))
+    if (!runScalar(&op, exprs, env, texts))
       return why.refuse(op.getLoc(),
                         "cannot run '" + op.getName().getStringRef() +
                             "' of the instruction's sequential behavior");
@@ -349,6 +413,8 @@ struct NestRun {
   DenseMap<Value, Val> env;
   Refusal &why;
   bool collectOnly; // first pass: find the offsets only
+  DenseMap<Operation *, int> texts;
+  DenseMap<Operation *, SmallVector<AffineExpr>> offsets;
 
   int operandOf(Value buffer) {
     for (auto [k, o] : llvm::enumerate(operands))
@@ -370,7 +436,7 @@ struct NestRun {
       }
       vals.push_back(it->second.c);
     }
-    return AffineMap::get(ops.size(), 0, e).compose(vals)[0];
+    return evalExpr(e, vals);
   }
 
   LogicalResult run(Block &block) {
@@ -396,12 +462,16 @@ LogicalResult NestRun::access(Operation *op, Value buffer, AffineMap map,
                       "the nest accesses " + controlName(buffer) +
                           ", which is not an operand of the replacement");
   const Operand &o = operands[k];
+  // The split of each index into corner and offset, once per op: the
+  // corner checked against the operand's, the offsets kept.
+  auto cached = offsets.find(op);
+  if (cached == offsets.end()) {
   llvm::SmallBitVector outer(indices.size());
   for (auto [i, v] : llvm::enumerate(indices)) {
     auto it = env.find(v);
     outer[i] = it == env.end();
   }
-  SmallVector<int64_t> idx;
+  SmallVector<AffineExpr> offs;
   for (auto [d, e] : llvm::enumerate(map.getResults())) {
     SmallVector<AffineExpr> terms;
     // Corner: the terms over outer values; offset: the rest, concrete.
@@ -451,6 +521,12 @@ LogicalResult NestRun::access(Operation *op, Value buffer, AffineMap map,
                         "this access indexes " + controlName(buffer) +
                             " from another corner than the nest's first "
                             "access of it");
+    offs.push_back(offset);
+  }
+    cached = offsets.try_emplace(op, std::move(offs)).first;
+  }
+  SmallVector<int64_t> idx;
+  for (AffineExpr offset : cached->second) {
     std::optional<int64_t> off = eval(offset, indices);
     if (!off)
       return why.refuse(op->getLoc(), "cannot evaluate this access's index");
@@ -484,8 +560,9 @@ LogicalResult NestRun::access(Operation *op, Value buffer, AffineMap map,
     std::string type;
     llvm::raw_string_ostream ts(type);
     ts << ":" << t;
-    stored = exprs.op(isa<FloatType>(t) ? "arith.addf" : "arith.addi",
-                      {old, *value}, type);
+    stored = exprs.op(
+        exprs.text((isa<FloatType>(t) ? "arith.addf" : "arith.addi") + type),
+        {old, *value});
   }
   mem.elements[k][f] = stored;
   mem.writers[k][f] = op;
@@ -545,7 +622,7 @@ LogicalResult NestRun::runOp(Operation &op) {
     if (isa<FenceOp, ArriveOp, AwaitOp>(op))
       return why.refuse(op.getLoc(), "the nest to replace must not "
                                      "synchronize");
-    if (!runScalar(&op, exprs, env))
+    if (!runScalar(&op, exprs, env, texts))
       return why.refuse(op.getLoc(), "a nest to replace holds loops, "
                                      "conditions, accesses and arithmetic; "
                                      "not '" + op.getName().getStringRef() +
@@ -749,7 +826,9 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   Memory instrMem(operands.size());
   {
     DenseMap<Value, Val> env;
-    if (failed(runBehavior(*entry, args, shapes, exprs, instrMem, env, why))) {
+    DenseMap<Operation *, int> texts;
+    if (failed(runBehavior(*entry, args, shapes, exprs, instrMem, env, texts,
+                           why))) {
       undo();
       return failure();
     }
