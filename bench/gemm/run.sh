@@ -6,7 +6,10 @@
 #       (or write them into DIR)
 #   bench/gemm/run.sh prepare            (here: needs the build) compile each
 #       kernel to a verified bundle $WORK/NAME (rake-bundle with the trusted
-#       disassembly store) and record its launch shape in $WORK/kernels.txt
+#       disassembly store) and record its launch shape in $WORK/kernels.txt;
+#       the kernels are the example, the same kernel derived by its schedule
+#       (examples/schedules/, as gemm_sm90a_tma_derived) and the variants;
+#       ONLY=REGEX keeps the kernels whose name matches
 #   bench/gemm/run.sh record DIR         (on the GPU machine) nvdisasm -json of
 #       each bundle's cubin into DIR/<sha256 of the cubin>.json, for the store
 #       (test/Verifier/Inputs/disasm) when a kernel is new
@@ -37,8 +40,13 @@ generate)
 prepare)
   mkdir -p "$work"
   : > "$work/kernels.txt"
+  # The example's kernel derived from the sequential GEMM by its schedule.
+  "$bin/rake-opt" "$root/examples/schedules/gemm_sm90a_tma_seq.mlir" \
+    --transform-preload-library=transform-library-paths="$root/examples/schedules/gemm_sm90a_tma.schedule.mlir" \
+    --transform-interpreter | sed 's/@gemm_sm90a_tma(/@gemm_sm90a_tma_derived(/' > "$work/gemm_sm90a_tma_derived.mlir"
   # NAME FILE BM BN G T OUT IN: the example first (its own parameters Mt Nt Kt).
   { echo "gemm_sm90a_tma $root/examples/gemm_sm90a_tma.mlir 256 128 0 1 f32 bf16"
+    echo "gemm_sm90a_tma_derived $work/gemm_sm90a_tma_derived.mlir 256 128 0 1 f32 bf16"
     variants | while read -r name args; do
       tile=$(sed -E 's/.*--tile ([0-9]+)x([0-9]+).*/\1 \2/' <<< "$args")
       g=$(sed -nE 's/.*--group ([0-9]+).*/\1/p' <<< "$args"); t=$(sed -nE 's/.*--tiles ([0-9]+).*/\1/p' <<< "$args")
@@ -48,7 +56,7 @@ prepare)
       c=$(sed -nE 's/.*--cluster ([0-9]+).*/\1/p' <<< "$args")
       read -r bm bn <<< "$tile"
       echo "$name $here/$name.mlir $((bm * ${c:-1})) $bn ${g:-0} ${t:-1} ${out:-f32} ${in:-bf16}"
-    done; } | while read -r name file bm bn g t out in; do
+    done; } | grep -E "^(${ONLY:-.*}) " | while read -r name file bm bn g t out in; do
     if ! "$bin/rake-bundle" "$file" -o "$work/$name" --disasm-dir="$store" > "$work/$name.log" 2>&1; then
       cat "$work/$name.log" >&2
       echo "run.sh: $file: the bundle is not verified (a new cubin: 'run.sh record' on the GPU machine, then add the recordings to $store)" >&2

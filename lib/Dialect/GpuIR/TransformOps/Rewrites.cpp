@@ -104,6 +104,34 @@ void setControlGroups(Operation *op, ArrayRef<ControlGroup> groups) {
 
 /// The group with `old` replaced by `repl` (dims: `replOperands`), each
 /// distinct operand once.
+/// `(x + c) mod n` with c outside [0, n) as `(x + c mod n) mod n`, which
+/// denotes the same and keeps MLIR's simplifier from writing the mod as a
+/// subtraction ((k - 2) mod 4 stays (k + 2) mod 4).
+static AffineExpr normalizeModConstants(AffineExpr e) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return e;
+  AffineExpr l = normalizeModConstants(bin.getLHS());
+  AffineExpr r = normalizeModConstants(bin.getRHS());
+  if (e.getKind() == AffineExprKind::Mod)
+    if (auto n = dyn_cast<AffineConstantExpr>(r); n && n.getValue() > 0)
+      if (auto sum = dyn_cast<AffineBinaryOpExpr>(l);
+          sum && l.getKind() == AffineExprKind::Add)
+        if (auto c = dyn_cast<AffineConstantExpr>(sum.getRHS())) {
+          int64_t k = ((c.getValue() % n.getValue()) + n.getValue()) % n.getValue();
+          AffineExpr base = sum.getLHS();
+          return (k ? base + k : base) % n;
+        }
+  switch (e.getKind()) {
+  case AffineExprKind::Add: return l + r;
+  case AffineExprKind::Mul: return l * r;
+  case AffineExprKind::FloorDiv: return l.floorDiv(r);
+  case AffineExprKind::CeilDiv: return l.ceilDiv(r);
+  case AffineExprKind::Mod: return l % r;
+  default: return e;
+  }
+}
+
 ControlGroup substitute(const ControlGroup &g, Value old, AffineExpr repl,
                         ValueRange replOperands) {
   MLIRContext *ctx = g.map.getContext();
@@ -127,9 +155,16 @@ ControlGroup substitute(const ControlGroup &g, Value old, AffineExpr repl,
     if (v == old)
       dims[i] = r;
   SmallVector<AffineExpr> results;
-  for (AffineExpr e : g.map.getResults())
-    results.push_back(simplifyAffineExpr(e.replaceDims(dims),
-                                         out.operands.size(), 0));
+  // MLIR's simplifier writes a mod of a sum as a subtraction
+  // (k - ((k + 2) floordiv 4) * 4 + 2); expressions with a mod stay as
+  // composed, the constant under the mod normalized.
+  for (AffineExpr e : g.map.getResults()) {
+    AffineExpr x = normalizeModConstants(e.replaceDims(dims));
+    bool hasMod = false;
+    x.walk([&](AffineExpr y) { hasMod |= y.getKind() == AffineExprKind::Mod; });
+    results.push_back(hasMod ? x
+                             : simplifyAffineExpr(x, out.operands.size(), 0));
+  }
   out.map = AffineMap::get(out.operands.size(), 0, results, ctx);
   return out;
 }
