@@ -83,8 +83,8 @@ module attributes {transform.with_named_sequence} {
 
 // A double buffer indexed by k mod 3 in a dimension of 2.
 gpuir.proc @expand_out_of_range(%n: index, %X: memref<?xf32, #gpuir.host>) {
-  %t = gpuir.alloc : memref<8xf32, #gpuir.host>
   gpuir.for %k = 0 to %n : seq {
+    %t = gpuir.alloc : memref<8xf32, #gpuir.host>
     %c = arith.constant 0.0 : f32
     // expected-error @+1 {{cannot expand t: the new index %k mod 3 leaves [0, 2) at this use}}
     gpuir.write %c, %t[0] : memref<8xf32, #gpuir.host>
@@ -101,14 +101,17 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-gpuir.proc @expand_outside(%n: index, %X: memref<?xf32, #gpuir.host>) {
+// An index over a loop inside the buffer's lifetime: the value written at
+// %k = 0 and read at %k = 1 would sit in two slots.
+gpuir.proc @expand_inside(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot expand t by an index over %k: it changes while the buffer lives (index by loops around its allocation; expand before lift_alloc)}}
   %t = gpuir.alloc : memref<8xf32, #gpuir.host>
   gpuir.for %k = 0 to %n : seq {
-    %c = arith.constant 0.0 : f32
-    gpuir.write %c, %t[0] : memref<8xf32, #gpuir.host>
+    %v = gpuir.read %t[0] : memref<8xf32, #gpuir.host>
+    %c = arith.constant 1.0 : f32
+    %w = arith.addf %v, %c : f32
+    gpuir.write %w, %t[0] : memref<8xf32, #gpuir.host>
   }
-  // expected-error @+1 {{cannot index the new dimension of t by %k here: this use is outside its loop}}
-  %v = gpuir.read %t[0] : memref<8xf32, #gpuir.host>
 }
 module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {

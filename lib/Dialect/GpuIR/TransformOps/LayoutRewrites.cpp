@@ -276,18 +276,23 @@ LogicalResult mlir::rake::gpuir::expandDim(RewriterBase &rewriter,
   if (failed(uses))
     return failure();
   auto alloc = buffer.getDefiningOp<AllocOp>();
-  // The index must be defined at every use, and in [0, size) there.
+  // The index must not change while the buffer lives: its values are the
+  // variables of loops around the allocation. Then every access of one
+  // lifetime reaches one slot, which behaves as the whole buffer did (an
+  // index over a loop inside the lifetime would part values written in one
+  // iteration from reads in the next).
+  for (Value v : indexOperands) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    Operation *owner = arg ? arg.getOwner()->getParentOp() : nullptr;
+    if (!owner || !owner->isProperAncestor(alloc))
+      return why.refuse(alloc.getLoc(),
+                        "cannot expand " + controlName(buffer) + " by an "
+                        "index over " + controlName(v) + ": it changes while "
+                        "the buffer lives (index by loops around its "
+                        "allocation; expand before lift_alloc)");
+  }
+  // The index must be in [0, size) at every use.
   for (const Coords &c : *uses) {
-    for (Value v : indexOperands) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      Operation *owner = arg ? arg.getOwner()->getParentOp() : nullptr;
-      if (!owner || !owner->isAncestor(c.op))
-        return why.refuse(c.op->getLoc(),
-                          "cannot index the new dimension of " +
-                              controlName(buffer) + " by " +
-                              controlName(v) + " here: this use is outside "
-                              "its loop");
-    }
     for (bool below : {true, false}) {
       InstancePair pair(alloc->getParentOfType<ProcOp>());
       if (failed(pair.addEnclosing(0, c.op)))
