@@ -76,3 +76,36 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// ldmatrix.x4: a 16 x 16 tile of shared memory into the fragment registers
+// of its four 8 x 8 matrices (lane 4 (r mod 8) + (c mod 8) / 2, register
+// 2 (matrix) + c mod 2), written in the tile's natural order.
+// CHECK-LABEL: gpuir.proc @ldm
+// CHECK:      %[[D:.*]] = gpuir.window %Af[0 : 32, 0 : 8]
+// CHECK-NEXT: %[[S:.*]] = gpuir.window %As[0 : 16, 0 : 16]
+// CHECK-NEXT: gpuir.sm80.ldmatrix %[[D]], %[[S]] :
+gpuir.proc @ldm(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<16x24xbf16, #gpuir.smem>
+      %Af = gpuir.alloc : memref<32x8xbf16, #gpuir.rmem>
+      gpuir.for %w = 0 to 1 : cuda_threads<#gpuir.unit<warp>> {
+        gpuir.for %r = 0 to 16 : seq {
+          gpuir.for %c = 0 to 16 : seq {
+            %v = gpuir.read %As[%r, %c] : memref<16x24xbf16, #gpuir.smem>
+            gpuir.write %v, %Af[(%r mod 8) * 4 + (%c mod 8) floordiv 2, ((%r floordiv 8) + (%c floordiv 8) * 2) * 2 + %c mod 2] : memref<32x8xbf16, #gpuir.rmem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.gpuir.loop "r" in %root : (!transform.any_op) -> !transform.any_op
+    %l = transform.gpuir.replace %r with "gpuir.sm80.ldmatrix" ["Af", "As"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
