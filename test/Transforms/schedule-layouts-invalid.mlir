@@ -276,3 +276,82 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A square tile's window: a permutation keeps its strides but would
+// transpose what it holds.
+gpuir.proc @rearrange_square(%X: memref<2x2xf32, #gpuir.host>) {
+  %t = gpuir.alloc : memref<2x2xf32, #gpuir.host>
+  // expected-error @+1 {{the buffer's layout cannot change: the permutation reorders the intervals of this window, whose dimensions are its type's}}
+  %w = gpuir.window %t[0 : 2, 0 : 2] : memref<2x2xf32, #gpuir.host> -> memref<2x2xf32, strided<[2, 1], offset: ?>, #gpuir.host>
+  %v = gpuir.read %w[0, 1] : memref<2x2xf32, strided<[2, 1], offset: ?>, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.rearrange_dim %a [1, 0] : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A loop variable used as data: no rewrite can replace it there, and the
+// refusal leaves the program as it was.
+gpuir.proc @data_use(%X: memref<8xi32, #gpuir.host>) {
+  gpuir.for %i = 0 to 8 : seq {
+    // expected-error @+1 {{the rewrite cannot replace %i in 'arith.index_cast': it uses the loop variable outside a control expression}}
+    %c = arith.index_cast %i : index to i32
+    gpuir.write %c, %X[%i] : memref<8xi32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %o, %n = transform.gpuir.divide_loop %i by 4 : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A free ends the buffer's lifetime: the read cannot move after it.
+gpuir.proc @read_after_free(%X: memref<4xf32, #gpuir.host>) {
+  %t = gpuir.alloc : memref<4xf32, #gpuir.host>
+  // expected-error @+2 {{cannot swap this statement with the next: the read of t and the free of t reach one element, so their order matters}}
+  // expected-note @+1 {{the read of t}}
+  %v = gpuir.read %t[0] : memref<4xf32, #gpuir.host>
+  // expected-note @+1 {{the free of t}}
+  gpuir.free %t : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.reorder_stmts %r : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @lift_freed(%n: index, %X: memref<4xf32, #gpuir.host>) {
+  gpuir.for %k = 0 to %n : seq {
+    %t = gpuir.alloc : memref<4xf32, #gpuir.host>
+    %c = arith.constant 1.0 : f32
+    gpuir.write %c, %t[0] : memref<4xf32, #gpuir.host>
+    // expected-error @+1 {{cannot lift this allocation: it is freed inside the scope it would leave}}
+    gpuir.free %t : memref<4xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.lift_alloc %a : !transform.any_op
+    transform.yield
+  }
+}

@@ -51,13 +51,16 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
-// divide_loop, cut: the whole blocks, then the rest in a copy of the loop.
+// divide_loop, cut: the whole blocks, then the rest in a copy of the loop
+// (guarded by %i >= 0 where %n may be negative: the tail would start below
+// the loop's lower bound).
 // CHECK-LABEL: gpuir.proc @divide_cut
 // CHECK:      gpuir.for %io = 0 to %n floordiv 8 : seq {
 // CHECK-NEXT:   gpuir.for %ii = 0 to 8 : seq {
 // CHECK-NEXT:     gpuir.read %X[%io * 8 + %ii]
 // CHECK:      gpuir.for %i = (%n floordiv 8) * 8 to %n : seq {
-// CHECK-NEXT:   gpuir.read %X[%i]
+// CHECK-NEXT:   gpuir.if %i >= 0 {
+// CHECK-NEXT:     gpuir.read %X[%i]
 gpuir.proc @divide_cut(%n: index, %X: memref<?xf32, #gpuir.host>, %Y: memref<?xf32, #gpuir.host>) {
   gpuir.for %i = 0 to %n : seq {
     %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>

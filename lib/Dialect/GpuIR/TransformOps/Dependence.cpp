@@ -42,6 +42,8 @@ std::string mlir::rake::gpuir::describeAccess(const Access &a) {
     return "the read of " + buffer;
   if (isa<WriteOp>(a.op))
     return "the write of " + buffer;
+  if (isa<FreeOp>(a.op))
+    return "the free of " + buffer;
   if (isa<ReduceOp>(a.op))
     return "the reduction into " + buffer;
   StringRef verb = a.mode == AccessMode::read    ? "reading"
@@ -76,6 +78,12 @@ LogicalResult mlir::rake::gpuir::collectAccesses(Operation *stmt,
         if (isa<MemRefType>(v.getType()))
           add(v, p.access, true);
       }
+      return WalkResult::advance();
+    }
+    if (auto free = dyn_cast<FreeOp>(op)) {
+      // The end of the buffer's lifetime: ordered like a write of all of it.
+      if (isa<MemRefType>(free.getBuffer().getType()))
+        add(free.getBuffer(), AccessMode::write, true);
       return WalkResult::advance();
     }
     if (auto call = dyn_cast<CallOp>(op)) {

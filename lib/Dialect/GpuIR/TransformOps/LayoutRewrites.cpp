@@ -252,12 +252,25 @@ LogicalResult mlir::rake::gpuir::rearrangeDims(RewriterBase &rewriter,
   if (failed(uses))
     return failure();
   SmallVector<Coords, 4> now(*uses);
-  for (auto [c, old] : llvm::zip(now, *uses))
+  for (auto [c, old] : llvm::zip(now, *uses)) {
+    // A window's kept dimensions are its type's: they must stay in order
+    // (a square tile's transposed strides would look the same).
+    int64_t last = -1;
+    for (int64_t p : perm)
+      if (old.interval[p]) {
+        if (p < last)
+          return why.refuse(old.op->getLoc(),
+                            "the buffer's layout cannot change: the "
+                            "permutation reorders the intervals of this "
+                            "window, whose dimensions are its type's");
+        last = p;
+      }
     for (auto [d, p] : llvm::enumerate(perm)) {
       c.lo[d] = old.lo[p];
       c.hi[d] = old.hi[p];
       c.interval[d] = old.interval[p];
     }
+  }
   SmallVector<int64_t> shape;
   for (int64_t p : perm)
     shape.push_back(type->getDimSize(p));
@@ -355,6 +368,11 @@ LogicalResult mlir::rake::gpuir::liftAlloc(RewriterBase &rewriter,
       return why.refuse(alloc.getLoc(),
                         "cannot lift this allocation: its size uses the "
                         "loop's variable");
+  for (Operation *user : alloc.getResult().getUsers())
+    if (isa<FreeOp>(user) && scope->isAncestor(user))
+      return why.refuse(user->getLoc(),
+                        "cannot lift this allocation: it is freed inside the "
+                        "scope it would leave");
   // A fresh buffer each iteration holds nothing defined at its start, so
   // one buffer for all iterations reads the same wherever the program's
   // reads are defined.

@@ -207,6 +207,11 @@ bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env,
   Type t = op->getResult(0).getType();
   if (allConcrete && t.isIntOrIndex() && !t.isInteger(1)) {
     auto x = [&](unsigned i) { return get(op->getOperand(i)).c; };
+    // Results wrap to the type's width (index: 64 bits).
+    unsigned width = t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+    auto wrap = [&](int64_t v) {
+      return width >= 64 ? v : llvm::SignExtend64(v, width);
+    };
     std::optional<int64_t> r;
     if (isa<arith::AddIOp>(op)) r = x(0) + x(1);
     else if (isa<arith::SubIOp>(op)) r = x(0) - x(1);
@@ -218,25 +223,35 @@ bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env,
     if (r) {
       Val v;
       v.concrete = true;
-      v.c = *r;
+      v.c = wrap(*r);
+      v.node = exprs.constant(IntegerAttr::get(t, v.c));
       env[op->getResult(0)] = v;
       return true;
     }
   }
   if (auto cmp = dyn_cast<arith::CmpIOp>(op); cmp && allConcrete) {
     int64_t a = get(cmp.getLhs()).c, b = get(cmp.getRhs()).c;
+    Type ot = cmp.getLhs().getType();
+    unsigned width = ot.isIndex() ? 64 : ot.getIntOrFloatBitWidth();
+    uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    uint64_t ua = uint64_t(a) & mask, ub = uint64_t(b) & mask;
     bool r = false;
     switch (cmp.getPredicate()) {
     case arith::CmpIPredicate::eq: r = a == b; break;
     case arith::CmpIPredicate::ne: r = a != b; break;
-    case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: r = a < b; break;
-    case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: r = a <= b; break;
-    case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: r = a > b; break;
-    case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: r = a >= b; break;
+    case arith::CmpIPredicate::slt: r = a < b; break;
+    case arith::CmpIPredicate::sle: r = a <= b; break;
+    case arith::CmpIPredicate::sgt: r = a > b; break;
+    case arith::CmpIPredicate::sge: r = a >= b; break;
+    case arith::CmpIPredicate::ult: r = ua < ub; break;
+    case arith::CmpIPredicate::ule: r = ua <= ub; break;
+    case arith::CmpIPredicate::ugt: r = ua > ub; break;
+    case arith::CmpIPredicate::uge: r = ua >= ub; break;
     }
     Val v;
     v.concrete = true;
     v.c = r;
+    v.node = exprs.constant(BoolAttr::get(op->getContext(), r));
     env[cmp.getResult()] = v;
     return true;
   }
@@ -311,8 +326,13 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       int p = paramOf(load.getMemRef());
       SmallVector<int64_t> idx;
-      for (Value i : load.getIndices())
+      for (Value i : load.getIndices()) {
+        if (!env.lookup(i).concrete)
+          return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                         "behavior: an index that depends on "
+                                         "data");
         idx.push_back(env.lookup(i).c);
+      }
       if (p < 0)
         return why.refuse(op.getLoc(), "cannot run the instruction's "
                                        "behavior: a load of a local buffer");
@@ -326,13 +346,21 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
       int p = paramOf(store.getMemRef());
       SmallVector<int64_t> idx;
-      for (Value i : store.getIndices())
+      for (Value i : store.getIndices()) {
+        if (!env.lookup(i).concrete)
+          return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                         "behavior: an index that depends on "
+                                         "data");
         idx.push_back(env.lookup(i).c);
+      }
       if (p < 0)
         return why.refuse(op.getLoc(), "cannot run the instruction's "
                                        "behavior: a store to a local buffer");
-      mem.elements[p][flatten(idx, shapes[p])] =
-          env.lookup(store.getValueToStore()).node;
+      Val stored = env.lookup(store.getValueToStore());
+      if (stored.node < 0)
+        stored.node = exprs.constant(IntegerAttr::get(
+            store.getValueToStore().getType(), stored.c));
+      mem.elements[p][flatten(idx, shapes[p])] = stored.node;
       continue;
     }
     if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
@@ -720,6 +748,12 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   for (Operand &o : operands) {
     auto type = cast<MemRefType>(o.buffer.getType());
     unsigned rank = type.getRank();
+    for (unsigned d = 0; d < rank; ++d)
+      if (o.offs[d].empty())
+        return why.refuse(loc, "the nest never reaches " +
+                                   controlName(o.buffer) +
+                                   " when it runs (or names it twice); each "
+                                   "operand is a buffer the nest accesses");
     o.interval.assign(rank, false);
     bool any = false;
     for (unsigned d = 0; d < rank; ++d)

@@ -43,6 +43,10 @@ ControlGroup constantGroup(MLIRContext *ctx, int64_t c);
 /// `replOperands`.
 LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
                             ValueRange replOperands, Refusal &why);
+/// Whether every use of the loop variable `iv` is in a control expression
+/// the rewrites can substitute into (checked before a rewrite changes
+/// anything, so that a refusal leaves the program as it was).
+LogicalResult checkSubstitutable(Value iv, Refusal &why);
 /// The first op at or under `user` that uses a value `def` (or an op in it)
 /// makes.
 Operation *usesValueOf(Operation *user, Operation *def);

@@ -303,6 +303,27 @@ LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
   return success();
 }
 
+LogicalResult checkSubstitutable(Value iv, Refusal &why) {
+  for (Operation *user : iv.getUsers()) {
+    FailureOr<SmallVector<ControlGroup>> groups = getControlGroups(user);
+    bool covered = succeeded(groups);
+    if (covered) {
+      unsigned inGroups = 0, total = 0;
+      for (const ControlGroup &g : *groups)
+        inGroups += llvm::count(g.operands, iv);
+      total = llvm::count(user->getOperands(), iv);
+      covered = inGroups == total;
+    }
+    if (!covered)
+      return why.refuse(user->getLoc(),
+                        "the rewrite cannot replace " + controlName(iv) +
+                            " in '" + user->getName().getStringRef() +
+                            "': it uses the loop variable outside a control "
+                            "expression");
+  }
+  return success();
+}
+
 } // namespace mlir::rake::gpuir::detail
 
 LogicalResult mlir::rake::gpuir::substituteControlValue(
@@ -486,6 +507,8 @@ FailureOr<std::pair<ForOp, ForOp>> mlir::rake::gpuir::divideLoop(
                    "tail(cut)");
   }
 
+  if (failed(checkSubstitutable(loop.getInductionVar(), why)))
+    return failure();
   std::string base = loop.getIvName() ? loop.getIvName()->str() : "i";
   std::string oName = outerName.empty() ? base + "o" : outerName.str();
   std::string iName = innerName.empty() ? base + "i" : innerName.str();
@@ -512,6 +535,36 @@ FailureOr<std::pair<ForOp, ForOp>> mlir::rake::gpuir::divideLoop(
       tailLoop.getLowerOperandsMutable().assign(tailLo.operands);
       tailLoop.setLowerMapAttr(AffineMapAttr::get(tailLo.map));
     });
+    // Where the loop may run no iteration with hi < lo, the tail would start
+    // below lo: its body is guarded by %i >= lo.
+    InstancePair pair(loop->getParentOfType<ProcOp>());
+    FailureOr<AffineExpr> l, h;
+    bool negative = true;
+    if (succeeded(pair.addEnclosing(0, loop)) &&
+        succeeded(l = pair.align(0, loE, ctl)) &&
+        succeeded(h = pair.align(0, hiE, ctl)) &&
+        succeeded(pair.addLt(*h, *l)))
+      negative = !pair.isEmpty();
+    if (negative) {
+      Block *tb = tailLoop.getBodyBlock();
+      SmallVector<Operation *> ops =
+          llvm::map_to_vector(*tb, [](Operation &op) { return &op; });
+      rewriter.setInsertionPointToStart(tb);
+      SmallVector<Value> condOps(ctl);
+      condOps.push_back(tailLoop.getInductionVar());
+      ControlGroup c = simplifyGroup(
+          {condOps, AffineMap::get(n + 1, 0, {getAffineDimExpr(n, ctx), loE},
+                                   ctx)});
+      auto cond = IfOp::create(rewriter, loc, c.operands,
+                               AffineMapAttr::get(c.map),
+                               rewriter.getDenseI32ArrayAttr(
+                                   {static_cast<int32_t>(CmpPredicate::ge)}),
+                               DenseI32ArrayAttr());
+      cond.getThenRegion().push_back(new Block());
+      Block *dest = &cond.getThenRegion().front();
+      for (Operation *op : ops)
+        rewriter.moveOpBefore(op, dest, dest->end());
+    }
   }
   ControlGroup zero = constantGroup(ctx, 0);
   rewriter.modifyOpInPlace(loop, [&] {
@@ -799,6 +852,8 @@ LogicalResult mlir::rake::gpuir::unrollLoop(RewriterBase &rewriter, ForOp loop,
                       "cannot unroll the loop over " + loopName(loop) +
                           ": its bounds are not constants (divide it first)");
   Value iv = loop.getInductionVar();
+  if (failed(checkSubstitutable(iv, why)))
+    return failure();
   rewriter.setInsertionPoint(loop);
   for (int64_t v = *lo; v < *hi; ++v) {
     IRMapping map;
@@ -1021,6 +1076,9 @@ FailureOr<ForOp> mlir::rake::gpuir::multLoops(RewriterBase &rewriter,
                       "cannot merge the loops over " + loopName(outer) +
                           " and " + loopName(inner) + ": their modes differ");
   int64_t n = *hi - *lo;
+  if (failed(checkSubstitutable(outer.getInductionVar(), why)) ||
+      failed(checkSubstitutable(inner.getInductionVar(), why)))
+    return failure();
   ControlGroup olo{llvm::to_vector(outer.getLowerOperands()), outer.getLowerMap()};
   ControlGroup ohi{llvm::to_vector(outer.getUpperOperands()), outer.getUpperMap()};
   auto [ctl, bounds] = combine(olo, ohi);
@@ -1156,6 +1214,8 @@ FailureOr<ForOp> mlir::rake::gpuir::skewLoop(RewriterBase &rewriter,
     noteConflict(why, c);
     return failure();
   }
+  if (failed(checkSubstitutable(iv, why)))
+    return failure();
   ControlGroup lo{llvm::to_vector(loop.getLowerOperands()), loop.getLowerMap()};
   ControlGroup hi{llvm::to_vector(loop.getUpperOperands()), loop.getUpperMap()};
   auto [ctl, bounds] = combine(lo, hi);
