@@ -180,6 +180,9 @@ class Schedule:
     def lift_alloc(self, alloc: Handle) -> None:
         self._op(f"transform.gpuir.lift_alloc {alloc}", [alloc], 0)
 
+    def inline(self, call: Handle) -> None:
+        self._op(f"transform.gpuir.inline {call}", [call], 0)
+
     def inline_window(self, window: Handle) -> None:
         self._op(f"transform.gpuir.inline_window {window}", [window], 0)
 

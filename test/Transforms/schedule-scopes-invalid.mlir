@@ -268,3 +268,33 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+gpuir.proc @inline_not_call(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{inline applies to gpuir.call, not to 'gpuir.read'}}
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.inline %r : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @recursive(%n: index) {
+  // expected-error @+1 {{cannot inline a call of the procedure it is in}}
+  gpuir.call @recursive(%n) : (index) -> ()
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.structured.match ops{["gpuir.call"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.inline %c : !transform.any_op
+    transform.yield
+  }
+}

@@ -161,3 +161,29 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// inline: the call becomes the callee's body, its parameters bound to the
+// arguments (then the rewrites can see its accesses).
+// CHECK-LABEL: gpuir.proc @caller
+// CHECK:      gpuir.for %i = 0 to %n : seq {
+// CHECK-NEXT:   %[[V:.*]] = gpuir.read %A[%i * 2]
+// CHECK-NEXT:   gpuir.write %[[V]], %B[%i]
+// CHECK-NOT:  gpuir.call @
+gpuir.proc @twice(%k: index, %X: memref<?xf32, #gpuir.host>, %Y: memref<?xf32, #gpuir.host>) {
+  %v = gpuir.read %X[%k * 2] : memref<?xf32, #gpuir.host>
+  gpuir.write %v, %Y[%k] : memref<?xf32, #gpuir.host>
+}
+gpuir.proc @caller(%n: index, %A: memref<?xf32, #gpuir.host>, %B: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    gpuir.call @twice(%i, %A, %B) : (index, memref<?xf32, #gpuir.host>, memref<?xf32, #gpuir.host>) -> ()
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.structured.match ops{["gpuir.call"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.inline %c : !transform.any_op
+    transform.yield
+  }
+}

@@ -666,6 +666,22 @@ DiagnosedSilenceableFailure transform::GpuIRInlineWindowOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
+DiagnosedSilenceableFailure transform::GpuIRInlineOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  auto call = dyn_cast<CallOp>(target);
+  if (!call) {
+    (void)why.refuse(target->getLoc(), "inline applies to gpuir.call, not to '" +
+                                           target->getName().getStringRef() +
+                                           "'");
+    return refused(*this, why);
+  }
+  if (failed(inlineCall(rewriter, call, why)))
+    return refused(*this, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure transform::GpuIRCutLoopOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {

@@ -14,6 +14,7 @@
 #include "RewriteUtils.h"
 
 #include "Rake/Dialect/GpuIR/IR/Syntax.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <set>
@@ -763,4 +764,32 @@ void mlir::rake::gpuir::mergeNestedGuards(RewriterBase &rewriter,
       erased.insert(inner);
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// inline
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::rake::gpuir::inlineCall(RewriterBase &rewriter,
+                                            CallOp call, Refusal &why) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<ProcOp>(
+      call, call.getCalleeAttr());
+  if (!callee)
+    return why.refuse(call.getLoc(), "cannot inline the call: '" +
+                                         call.getCallee() +
+                                         "' is not a gpuir.proc");
+  if (callee->isAncestor(call))
+    return why.refuse(call.getLoc(), "cannot inline a call of the procedure "
+                                     "it is in");
+  // A call runs the callee's body with its parameters bound to the
+  // arguments: the body, copied in place of the call, does the same.
+  IRMapping map;
+  Block &body = callee.getBody().front();
+  for (auto [param, arg] : llvm::zip(body.getArguments(), call.getArgs()))
+    map.map(param, arg);
+  rewriter.setInsertionPoint(call);
+  for (Operation &op : body)
+    rewriter.clone(op, map);
+  rewriter.eraseOp(call);
+  return success();
 }

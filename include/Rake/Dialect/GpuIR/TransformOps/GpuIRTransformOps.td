@@ -463,6 +463,20 @@ def GpuIRLiftAllocOp : GpuIR_InPlaceOp<"lift_alloc",
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def GpuIRInlineOp : GpuIR_TransformOp<"inline",
+    GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
+                        MemoryEffectsOpInterface]> {
+  let summary = "inline a call of a procedure";
+  let description = [{
+    The `gpuir.call` is replaced by a copy of the called procedure's body,
+    its parameters bound to the call's arguments: a call runs the body, so
+    the meaning is unchanged (and the rewrites can then look inside).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
 def GpuIRInlineWindowOp : GpuIR_TransformOp<"inline_window",
     GpuIR_EachTraits # [FunctionalStyleTransformOpTrait,
                         MemoryEffectsOpInterface]> {

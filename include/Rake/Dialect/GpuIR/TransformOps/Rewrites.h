@@ -163,6 +163,10 @@ FailureOr<ForOp> multLoops(RewriterBase &rewriter, ForOp outer,
 FailureOr<ForOp> addLoop(RewriterBase &rewriter, Operation *stmt, int64_t n,
                          StringRef name, Refusal &why);
 
+/// inline: the call replaced by a copy of the called procedure's body, its
+/// parameters bound to the arguments.
+LogicalResult inlineCall(RewriterBase &rewriter, CallOp call, Refusal &why);
+
 /// The buffer a name refers to at `stmt`: a parameter of its procedure or
 /// a named allocation in a block around it.
 Value lookupBuffer(Operation *stmt, StringRef name);
