@@ -116,14 +116,27 @@ class Schedule:
         self._op(f"transform.gpuir.simplify {target}", [target], 0)
 
     # Device code and memory.
-    def wrap_device_function(self, stmt: Handle, block: int,
-                             blocks_per_sm: int = 1, cluster: int = 1) -> Handle:
-        text = f"transform.gpuir.wrap_device_function {stmt} block({int(block)})"
+    def wrap_device_function(self, stmt: Handle, block: Optional[int] = None,
+                             blocks_per_sm: int = 1, cluster: int = 1,
+                             groups: Optional[Sequence[Tuple[str, int]]] = None) -> Handle:
+        """`block` threads, or named warp `groups` ((name, warps), ...)."""
+        text = f"transform.gpuir.wrap_device_function {stmt}"
+        if block is not None:
+            text += f" block({int(block)})"
+        if groups:
+            names = "[" + ", ".join(_quote(n) for n, _ in groups) + "]"
+            text += f" groups {names} warps {_ints([w for _, w in groups])}"
         if blocks_per_sm != 1:
             text += f" blocks_per_sm({int(blocks_per_sm)})"
         if cluster != 1:
             text += f" cluster({int(cluster)})"
         return self._op(text, [stmt], 1)[0]
+
+    def wrap_warps(self, stmt: Handle, group: str,
+                   range: Optional[Tuple[int, int]] = None) -> Handle:
+        r = f" range {_ints(range)}" if range else ""
+        return self._op(f"transform.gpuir.wrap_warps {stmt} {_quote(group)}{r}",
+                        [stmt], 1)[0]
 
     def set_memory(self, target: Handle, memory: str,
                    name: Optional[str] = None) -> None:

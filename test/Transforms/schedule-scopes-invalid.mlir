@@ -298,3 +298,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+gpuir.proc @no_such_group(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function warps(producer = 1) {
+    gpuir.for %i = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{cannot run this statement on warp group 'consumer': 'gpuir.warps' op names warp group 'consumer', which the device function does not have; it has 'producer'}}
+      %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.gmem>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %w = transform.gpuir.wrap_warps %r "consumer" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @block_and_groups(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{wrap_device_function takes block(n) or named warp groups, one of them}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.wrap_device_function %i block(32) groups ["p"] warps [1] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

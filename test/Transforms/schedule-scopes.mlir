@@ -187,3 +187,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Warp specialization: a device function of named warp groups, each
+// statement on one group's warps.
+// CHECK-LABEL: gpuir.proc @groups
+// CHECK:      gpuir.device_function warps(producer = 1, consumer = 4) {
+// CHECK-NEXT:   gpuir.for %i = 0 to %n : cuda_tasks {
+// CHECK-NEXT:     gpuir.warps "producer" {
+// CHECK-NEXT:       gpuir.for %p = 0 to 32 : seq {
+// CHECK:          gpuir.warps "consumer"[0 : 2] {
+// CHECK-NEXT:       gpuir.for %q = 0 to 32 : seq {
+gpuir.proc @groups(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    gpuir.for %p = 0 to 32 : seq {
+      %v = gpuir.read %X[%i * 32 + %p] : memref<?xf32, #gpuir.host>
+    }
+    gpuir.for %q = 0 to 32 : seq {
+      %v = gpuir.read %X[%i * 32 + %q] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    %proc = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.set_memory #gpuir.gmem for "X" in %proc : !transform.any_op
+    %f = transform.gpuir.wrap_device_function %i groups ["producer", "consumer"] warps [1, 4] : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.set_loop_mode %i cuda_tasks : !transform.any_op
+    %p = transform.gpuir.loop "p" in %root : (!transform.any_op) -> !transform.any_op
+    %w1 = transform.gpuir.wrap_warps %p "producer" : (!transform.any_op) -> !transform.any_op
+    %q = transform.gpuir.loop "q" in %root : (!transform.any_op) -> !transform.any_op
+    %w2 = transform.gpuir.wrap_warps %q "consumer" range [0, 2] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -370,12 +370,53 @@ DiagnosedSilenceableFailure transform::GpuIRWrapDeviceFunctionOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
   Refusal why(target->getLoc());
-  FailureOr<DeviceFunctionOp> fn = wrapDeviceFunction(
-      rewriter, target, getBlock(), getBlocksPerSm(), getCluster(), why);
+  SmallVector<std::pair<std::string, int64_t>> groups;
+  if (getGroups()) {
+    ArrayRef<int64_t> counts = getWarps() ? *getWarps() : ArrayRef<int64_t>();
+    if (counts.size() != getGroups()->size()) {
+      (void)why.refuse(target->getLoc(), "wrap_device_function needs one warp "
+                                         "count per group");
+      return refused(*this, why);
+    }
+    for (auto [name, count] : llvm::zip(*getGroups(), counts))
+      groups.push_back({cast<StringAttr>(name).str(), count});
+  }
+  if (getBlock().has_value() == !groups.empty()) {
+    (void)why.refuse(target->getLoc(), "wrap_device_function takes block(n) "
+                                       "or named warp groups, one of them");
+    return refused(*this, why);
+  }
+  FailureOr<DeviceFunctionOp> fn =
+      wrapDeviceFunction(rewriter, target, getBlock() ? *getBlock() : 0,
+                         getBlocksPerSm(), getCluster(), why, groups);
   if (failed(fn))
     return refused(*this, why);
   results.push_back(*fn);
   return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure transform::GpuIRWrapWarpsOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  std::optional<std::pair<int64_t, int64_t>> range;
+  if (getRange()) {
+    if (getRange()->size() != 2) {
+      (void)why.refuse(target->getLoc(), "a warp range is [lo, hi]");
+      return refused(*this, why);
+    }
+    range = std::make_pair((*getRange())[0], (*getRange())[1]);
+  }
+  FailureOr<WarpsOp> warps = wrapWarps(rewriter, target, getGroup(), range, why);
+  if (failed(warps))
+    return refused(*this, why);
+  results.push_back(*warps);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRWrapWarpsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
 }
 
 void transform::GpuIRWrapDeviceFunctionOp::getEffects(

@@ -89,24 +89,63 @@ FailureOr<Operation *> mlir::rake::gpuir::liftScope(RewriterBase &rewriter,
 
 FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
     RewriterBase &rewriter, Operation *stmt, int64_t block,
-    int64_t blocksPerSm, int64_t cluster, Refusal &why) {
+    int64_t blocksPerSm, int64_t cluster, Refusal &why,
+    ArrayRef<std::pair<std::string, int64_t>> groups) {
   if (stmt->getParentOfType<DeviceFunctionOp>() || isa<DeviceFunctionOp>(stmt))
     return why.refuse(stmt->getLoc(),
                       "cannot wrap this statement in a device function: it "
                       "is in one already");
-  if (block <= 0 || blocksPerSm <= 0 || cluster <= 0)
+  if ((groups.empty() && block <= 0) || blocksPerSm <= 0 || cluster <= 0)
     return why.refuse(stmt->getLoc(),
                       "a device function needs positive block, "
                       "blocks_per_sm and cluster sizes");
+  SmallVector<Attribute> warpGroups;
+  for (const auto &[name, count] : groups) {
+    if (count <= 0)
+      return why.refuse(stmt->getLoc(), "warp group '" + name +
+                                            "' needs at least one warp");
+    warpGroups.push_back(WarpGroupAttr::get(
+        stmt->getContext(), rewriter.getStringAttr(name), count,
+        RegisterChange::none, 0));
+  }
   rewriter.setInsertionPoint(stmt);
   auto fn = DeviceFunctionOp::create(
       rewriter, stmt->getLoc(), rewriter.getI64IntegerAttr(cluster),
       rewriter.getI64IntegerAttr(blocksPerSm),
-      rewriter.getI64IntegerAttr(block), ArrayAttr());
+      groups.empty() ? rewriter.getI64IntegerAttr(block) : IntegerAttr(),
+      groups.empty() ? ArrayAttr() : rewriter.getArrayAttr(warpGroups));
   Block *body = new Block();
   fn.getBody().push_back(body);
   rewriter.moveOpBefore(stmt, body, body->end());
   return fn;
+}
+
+FailureOr<WarpsOp> mlir::rake::gpuir::wrapWarps(
+    RewriterBase &rewriter, Operation *stmt, StringRef group,
+    std::optional<std::pair<int64_t, int64_t>> range, Refusal &why) {
+  rewriter.setInsertionPoint(stmt);
+  auto warps = WarpsOp::create(
+      rewriter, stmt->getLoc(), rewriter.getStringAttr(group),
+      range ? rewriter.getI64IntegerAttr(range->first) : IntegerAttr(),
+      range ? rewriter.getI64IntegerAttr(range->second) : IntegerAttr());
+  Block *body = new Block();
+  warps.getBody().push_back(body);
+  rewriter.moveOpBefore(stmt, body, body->end());
+  std::string message;
+  {
+    ScopedDiagnosticHandler handler(stmt->getContext(), [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (succeeded(warps.verify()))
+      return warps;
+  }
+  rewriter.moveOpBefore(stmt, warps);
+  rewriter.eraseOp(warps);
+  return why.refuse(stmt->getLoc(),
+                    "cannot run this statement on warp group '" + group +
+                        "': " + message);
 }
 
 FailureOr<FenceOp> mlir::rake::gpuir::insertFence(RewriterBase &rewriter,

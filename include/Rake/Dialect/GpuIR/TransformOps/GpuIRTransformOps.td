@@ -235,20 +235,46 @@ def GpuIRWrapDeviceFunctionOp : GpuIR_TransformOp<"wrap_device_function",
   let summary = "make a statement the body of a device function";
   let description = [{
     Wraps the target (a loop nest at CPU scope) in a
-    `gpuir.device_function block(n) blocks_per_sm(b) cluster(c)`. A device
+    `gpuir.device_function block(n) blocks_per_sm(b) cluster(c)`, or, with
+    `groups ["producer", "consumer"] warps [1, 8]` instead of `block(n)`,
+    one of named warp groups (for `wrap_warps`). A device
     function runs its body, so the sequential meaning is unchanged; make
     the outer loops `cuda_tasks` with `set_loop_mode`. Returns the device
     function.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
-                       ConfinedAttr<I64Attr, [IntPositive]>:$block,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block,
                        DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$blocks_per_sm,
-                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster);
+                       DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster,
+                       OptionalAttr<StrArrayAttr>:$groups,
+                       OptionalAttr<DenseI64ArrayAttr>:$warps);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
-    $target `block` `(` $block `)`
+    $target (`block` `(` $block^ `)`)?
+    (`groups` $groups^ `warps` $warps)?
     (`blocks_per_sm` `(` $blocks_per_sm^ `)`)? (`cluster` `(` $cluster^ `)`)?
     attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRWrapWarpsOp : GpuIR_TransformOp<"wrap_warps",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "run a statement on the warps of a named warp group only";
+  let description = [{
+    Wraps the target in `gpuir.warps "group"` (or, with `range [lo, hi]`,
+    `gpuir.warps "group"[lo : hi]`): in the
+    sequential meaning the statement runs once, as before; in the parallel
+    program only those warps run it (warp specialization), which the
+    synchronization check judges. Refused where GpuIR's verifier refuses the
+    region (a group the device function does not have, a range outside it).
+    Returns the region.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$group,
+                       OptionalAttr<DenseI64ArrayAttr>:$range);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target $group (`range` $range^)? attr-dict `:` functional-type(operands, results)
   }];
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }

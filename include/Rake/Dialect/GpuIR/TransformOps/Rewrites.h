@@ -79,10 +79,19 @@ LogicalResult setMemory(RewriterBase &rewriter, Value buffer,
                         Attribute memorySpace, Refusal &why);
 
 /// wrap_device_function: `stmt` becomes the body of a device function.
-FailureOr<DeviceFunctionOp> wrapDeviceFunction(RewriterBase &rewriter,
-                                               Operation *stmt, int64_t block,
-                                               int64_t blocksPerSm,
-                                               int64_t cluster, Refusal &why);
+/// With `groups` (name, warps), the device function has named warp groups
+/// instead of `block` threads.
+FailureOr<DeviceFunctionOp> wrapDeviceFunction(
+    RewriterBase &rewriter, Operation *stmt, int64_t block,
+    int64_t blocksPerSm, int64_t cluster, Refusal &why,
+    ArrayRef<std::pair<std::string, int64_t>> groups = {});
+
+/// wrap_warps: `stmt` runs only on the warps of the named group (of
+/// warps [lo, hi) of it).
+FailureOr<WarpsOp> wrapWarps(RewriterBase &rewriter, Operation *stmt,
+                             StringRef group,
+                             std::optional<std::pair<int64_t, int64_t>> range,
+                             Refusal &why);
 
 /// lift_scope: swaps `stmt` (a loop or if) with the loop or if whose body
 /// it is. Returns the op that is now outer (the one `stmt` was in, or, for
