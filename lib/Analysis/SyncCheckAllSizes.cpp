@@ -184,7 +184,7 @@ std::optional<Linear> AllSizes::linear(AffineExpr e, ValueRange operands) {
         auto arg = dyn_cast<BlockArgument>(v);
         dims.push_back(arg ? controls[arg.getArgNumber()] : 0);
       }
-      out.constant += scale * evalExpr(x, dims);
+      out.constant += scale * evaluateControlExpr(x, dims);
       return;
     }
     if (auto d = dyn_cast<AffineDimExpr>(x)) {

@@ -16,37 +16,6 @@ using namespace mlir::rake::amir;
 
 namespace mlir::rake::sync_check_detail {
 
-/// An affine expression's value for integer dims, without building new
-/// expressions (AffineMap::compose uniques every intermediate).
-int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
-  switch (e.getKind()) {
-  case AffineExprKind::Constant:
-    return cast<AffineConstantExpr>(e).getValue();
-  case AffineExprKind::DimId:
-    return dims[cast<AffineDimExpr>(e).getPosition()];
-  case AffineExprKind::SymbolId:
-    return 0;
-  default:
-    break;
-  }
-  auto bin = cast<AffineBinaryOpExpr>(e);
-  int64_t l = evalExpr(bin.getLHS(), dims), r = evalExpr(bin.getRHS(), dims);
-  switch (e.getKind()) {
-  case AffineExprKind::Add:
-    return l + r;
-  case AffineExprKind::Mul:
-    return l * r;
-  case AffineExprKind::Mod:
-    return r ? ((l % r) + r) % r : 0;
-  case AffineExprKind::FloorDiv:
-    return r ? llvm::divideFloorSigned(l, r) : 0;
-  case AffineExprKind::CeilDiv:
-    return r ? llvm::divideCeilSigned(l, r) : 0;
-  default:
-    llvm_unreachable("every affine expression kind is handled");
-  }
-}
-
 SmallVector<int64_t> allocExtents(AllocOp alloc,
                                   function_ref<int64_t(Value)> valueOf) {
   SmallVector<int64_t> extents(alloc.getShape());
@@ -65,7 +34,7 @@ SmallVector<int64_t> allocExtents(AllocOp alloc,
 SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
   SmallVector<int64_t> out;
   for (AffineExpr e : map.getResults())
-    out.push_back(evalExpr(e, dims));
+    out.push_back(evaluateControlExpr(e, dims));
   return out;
 }
 
@@ -108,7 +77,7 @@ int64_t Interpreter::eval(AffineExpr e, ValueRange operands) {
   SmallVector<int64_t> dims;
   for (Value v : operands)
     dims.push_back(env.lookup(v));
-  return evalExpr(e, dims);
+  return evaluateControlExpr(e, dims);
 }
 
 Box Interpreter::evalWindow(Var &var, ValueRange operands, AffineMap map,

@@ -362,9 +362,6 @@ struct Var {
 bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
                Level level);
 
-/// An affine expression's or map's value for integer dims, without building
-/// new expressions (SyncCheckExec.cpp).
-int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims);
 SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims);
 
 using Coeffs = SmallVector<int64_t, 3>;

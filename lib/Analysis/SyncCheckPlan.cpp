@@ -274,7 +274,7 @@ bool Planner::structure(std::string &why) {
           return std::nullopt;
         dims.push_back(it->second);
       }
-      return evalExpr(map.getResult(0), dims);
+      return evaluateControlExpr(map.getResult(0), dims);
     };
     std::optional<int64_t> lb = bound(l.getLowerMap(), l.getLowerOperands()),
                            ub = bound(l.getUpperMap(), l.getUpperOperands());

@@ -13,6 +13,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -370,6 +371,35 @@ mlir::rake::conditionAlternatives(ArrayRef<int32_t> predicates,
     begin += n;
   }
   return out;
+}
+
+int64_t mlir::rake::evaluateControlExpr(AffineExpr e, ArrayRef<int64_t> dims) {
+  switch (e.getKind()) {
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(e).getValue();
+  case AffineExprKind::DimId:
+    return dims[cast<AffineDimExpr>(e).getPosition()];
+  case AffineExprKind::SymbolId:
+    return 0;
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  int64_t l = evaluateControlExpr(bin.getLHS(), dims), r = evaluateControlExpr(bin.getRHS(), dims);
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return l + r;
+  case AffineExprKind::Mul:
+    return l * r;
+  case AffineExprKind::Mod:
+    return r ? ((l % r) + r) % r : 0;
+  case AffineExprKind::FloorDiv:
+    return r ? llvm::divideFloorSigned(l, r) : 0;
+  case AffineExprKind::CeilDiv:
+    return r ? llvm::divideCeilSigned(l, r) : 0;
+  default:
+    llvm_unreachable("every affine expression kind is handled");
+  }
 }
 
 bool mlir::rake::comparisonHolds(int32_t predicate, int64_t l, int64_t r) {

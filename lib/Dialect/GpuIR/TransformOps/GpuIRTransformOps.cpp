@@ -586,6 +586,21 @@ static FailureOr<AllocOp> allocOf(Operation *transformOp, Operation *target,
   return alloc;
 }
 
+/// Runs a rewrite of the buffer a gpuir.alloc target allocates; a refusal
+/// becomes the transform's silenceable failure.
+static DiagnosedSilenceableFailure
+onAlloc(Operation *transformOp, Operation *target,
+        function_ref<LogicalResult(AllocOp, Refusal &)> rewrite) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(transformOp, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  if (failed(rewrite(*alloc, why)))
+    return refused(transformOp, why);
+  return DiagnosedSilenceableFailure::success();
+}
+
 #define RAKE_IN_PLACE_EFFECTS(OP)                                              \
   void transform::OP::getEffects(                                              \
       SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
@@ -605,40 +620,25 @@ RAKE_IN_PLACE_EFFECTS(GpuIRAddLoopOp)
 DiagnosedSilenceableFailure transform::GpuIRDivideDimOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
-  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
-  if (failed(alloc))
-    return diag;
-  Refusal why(target->getLoc());
-  if (failed(divideDim(rewriter, alloc->getResult(), getDim(), getFactor(), why)))
-    return refused(*this, why);
-  return DiagnosedSilenceableFailure::success();
+  return onAlloc(*this, target, [&](AllocOp alloc, Refusal &why) {
+    return divideDim(rewriter, alloc.getResult(), getDim(), getFactor(), why);
+  });
 }
 
 DiagnosedSilenceableFailure transform::GpuIRMultDimOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
-  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
-  if (failed(alloc))
-    return diag;
-  Refusal why(target->getLoc());
-  if (failed(multDims(rewriter, alloc->getResult(), getDim(), why)))
-    return refused(*this, why);
-  return DiagnosedSilenceableFailure::success();
+  return onAlloc(*this, target, [&](AllocOp alloc, Refusal &why) {
+    return multDims(rewriter, alloc.getResult(), getDim(), why);
+  });
 }
 
 DiagnosedSilenceableFailure transform::GpuIRRearrangeDimOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
-  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
-  if (failed(alloc))
-    return diag;
-  Refusal why(target->getLoc());
-  if (failed(rearrangeDims(rewriter, alloc->getResult(), getPerm(), why)))
-    return refused(*this, why);
-  return DiagnosedSilenceableFailure::success();
+  return onAlloc(*this, target, [&](AllocOp alloc, Refusal &why) {
+    return rearrangeDims(rewriter, alloc.getResult(), getPerm(), why);
+  });
 }
 
 DiagnosedSilenceableFailure transform::GpuIRExpandDimOp::applyToOne(
@@ -683,14 +683,9 @@ DiagnosedSilenceableFailure transform::GpuIRExpandDimOp::applyToOne(
 DiagnosedSilenceableFailure transform::GpuIRLiftAllocOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
-  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
-  if (failed(alloc))
-    return diag;
-  Refusal why(target->getLoc());
-  if (failed(liftAlloc(rewriter, *alloc, why)))
-    return refused(*this, why);
-  return DiagnosedSilenceableFailure::success();
+  return onAlloc(*this, target, [&](AllocOp alloc, Refusal &why) {
+    return liftAlloc(rewriter, alloc, why);
+  });
 }
 
 DiagnosedSilenceableFailure transform::GpuIRInlineWindowOp::applyToOne(

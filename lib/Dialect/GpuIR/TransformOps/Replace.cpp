@@ -274,36 +274,6 @@ bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env,
   return true;
 }
 
-/// An affine expression's value at integer dims, without building
-/// attributes (the runs evaluate millions).
-int64_t evalExpr(AffineExpr e, ArrayRef<int64_t> dims) {
-  switch (e.getKind()) {
-  case AffineExprKind::DimId:
-    return dims[cast<AffineDimExpr>(e).getPosition()];
-  case AffineExprKind::Constant:
-    return cast<AffineConstantExpr>(e).getValue();
-  case AffineExprKind::SymbolId:
-    return 0;
-  default:
-    break;
-  }
-  auto bin = cast<AffineBinaryOpExpr>(e);
-  int64_t l = evalExpr(bin.getLHS(), dims), r = evalExpr(bin.getRHS(), dims);
-  switch (e.getKind()) {
-  case AffineExprKind::Add: return l + r;
-  case AffineExprKind::Mul: return l * r;
-  case AffineExprKind::FloorDiv:
-    return l >= 0 ? l / r : -((-l + r - 1) / r);
-  case AffineExprKind::CeilDiv:
-    return l >= 0 ? (l + r - 1) / r : -((-l) / r);
-  case AffineExprKind::Mod: {
-    int64_t m = l % r;
-    return m < 0 ? m + r : m;
-  }
-  default: return 0;
-  }
-}
-
 int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
   int64_t f = 0;
   for (auto [i, s] : llvm::zip(idx, shape))
@@ -320,23 +290,32 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
     auto it = llvm::find(args, v);
     return it == args.end() ? -1 : it - args.begin();
   };
+  // The flat element a load or store reaches, or a refusal.
+  auto element = [&](Operation &op, Value memref, ValueRange indices,
+                     StringRef what) -> FailureOr<std::pair<int, int64_t>> {
+    int p = paramOf(memref);
+    SmallVector<int64_t> idx;
+    for (Value i : indices) {
+      if (!env.lookup(i).concrete)
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: an index that depends on "
+                                       "data");
+      idx.push_back(env.lookup(i).c);
+    }
+    if (p < 0)
+      return why.refuse(op.getLoc(), "cannot run the instruction's behavior: " +
+                                         what + " a local buffer");
+    return std::make_pair(p, flatten(idx, shapes[p]));
+  };
   for (Operation &op : body) {
     if (isa<func::ReturnOp, scf::YieldOp>(op))
       continue;
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      int p = paramOf(load.getMemRef());
-      SmallVector<int64_t> idx;
-      for (Value i : load.getIndices()) {
-        if (!env.lookup(i).concrete)
-          return why.refuse(op.getLoc(), "cannot run the instruction's "
-                                         "behavior: an index that depends on "
-                                         "data");
-        idx.push_back(env.lookup(i).c);
-      }
-      if (p < 0)
-        return why.refuse(op.getLoc(), "cannot run the instruction's "
-                                       "behavior: a load of a local buffer");
-      int64_t f = flatten(idx, shapes[p]);
+      FailureOr<std::pair<int, int64_t>> at =
+          element(op, load.getMemRef(), load.getIndices(), "a load of");
+      if (failed(at))
+        return failure();
+      auto [p, f] = *at;
       auto it = mem.elements[p].find(f);
       Val v;
       v.node = it != mem.elements[p].end() ? it->second : exprs.input(p, f);
@@ -344,23 +323,15 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
       continue;
     }
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      int p = paramOf(store.getMemRef());
-      SmallVector<int64_t> idx;
-      for (Value i : store.getIndices()) {
-        if (!env.lookup(i).concrete)
-          return why.refuse(op.getLoc(), "cannot run the instruction's "
-                                         "behavior: an index that depends on "
-                                         "data");
-        idx.push_back(env.lookup(i).c);
-      }
-      if (p < 0)
-        return why.refuse(op.getLoc(), "cannot run the instruction's "
-                                       "behavior: a store to a local buffer");
+      FailureOr<std::pair<int, int64_t>> at =
+          element(op, store.getMemRef(), store.getIndices(), "a store to");
+      if (failed(at))
+        return failure();
       Val stored = env.lookup(store.getValueToStore());
       if (stored.node < 0)
         stored.node = exprs.constant(IntegerAttr::get(
             store.getValueToStore().getType(), stored.c));
-      mem.elements[p][flatten(idx, shapes[p])] = stored.node;
+      mem.elements[at->first][at->second] = stored.node;
       continue;
     }
     if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
@@ -369,7 +340,7 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
         operands.push_back(env.lookup(v).c);
       Val v;
       v.concrete = true;
-      v.c = evalExpr(apply.getAffineMap().getResult(0), operands);
+      v.c = evaluateControlExpr(apply.getAffineMap().getResult(0), operands);
       env[apply.getResult()] = v;
       continue;
     }
@@ -464,7 +435,7 @@ struct NestRun {
       }
       vals.push_back(it->second.c);
     }
-    return evalExpr(e, vals);
+    return evaluateControlExpr(e, vals);
   }
 
   LogicalResult run(Block &block) {
@@ -501,32 +472,14 @@ LogicalResult NestRun::access(Operation *op, Value buffer, AffineMap map,
   }
   SmallVector<AffineExpr> offs;
   for (auto [d, e] : llvm::enumerate(map.getResults())) {
-    SmallVector<AffineExpr> terms;
     // Corner: the terms over outer values; offset: the rest, concrete.
-    std::function<void(AffineExpr)> flat = [&](AffineExpr x) {
-      if (x.getKind() == AffineExprKind::Add) {
-        flat(cast<AffineBinaryOpExpr>(x).getLHS());
-        flat(cast<AffineBinaryOpExpr>(x).getRHS());
-      } else {
-        terms.push_back(x);
-      }
-    };
-    flat(e);
-    AffineExpr corner = getAffineConstantExpr(0, op->getContext());
-    AffineExpr offset = corner;
-    for (AffineExpr t : terms) {
-      bool usesOuter = false, usesInner = false;
-      t.walk([&](AffineExpr x) {
-        if (auto dim = dyn_cast<AffineDimExpr>(x))
-          (outer[dim.getPosition()] ? usesOuter : usesInner) = true;
-      });
-      if (usesOuter && usesInner)
-        return why.refuse(op->getLoc(),
-                          "index " + Twine(d) + " of this access mixes the "
-                                                "nest's loops with values "
-                                                "from outside in one term");
-      (usesOuter ? corner : offset) = (usesOuter ? corner : offset) + t;
-    }
+    FailureOr<SplitIndex> split = splitIndex(e, outer);
+    if (failed(split))
+      return why.refuse(op->getLoc(),
+                        "index " + Twine(d) + " of this access mixes the "
+                                              "nest's loops with values "
+                                              "from outside in one term");
+    AffineExpr corner = split->corner, offset = split->offset;
     // The corner over the operand's outer values must be the operand's.
     SmallVector<AffineExpr> dims;
     for (auto [i, v] : llvm::enumerate(indices)) {
@@ -709,23 +662,15 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
       dims.push_back(getAffineDimExpr(
           llvm::find(o.cornerOps, v) - o.cornerOps.begin(), ctx));
     }
+    llvm::SmallBitVector outerDims(indices.size());
+    for (auto [i, v] : llvm::enumerate(indices))
+      outerDims[i] = !inner.contains(v);
     for (AffineExpr e : map.getResults()) {
-      AffineExpr corner = getAffineConstantExpr(0, ctx);
-      std::function<void(AffineExpr)> flat = [&](AffineExpr x) {
-        if (x.getKind() == AffineExprKind::Add) {
-          flat(cast<AffineBinaryOpExpr>(x).getLHS());
-          flat(cast<AffineBinaryOpExpr>(x).getRHS());
-          return;
-        }
-        bool usesOuter = false;
-        x.walk([&](AffineExpr y) {
-          if (auto d = dyn_cast<AffineDimExpr>(y))
-            usesOuter |= !inner.contains(indices[d.getPosition()]);
-        });
-        if (usesOuter)
-          corner = corner + x;
-      };
-      flat(e);
+      // A term that mixes the nest's loops with outer values is refused
+      // when the nest runs; its corner here does not matter.
+      FailureOr<SplitIndex> split = splitIndex(e, outerDims);
+      AffineExpr corner =
+          succeeded(split) ? split->corner : getAffineConstantExpr(0, ctx);
       o.corner.push_back(simplifyAffineExpr(corner.replaceDims(dims),
                                             o.cornerOps.size(), 0));
     }

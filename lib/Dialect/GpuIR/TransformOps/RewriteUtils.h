@@ -5,6 +5,7 @@
 
 #include "Dependence.h"
 #include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir::rake::gpuir::detail {
 
@@ -43,6 +44,34 @@ ControlGroup constantGroup(MLIRContext *ctx, int64_t c);
 /// `replOperands`.
 LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
                             ValueRange replOperands, Refusal &why);
+/// An index split into a corner (the terms over values from outside a
+/// statement) and an offset (the rest).
+struct SplitIndex {
+  AffineExpr corner, offset;
+};
+/// Splits a sum into the terms that use only `outerDims` and the others;
+/// fails when a term uses both.
+FailureOr<SplitIndex> splitIndex(AffineExpr e,
+                                 const llvm::SmallBitVector &outerDims);
+
+/// `ops` moved into a new `gpuir.if lhs pred rhs` (expressions over
+/// `operands`) made at the rewriter's point.
+IfOp guardStatements(RewriterBase &rewriter, Location loc,
+                     ArrayRef<Operation *> ops, ValueRange operands,
+                     AffineExpr lhs, CmpPredicate pred, AffineExpr rhs);
+
+/// A loop's body parted after a statement, with each part's accesses.
+struct BodySplit {
+  SmallVector<Operation *> first, second;
+  SmallVector<Access> firstAccesses, secondAccesses;
+};
+/// Parts `loop`'s body after `stmt`; refuses with `valueMessage` (a note at
+/// the use, and with `noteMade` where the value is made) when a statement
+/// after it uses a value or buffer made up to it.
+LogicalResult splitBody(ForOp loop, Operation *stmt, BodySplit &out,
+                        const Twine &valueMessage, bool noteMade,
+                        Refusal &why);
+
 /// Whether every use of the loop variable `iv` is in a control expression
 /// the rewrites can substitute into (checked before a rewrite changes
 /// anything, so that a refusal leaves the program as it was).

@@ -303,6 +303,81 @@ LogicalResult substituteAll(RewriterBase &rewriter, Value old, AffineExpr repl,
   return success();
 }
 
+FailureOr<SplitIndex> splitIndex(AffineExpr e,
+                                 const llvm::SmallBitVector &outerDims) {
+  MLIRContext *ctx = e.getContext();
+  SmallVector<AffineExpr> terms;
+  std::function<void(AffineExpr)> flatten = [&](AffineExpr x) {
+    if (x.getKind() == AffineExprKind::Add) {
+      auto bin = cast<AffineBinaryOpExpr>(x);
+      flatten(bin.getLHS());
+      flatten(bin.getRHS());
+    } else {
+      terms.push_back(x);
+    }
+  };
+  flatten(e);
+  SplitIndex out{getAffineConstantExpr(0, ctx), getAffineConstantExpr(0, ctx)};
+  for (AffineExpr t : terms) {
+    bool outer = false, inner = false;
+    t.walk([&](AffineExpr x) {
+      if (auto d = dyn_cast<AffineDimExpr>(x))
+        (outerDims.test(d.getPosition()) ? outer : inner) = true;
+    });
+    if (outer && inner)
+      return failure();
+    if (outer)
+      out.corner = out.corner + t;
+    else
+      out.offset = out.offset + t;
+  }
+  return out;
+}
+
+IfOp guardStatements(RewriterBase &rewriter, Location loc,
+                     ArrayRef<Operation *> ops, ValueRange operands,
+                     AffineExpr lhs, CmpPredicate pred, AffineExpr rhs) {
+  ControlGroup c = simplifyGroup(
+      {llvm::to_vector(operands),
+       AffineMap::get(operands.size(), 0, {lhs, rhs}, lhs.getContext())});
+  auto cond = IfOp::create(
+      rewriter, loc, c.operands, AffineMapAttr::get(c.map),
+      rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(pred)}),
+      DenseI32ArrayAttr());
+  cond.getThenRegion().push_back(new Block());
+  Block *dest = &cond.getThenRegion().front();
+  for (Operation *op : ops)
+    rewriter.moveOpBefore(op, dest, dest->end());
+  return cond;
+}
+
+LogicalResult splitBody(ForOp loop, Operation *stmt, BodySplit &out,
+                        const Twine &valueMessage, bool noteMade,
+                        Refusal &why) {
+  bool after = false;
+  for (Operation &op : *loop.getBodyBlock()) {
+    (after ? out.second : out.first).push_back(&op);
+    if (&op == stmt)
+      after = true;
+  }
+  for (Operation *b : out.second)
+    for (Operation *a : out.first)
+      if (Operation *user = usesValueOf(b, a)) {
+        (void)why.refuse(stmt->getLoc(), valueMessage);
+        why.note(user->getLoc(), "the use");
+        if (noteMade)
+          why.note(a->getLoc(), "made here");
+        return failure();
+      }
+  for (Operation *a : out.first)
+    if (failed(collectAccesses(a, out.firstAccesses, why)))
+      return failure();
+  for (Operation *b : out.second)
+    if (failed(collectAccesses(b, out.secondAccesses, why)))
+      return failure();
+  return success();
+}
+
 LogicalResult checkSubstitutable(Value iv, Refusal &why) {
   for (Operation *user : iv.getUsers()) {
     FailureOr<SmallVector<ControlGroup>> groups = getControlGroups(user);
@@ -347,9 +422,7 @@ struct ValueRange64 {
   int64_t lo = 0, hi = 0;
 };
 
-int64_t floorDiv(int64_t a, int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
+int64_t floorDiv(int64_t a, int64_t b) { return llvm::divideFloorSigned(a, b); }
 
 ValueRange64 rangeOf(AffineExpr e, ArrayRef<ValueRange64> dims) {
   if (auto d = dyn_cast<AffineDimExpr>(e))
@@ -552,18 +625,8 @@ FailureOr<std::pair<ForOp, ForOp>> mlir::rake::gpuir::divideLoop(
       rewriter.setInsertionPointToStart(tb);
       SmallVector<Value> condOps(ctl);
       condOps.push_back(tailLoop.getInductionVar());
-      ControlGroup c = simplifyGroup(
-          {condOps, AffineMap::get(n + 1, 0, {getAffineDimExpr(n, ctx), loE},
-                                   ctx)});
-      auto cond = IfOp::create(rewriter, loc, c.operands,
-                               AffineMapAttr::get(c.map),
-                               rewriter.getDenseI32ArrayAttr(
-                                   {static_cast<int32_t>(CmpPredicate::ge)}),
-                               DenseI32ArrayAttr());
-      cond.getThenRegion().push_back(new Block());
-      Block *dest = &cond.getThenRegion().front();
-      for (Operation *op : ops)
-        rewriter.moveOpBefore(op, dest, dest->end());
+      guardStatements(rewriter, loc, ops, condOps, getAffineDimExpr(n, ctx),
+                      CmpPredicate::ge, loE);
     }
   }
   ControlGroup zero = constantGroup(ctx, 0);
@@ -586,15 +649,10 @@ FailureOr<std::pair<ForOp, ForOp>> mlir::rake::gpuir::divideLoop(
   AffineExpr repl = loE + io * factor + ii;
   if (tail == TailStrategy::guard) {
     rewriter.setInsertionPointToStart(dest);
-    ControlGroup cond = simplifyGroup(
-        {replOps, AffineMap::get(n + 2, 0, {repl, hiE}, ctx)});
-    auto guard = IfOp::create(
-        rewriter, loc, cond.operands, AffineMapAttr::get(cond.map),
-        rewriter.getDenseI32ArrayAttr(
-            {static_cast<int32_t>(CmpPredicate::lt)}),
-        DenseI32ArrayAttr());
-    guard.getThenRegion().push_back(new Block());
-    dest = &guard.getThenRegion().front();
+    dest = &guardStatements(rewriter, loc, {}, replOps, repl,
+                            CmpPredicate::lt, hiE)
+                .getThenRegion()
+                .front();
   }
   // Move the body, then replace the old variable in the ops that used it.
   for (Operation *op : bodyOps)
@@ -769,33 +827,16 @@ mlir::rake::gpuir::fissionAfter(RewriterBase &rewriter, Operation *stmt,
                       "cannot split the loop after this statement: it is the "
                       "last of the loop's body, so the second loop would be "
                       "empty");
-  Block *body = loop.getBodyBlock();
-  SmallVector<Operation *> firstPart, secondPart;
-  bool after = false;
-  for (Operation &op : *body) {
-    (after ? secondPart : firstPart).push_back(&op);
-    if (&op == stmt)
-      after = true;
-  }
-  for (Operation *b : secondPart)
-    for (Operation *a : firstPart)
-      if (Operation *user = usesValueOf(b, a)) {
-        (void)why.refuse(stmt->getLoc(),
-                   "cannot split the loop over " + loopName(loop) +
-                       " after this statement: a statement after it uses a "
-                       "value or buffer made before it (move the allocation "
-                       "out of the loop first)");
-        why.note(user->getLoc(), "the use");
-        why.note(a->getLoc(), "made here");
-        return failure();
-      }
-  SmallVector<Access> accA, accB;
-  for (Operation *a : firstPart)
-    if (failed(collectAccesses(a, accA, why)))
-      return failure();
-  for (Operation *b : secondPart)
-    if (failed(collectAccesses(b, accB, why)))
-      return failure();
+  BodySplit split;
+  if (failed(splitBody(loop, stmt, split,
+                       "cannot split the loop over " + loopName(loop) +
+                           " after this statement: a statement after it uses "
+                           "a value or buffer made before it (move the "
+                           "allocation out of the loop first)",
+                       /*noteMade=*/true, why)))
+    return failure();
+  ArrayRef<Operation *> secondPart = split.second;
+  ArrayRef<Access> accA = split.firstAccesses, accB = split.secondAccesses;
   // B at i1 before A at i2 > i1 in the loop; after fission A at i2 would run
   // first.
   Value i = loop.getInductionVar();
@@ -975,18 +1016,8 @@ mlir::rake::gpuir::cutLoop(RewriterBase &rewriter, ForOp loop, int64_t n,
     rewriter.setInsertionPointToStart(body);
     SmallVector<Value> condOps(ctl);
     condOps.push_back(iv);
-    ControlGroup c = simplifyGroup(
-        {condOps, AffineMap::get(m + 1, 0,
-                                 {getAffineDimExpr(m, ctx), hiE}, ctx)});
-    auto cond = IfOp::create(rewriter, loop.getLoc(), c.operands,
-                             AffineMapAttr::get(c.map),
-                             rewriter.getDenseI32ArrayAttr(
-                                 {static_cast<int32_t>(CmpPredicate::lt)}),
-                             DenseI32ArrayAttr());
-    cond.getThenRegion().push_back(new Block());
-    Block *dest = &cond.getThenRegion().front();
-    for (Operation *op : ops)
-      rewriter.moveOpBefore(op, dest, dest->end());
+    guardStatements(rewriter, loop.getLoc(), ops, condOps,
+                    getAffineDimExpr(m, ctx), CmpPredicate::lt, hiE);
   }
   return std::make_pair(loop, second);
 }
@@ -1135,16 +1166,9 @@ FailureOr<ForOp> mlir::rake::gpuir::addLoop(RewriterBase &rewriter,
                         name);
   rewriter.setInsertionPointToStart(loop.getBodyBlock());
   // Iteration 0 runs the statement, so it runs once: no precondition.
-  auto cond = IfOp::create(
-      rewriter, stmt->getLoc(), ValueRange{loop.getInductionVar()},
-      AffineMapAttr::get(AffineMap::get(
-          1, 0, {getAffineDimExpr(0, ctx), getAffineConstantExpr(0, ctx)},
-          ctx)),
-      rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(CmpPredicate::eq)}),
-      DenseI32ArrayAttr());
-  cond.getThenRegion().push_back(new Block());
-  rewriter.moveOpBefore(stmt, &cond.getThenRegion().front(),
-                        cond.getThenRegion().front().end());
+  guardStatements(rewriter, stmt->getLoc(), {stmt},
+                  ValueRange{loop.getInductionVar()}, getAffineDimExpr(0, ctx),
+                  CmpPredicate::eq, getAffineConstantExpr(0, ctx));
   return loop;
 }
 
@@ -1166,30 +1190,15 @@ FailureOr<ForOp> mlir::rake::gpuir::skewLoop(RewriterBase &rewriter,
   if (!stmt->getNextNode())
     return why.refuse(stmt->getLoc(), "skew delays the statements after this "
                                       "one; it is the last of the loop");
-  SmallVector<Operation *> first, second;
-  bool after = false;
-  for (Operation &op : *loop.getBodyBlock()) {
-    (after ? second : first).push_back(&op);
-    if (&op == stmt)
-      after = true;
-  }
-  for (Operation *b : second)
-    for (Operation *a : first)
-      if (Operation *user = usesValueOf(b, a)) {
-        (void)why.refuse(stmt->getLoc(),
-                         "cannot delay the statements after this one: one of "
-                         "them uses a value or buffer made before it (in its "
-                         "own iteration)");
-        why.note(user->getLoc(), "the use");
-        return failure();
-      }
-  SmallVector<Access> accA, accB;
-  for (Operation *a : first)
-    if (failed(collectAccesses(a, accA, why)))
-      return failure();
-  for (Operation *b : second)
-    if (failed(collectAccesses(b, accB, why)))
-      return failure();
+  BodySplit split;
+  if (failed(splitBody(loop, stmt, split,
+                       "cannot delay the statements after this one: one of "
+                       "them uses a value or buffer made before it (in its "
+                       "own iteration)",
+                       /*noteMade=*/false, why)))
+    return failure();
+  ArrayRef<Operation *> first = split.first, second = split.second;
+  ArrayRef<Access> accA = split.firstAccesses, accB = split.secondAccesses;
   // B at i ran before A at j for i < j <= i + depth; delayed, after it.
   Value iv = loop.getInductionVar();
   FailureOr<std::optional<Conflict>> conflict = findConflict(
@@ -1240,16 +1249,7 @@ FailureOr<ForOp> mlir::rake::gpuir::skewLoop(RewriterBase &rewriter,
   auto guard = [&](AffineExpr lhs, CmpPredicate pred, AffineExpr rhs,
                    ArrayRef<Operation *> body) {
     rewriter.setInsertionPoint(body.front());
-    ControlGroup c =
-        simplifyGroup({ops, AffineMap::get(m + 1, 0, {lhs, rhs}, ctx)});
-    auto cond = IfOp::create(
-        rewriter, stmt->getLoc(), c.operands, AffineMapAttr::get(c.map),
-        rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(pred)}),
-        DenseI32ArrayAttr());
-    cond.getThenRegion().push_back(new Block());
-    Block *dest = &cond.getThenRegion().front();
-    for (Operation *op : body)
-      rewriter.moveOpBefore(op, dest, dest->end());
+    guardStatements(rewriter, stmt->getLoc(), body, ops, lhs, pred, rhs);
   };
   guard(k, CmpPredicate::lt, hiE, first);
   guard(k, CmpPredicate::ge, loE + depth, second);

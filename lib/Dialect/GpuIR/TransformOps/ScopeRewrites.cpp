@@ -251,45 +251,6 @@ Value mlir::rake::gpuir::lookupBuffer(Operation *stmt, StringRef name) {
 
 namespace {
 
-/// An index split into the corner of the window (over values defined
-/// outside the staged statement) and the offset in it (the rest).
-struct SplitIndex {
-  AffineExpr corner, offset;
-};
-
-/// Splits a sum into the terms that use only `outerDims` and the others;
-/// fails when a term uses both.
-FailureOr<SplitIndex> splitIndex(AffineExpr e,
-                                 const llvm::SmallBitVector &outerDims) {
-  MLIRContext *ctx = e.getContext();
-  SmallVector<AffineExpr> terms;
-  std::function<void(AffineExpr)> flatten = [&](AffineExpr x) {
-    if (x.getKind() == AffineExprKind::Add) {
-      auto bin = cast<AffineBinaryOpExpr>(x);
-      flatten(bin.getLHS());
-      flatten(bin.getRHS());
-    } else {
-      terms.push_back(x);
-    }
-  };
-  flatten(e);
-  SplitIndex out{getAffineConstantExpr(0, ctx), getAffineConstantExpr(0, ctx)};
-  for (AffineExpr t : terms) {
-    bool outer = false, inner = false;
-    t.walk([&](AffineExpr x) {
-      if (auto d = dyn_cast<AffineDimExpr>(x))
-        (outerDims.test(d.getPosition()) ? outer : inner) = true;
-    });
-    if (outer && inner)
-      return failure();
-    if (outer)
-      out.corner = out.corner + t;
-    else
-      out.offset = out.offset + t;
-  }
-  return out;
-}
-
 struct ElementAccess {
   Access access;
   AffineMap map;
@@ -322,7 +283,7 @@ static bool writesWholeWindow(Operation *stmt, Value buffer,
         vals.push_back(it->second);
       }
     }
-    return AffineMap::get(ops.size(), 0, e).compose(vals)[0];
+    return evaluateControlExpr(e, vals);
   };
   bool ok = true;
   std::function<void(Operation *)> run = [&](Operation *op) {

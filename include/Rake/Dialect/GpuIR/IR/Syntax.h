@@ -63,6 +63,10 @@ ParseResult parseConditionInto(OpAsmParser &parser, OperationState &result);
 /// The [begin, end) comparisons of each alternative of a condition.
 SmallVector<std::pair<unsigned, unsigned>>
 conditionAlternatives(ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses);
+/// A control expression's value at integer dims, without building
+/// expressions (AffineMap::compose uniques every intermediate): floordiv,
+/// ceildiv and mod round as affine maps do (a zero divisor gives 0).
+int64_t evaluateControlExpr(AffineExpr e, ArrayRef<int64_t> dims);
 /// Whether `l pred r`, and whether a condition holds for its map's values
 /// (two per comparison).
 bool comparisonHolds(int32_t predicate, int64_t l, int64_t r);
