@@ -4,7 +4,8 @@
 # wgmma on swizzled stages; bench/gemm_sm80/gemm_sm90a_core.mlir, wgmma on
 # core-matrix stages; examples/gemm_sm90a_tma.mlir, the swizzled stages filled
 # by TMA; bench/gemm_sm80/gemm_sm90a_ws*.mlir, that warp-specialized, written
-# by make_gemm_sm90a_ws.py) against cuBLAS (torch.matmul), in two steps:
+# by make_gemm_sm90a_ws.py; gemm_sm80_derived, the first derived by its
+# schedule from the sequential GEMM) against cuBLAS (torch.matmul), in two steps:
 #
 #   bench/gemm_sm80/run.sh prepare          (here: needs the build)
 #       compiles each kernel to a verified bundle gpu-work/bench/NAME
@@ -28,15 +29,23 @@ kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_s
          "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256"
          "$root/examples/gemm_sm90a_tma.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws.mlir 64 nk 256"
          "$root/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws2.mlir 64 nk 256")
+# The Sm80 example's kernel derived from the sequential GEMM by its schedule
+# (examples/schedules/), as gemm_sm80_derived.
+kernels=("${kernels[0]}" "$work/gemm_sm80_derived.mlir 32 kn 128" "${kernels[@]:1}")
 case "${1:-}" in
 prepare)
   mkdir -p "$work"
   bin=${RAKE_BIN:-$root/build/bin}
   : > "$work/kernels.txt"
+  "$bin/rake-opt" "$root/examples/schedules/gemm_sm80_seq.mlir" \
+    --transform-preload-library=transform-library-paths="$root/examples/schedules/gemm_sm80.schedule.mlir" \
+    --transform-interpreter | sed 's/@gemm_sm80(/@gemm_sm80_derived(/' > "$work/gemm_sm80_derived.mlir"
   for entry in "${kernels[@]}"; do
     set -- $entry
     k=$1 slice=$2 form=$3 mtile=$4
     name=$(basename "$k" .mlir)
+    # ONLY='regex' prepares the kernels whose names match.
+    grep -qE "^(${ONLY:-.*})$" <<< "$name" || continue
     "$bin/rake-bundle" "$k" -o "$work/$name" \
       --disasm-dir="${RAKE_DISASM_DIR:-$root/test/Verifier/Inputs/disasm}" > "$work/$name.log" \
       || { cat "$work/$name.log" >&2; echo "run.sh: $k: the bundle is not verified" >&2; exit 1; }

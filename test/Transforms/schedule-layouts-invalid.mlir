@@ -124,6 +124,35 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+// Out of a parallel loop only when every use indexes a dimension by the
+// loop's variable: here one use reads row 0 whatever the warp.
+gpuir.proc @lift_parallel_shared(%n: index, %X: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %i = 0 to %n : cuda_tasks {
+      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{cannot lift this allocation out of a parallel loop: each iteration (task or thread) has its own copy; give the buffer a dimension per iteration with expand_dim instead}}
+        %t = gpuir.alloc : memref<2x32xf32, #gpuir.rmem>
+        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %X[%i * 64 + %w * 32 + %l] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %t[%w, %l] : memref<2x32xf32, #gpuir.rmem>
+          %u = gpuir.read %t[0, %l] : memref<2x32xf32, #gpuir.rmem>
+          gpuir.write %u, %X[%i * 64 + %w * 32 + %l] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.lift_alloc %a : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 gpuir.proc @lift_parallel(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %i = 0 to %n : cuda_tasks {

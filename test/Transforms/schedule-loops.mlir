@@ -230,3 +230,30 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// simplify divides the terms that are multiples of the divisor and drops
+// the division of the rest where the loops' bounds keep it in one block:
+// with 0 <= %e < 8, (%j * 16 + %c * 8 + %e) floordiv 8 is %j * 2 + %c and
+// its mod 16 is %c * 8 + %e; with %e unbounded only the multiples leave.
+// CHECK-LABEL: gpuir.proc @simplify_multiples
+// CHECK:      gpuir.read %X[%j * 2 + %c, %c * 8 + %e]
+// CHECK-NEXT: gpuir.read %X[%j * 2 + %n floordiv 8, %n mod 8]
+gpuir.proc @simplify_multiples(%n: index, %X: memref<?x?xf32, #gpuir.host>) {
+  gpuir.for %j = 0 to %n : seq {
+    gpuir.for %c = 0 to 2 : seq {
+      gpuir.for %e = 0 to 8 : seq {
+        %v = gpuir.read %X[(%j * 16 + %c * 8 + %e) floordiv 8, (%j * 16 + %c * 8 + %e) mod 16] : memref<?x?xf32, #gpuir.host>
+        %w = gpuir.read %X[(%j * 16 + %n) floordiv 8, (%j * 16 + %n) mod 8] : memref<?x?xf32, #gpuir.host>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.simplify %p : !transform.any_op
+    transform.yield
+  }
+}

@@ -223,3 +223,39 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// lift_alloc out of a parallel loop when each iteration keeps its own part:
+// every use indexes a dimension by the loop's variable (expand_dim made it).
+// CHECK-LABEL: gpuir.proc @lift_own_part
+// CHECK:      gpuir.device_function block(64) {
+// CHECK-NEXT:   gpuir.for %i = 0 to %n : cuda_tasks {
+// CHECK-NEXT:     %t = gpuir.alloc : memref<2x32xf32, #gpuir.rmem>
+// CHECK-NEXT:     gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+// CHECK-NEXT:       gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+// CHECK-NEXT:         gpuir.read %X[%i * 64 + %w * 32 + %l]
+// CHECK-NEXT:         gpuir.write %{{.*}}, %t[%w, %l]
+gpuir.proc @lift_own_part(%n: index, %X: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %i = 0 to %n : cuda_tasks {
+      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+        %t = gpuir.alloc : memref<32xf32, #gpuir.rmem>
+        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %X[%i * 64 + %w * 32 + %l] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %t[%l] : memref<32xf32, #gpuir.rmem>
+          %u = gpuir.read %t[%l] : memref<32xf32, #gpuir.rmem>
+          gpuir.write %u, %X[%i * 64 + %w * 32 + %l] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.expand_dim %a 2 index(affine_map<(w) -> (w)>) of ["w"] : !transform.any_op
+    transform.gpuir.lift_alloc %a : !transform.any_op
+    transform.yield
+  }
+}

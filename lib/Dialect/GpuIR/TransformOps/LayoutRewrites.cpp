@@ -356,7 +356,30 @@ LogicalResult mlir::rake::gpuir::liftAlloc(RewriterBase &rewriter,
                       "lift_alloc moves an allocation out of the gpuir.for or "
                       "gpuir.if around it; this one is directly in '" +
                           scope->getName().getStringRef() + "'");
-  if (isa<ForOp>(scope) && cast<ForOp>(scope).getLoopMode() != LoopMode::seq)
+  // Out of a parallel loop only when each iteration keeps its own part: a
+  // dimension every use indexes by the loop's variable (as expand_dim
+  // makes), so iterations touch disjoint elements and no iteration's
+  // values reach another, in either meaning.
+  auto ownPart = [&](ForOp loop) {
+    Refusal quiet(alloc.getLoc());
+    FailureOr<SmallVector<Coords, 4>> uses = bufferUses(alloc.getResult(), quiet);
+    if (failed(uses))
+      return false;
+    unsigned rank = cast<MemRefType>(alloc.getType()).getRank();
+    for (unsigned d = 0; d < rank; ++d) {
+      bool all = llvm::all_of(*uses, [&](const Coords &c) {
+        if (c.interval[d])
+          return false;
+        auto dim = dyn_cast<AffineDimExpr>(c.lo[d]);
+        return dim && c.operands[dim.getPosition()] == loop.getInductionVar();
+      });
+      if (all && !uses->empty())
+        return true;
+    }
+    return false;
+  };
+  if (isa<ForOp>(scope) && cast<ForOp>(scope).getLoopMode() != LoopMode::seq &&
+      !ownPart(cast<ForOp>(scope)))
     return why.refuse(alloc.getLoc(),
                       "cannot lift this allocation out of a parallel loop: "
                       "each iteration (task or thread) has its own copy; "

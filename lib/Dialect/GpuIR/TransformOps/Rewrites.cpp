@@ -462,9 +462,41 @@ ValueRange64 rangeOf(AffineExpr e, ArrayRef<ValueRange64> dims) {
   }
 }
 
-/// floordiv and mod of an operand whose values stay in one block of the
-/// divisor (by the loops' constant bounds) become constants and offsets:
-/// with 0 <= %t < 64, (%w * 64 + %t) floordiv 64 is %w.
+/// The terms of a sum.
+void sumTerms(AffineExpr e, SmallVectorImpl<AffineExpr> &terms) {
+  if (e.getKind() == AffineExprKind::Add) {
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    sumTerms(bin.getLHS(), terms);
+    sumTerms(bin.getRHS(), terms);
+    return;
+  }
+  terms.push_back(e);
+}
+
+/// A term that is a multiple of k, divided by k: `x * (c k)` is `x * c`, a
+/// constant c k is c.
+std::optional<AffineExpr> dividedTerm(AffineExpr t, int64_t k) {
+  if (auto c = dyn_cast<AffineConstantExpr>(t))
+    return c.getValue() % k == 0
+               ? std::optional<AffineExpr>(
+                     getAffineConstantExpr(c.getValue() / k, t.getContext()))
+               : std::nullopt;
+  if (t.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto bin = cast<AffineBinaryOpExpr>(t);
+  for (auto [x, y] : {std::pair(bin.getLHS(), bin.getRHS()),
+                      std::pair(bin.getRHS(), bin.getLHS())})
+    if (auto c = dyn_cast<AffineConstantExpr>(y); c && c.getValue() % k == 0)
+      return x * (c.getValue() / k);
+  return std::nullopt;
+}
+
+/// floordiv and mod by k of a sum whose terms that are not multiples of k
+/// stay, together, in one block [q k, q k + k) (by the loops' constant
+/// bounds) become the multiples divided plus q, and the rest less q k:
+/// with 0 <= %t < 64, (%w * 64 + %t) floordiv 64 is %w and
+/// (%j * 16 + %c * 8 + %e) floordiv 8 is %j * 2 + %c when 0 <= %e < 8.
+/// Sound: floor((k W + R) / k) = W + floor(R / k) for integers W and R.
 AffineExpr simplifyWithRanges(AffineExpr e, ArrayRef<ValueRange64> dims) {
   auto bin = dyn_cast<AffineBinaryOpExpr>(e);
   if (!bin)
@@ -475,14 +507,29 @@ AffineExpr simplifyWithRanges(AffineExpr e, ArrayRef<ValueRange64> dims) {
       c && c.getValue() > 0 &&
       (e.getKind() == AffineExprKind::FloorDiv ||
        e.getKind() == AffineExprKind::Mod)) {
-    ValueRange64 lr = rangeOf(l, dims);
     int64_t k = c.getValue();
-    if (lr.known && floorDiv(lr.lo, k) == floorDiv(lr.hi, k)) {
-      int64_t q = floorDiv(lr.lo, k);
-      return e.getKind() == AffineExprKind::FloorDiv
-                 ? getAffineConstantExpr(q, e.getContext())
-                 : l - q * k;
+    MLIRContext *ctx = e.getContext();
+    SmallVector<AffineExpr> terms;
+    sumTerms(l, terms);
+    AffineExpr whole = getAffineConstantExpr(0, ctx);
+    AffineExpr rest = getAffineConstantExpr(0, ctx);
+    for (AffineExpr t : terms) {
+      if (std::optional<AffineExpr> d = dividedTerm(t, k))
+        whole = whole + *d;
+      else
+        rest = rest + t;
     }
+    ValueRange64 rr = rangeOf(rest, dims);
+    if (rr.known && floorDiv(rr.lo, k) == floorDiv(rr.hi, k)) {
+      int64_t q = floorDiv(rr.lo, k);
+      return e.getKind() == AffineExprKind::FloorDiv ? whole + q
+                                                     : rest - q * k;
+    }
+    // Otherwise the multiples still leave the division: (k W + R) floordiv
+    // k is W + R floordiv k, (k W + R) mod k is R mod k.
+    if (whole != getAffineConstantExpr(0, ctx))
+      return e.getKind() == AffineExprKind::FloorDiv ? whole + rest.floorDiv(k)
+                                                     : rest % k;
   }
   switch (e.getKind()) {
   case AffineExprKind::Add: return l + r;
