@@ -215,6 +215,23 @@ class Schedule:
         return self._op(f"transform.gpuir.add_loop {stmt} {int(size)} name({_quote(name)})",
                         [stmt], 1)[0]
 
+    def add_if(self, stmt: Handle, condition: str, names: Sequence[str],
+               specialize: bool = False) -> Handle:
+        """`condition` is an integer set's text over the named control values,
+        one dimension each: "(k, Kt) : (Kt - k - 2 >= 0)"."""
+        return self._op(f"transform.gpuir.add_if {stmt} affine_set<{condition}> of "
+                        f"[{', '.join(_quote(n) for n in names)}]"
+                        f"{' specialize' if specialize else ''}", [stmt], 1)[0]
+
+    def bind_expr(self, value: Handle, name: str,
+                  memory: Optional[str] = None) -> Handle:
+        """Binds the value `value` computes to a new one-element buffer;
+        `memory` is its memory's text ("#gpuir.rmem"), by default registers in
+        a device function and host memory outside."""
+        mem = f" memory({memory})" if memory else ""
+        return self._op(f"transform.gpuir.bind_expr {value} as {_quote(name)}{mem}",
+                        [value], 1)[0]
+
     # Synchronization.
     def alloc_barrier(self, before: Handle, type: str, name: str) -> Handle:
         """`type` is the barrier type's text: "!gpuir.barrier<cp_async_group>"."""

@@ -205,3 +205,59 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A butterfly over the wrong distance: lane l takes l xor 8, the shuffle's
+// offset says 16.
+gpuir.proc @shuffle_offset(%n: index) {
+  gpuir.device_function block(64) {
+    gpuir.for %r = 0 to %n : cuda_tasks {
+      %part = gpuir.alloc : memref<2x32xf32, #gpuir.rmem>
+      %other = gpuir.alloc : memref<2x32xf32, #gpuir.rmem>
+      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{cannot replace the nest by 'gpuir.sm80.shfl_bfly': for dst[0] the instruction computes with src[16], the nest with src[8]}}
+        gpuir.for %l = 0 to 32 : seq {
+          %v = gpuir.read %part[%w, (%l + 8) mod 32] : memref<2x32xf32, #gpuir.rmem>
+          // expected-note @+1 {{the nest's write of dst[0]}}
+          gpuir.write %v, %other[%w, %l] : memref<2x32xf32, #gpuir.rmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "l" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %b = transform.gpuir.replace %l with "gpuir.sm80.shfl_bfly" ["other", "part"] attrs {offset = 16 : i64} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A warp's fragment has 32 lanes: a nest over 64 is not one shuffle.
+gpuir.proc @shuffle_lanes(%n: index) {
+  gpuir.device_function block(64) {
+    gpuir.for %r = 0 to %n : cuda_tasks {
+      %part = gpuir.alloc : memref<64xf32, #gpuir.rmem>
+      %other = gpuir.alloc : memref<64xf32, #gpuir.rmem>
+      gpuir.for %w = 0 to 1 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{the nest reaches lanes 0 to 63 of other, a warp's fragment has lanes 0 to 31}}
+        gpuir.for %l = 0 to 64 : seq {
+          %v = gpuir.read %part[(%l + 16) mod 64] : memref<64xf32, #gpuir.rmem>
+          gpuir.write %v, %other[%l] : memref<64xf32, #gpuir.rmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "l" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %b = transform.gpuir.replace %l with "gpuir.sm80.shfl_bfly" ["other", "part"] attrs {offset = 16 : i64} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -109,3 +109,50 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Shuffles: a nest that moves each lane's value from another lane becomes
+// shfl.sync; lane l of a butterfly takes lane l xor 16, (l + 16) mod 32 over
+// the 32 lanes; shfl_down keeps its own value past lane 31 (the else).
+// CHECK-LABEL: gpuir.proc @shuffles
+// CHECK:      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+// CHECK-NEXT:   %[[O:.*]] = gpuir.window %other[%w, 0 : 32]
+// CHECK-NEXT:   %[[P:.*]] = gpuir.window %part[%w, 0 : 32]
+// CHECK-NEXT:   gpuir.sm80.shfl_bfly %[[O]], %[[P]], 16
+// CHECK-NEXT:   %[[O2:.*]] = gpuir.window %other[%w, 0 : 32]
+// CHECK-NEXT:   %[[P2:.*]] = gpuir.window %part[%w, 0 : 32]
+// CHECK-NEXT:   gpuir.sm80.shfl_down %[[O2]], %[[P2]], 8
+// CHECK-NEXT: }
+gpuir.proc @shuffles(%n: index) {
+  gpuir.device_function block(64) {
+    gpuir.for %r = 0 to %n : cuda_tasks {
+      %part = gpuir.alloc : memref<2x32xf32, #gpuir.rmem>
+      %other = gpuir.alloc : memref<2x32xf32, #gpuir.rmem>
+      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+        gpuir.for %l = 0 to 32 : seq {
+          %v = gpuir.read %part[%w, (%l + 16) mod 32] : memref<2x32xf32, #gpuir.rmem>
+          gpuir.write %v, %other[%w, %l] : memref<2x32xf32, #gpuir.rmem>
+        }
+        gpuir.for %d = 0 to 32 : seq {
+          gpuir.if %d + 8 < 32 {
+            %v = gpuir.read %part[%w, %d + 8] : memref<2x32xf32, #gpuir.rmem>
+            gpuir.write %v, %other[%w, %d] : memref<2x32xf32, #gpuir.rmem>
+          } else {
+            %v = gpuir.read %part[%w, %d] : memref<2x32xf32, #gpuir.rmem>
+            gpuir.write %v, %other[%w, %d] : memref<2x32xf32, #gpuir.rmem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "l" in %root : (!transform.any_op) -> !transform.any_op
+    %b = transform.gpuir.replace %l with "gpuir.sm80.shfl_bfly" ["other", "part"] attrs {offset = 16 : i64} : (!transform.any_op) -> !transform.any_op
+    %d = transform.gpuir.loop "d" in %root : (!transform.any_op) -> !transform.any_op
+    %s = transform.gpuir.replace %d with "gpuir.sm80.shfl_down" ["other", "part"] attrs {offset = 8 : i64} : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

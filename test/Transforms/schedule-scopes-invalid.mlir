@@ -334,3 +334,136 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// add_if without `specialize` only where the condition always holds: here
+// the last iteration has k = Kt - 1.
+gpuir.proc @add_if_fails(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt : seq {
+    // expected-error @+1 {{the condition does not hold wherever this statement runs; add `specialize` to run it under the condition and a copy of it otherwise}}
+    gpuir.for %e = 0 to 4 : seq {
+      %z = arith.constant 0.0 : f32
+      gpuir.write %z, %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %e affine_set<(k, Kt) : (Kt - k - 2 >= 0)> of ["k", "Kt"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @add_if_names(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt : seq {
+    // expected-error @+1 {{no loop over %q around this statement and no index parameter %q}}
+    gpuir.for %e = 0 to 4 : seq {
+      %z = arith.constant 0.0 : f32
+      gpuir.write %z, %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %e affine_set<(q) : (q >= 0)> of ["q"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @add_if_dims(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt : seq {
+    // expected-error @+1 {{the condition is an integer set over the named control values, one dimension each}}
+    gpuir.for %e = 0 to 4 : seq {
+      %z = arith.constant 0.0 : f32
+      gpuir.write %z, %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %e affine_set<(k, Kt) : (Kt - k - 2 >= 0)> of ["k"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @add_if_data(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt : seq {
+    %v = gpuir.read %X[%k * 4] : memref<?xf32, #gpuir.host>
+    // expected-error @+1 {{add_if guards a statement that uses no data value made before it; bind_expr the value into a buffer first}}
+    gpuir.write %v, %X[%k * 4 + 1] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %w = transform.structured.match ops{["gpuir.write"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %w affine_set<(k) : (k >= 0)> of ["k"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @add_if_value(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt : seq {
+    // expected-error @+1 {{add_if guards a statement whose values are not used after it; this one's are}}
+    %v = gpuir.read %X[%k * 4] : memref<?xf32, #gpuir.host>
+    gpuir.write %v, %X[%k * 4 + 1] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %r affine_set<(k) : (k >= 0)> of ["k"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @bind_expr_none(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    // expected-error @+1 {{bind_expr binds the one value an op of a gpuir.proc computes; 'gpuir.write' has 0 results}}
+    gpuir.write %v, %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %w = transform.structured.match ops{["gpuir.write"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %b = transform.gpuir.bind_expr %w as "b" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @bind_expr_index(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    // expected-error @+1 {{bind_expr binds a scalar of an integer or float type, not one of type index}}
+    %c = arith.constant 0 : index
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.structured.match ops{["arith.constant"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %b = transform.gpuir.bind_expr %c as "b" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

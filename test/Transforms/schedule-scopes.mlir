@@ -259,3 +259,88 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// add_if: a guard that holds wherever the statement runs (k <= Kt - 2 in a
+// loop to Kt - 1), so nothing changes; with `specialize`, a guard that does
+// not always hold, the statement under it and a copy otherwise.
+// CHECK-LABEL: gpuir.proc @add_if
+// CHECK:      gpuir.for %k = 0 to %Kt - 1 : seq {
+// CHECK-NEXT:   gpuir.if %Kt >= %k + 2 {
+// CHECK-NEXT:     gpuir.for %e = 0 to 4 : seq {
+// CHECK-NEXT:       arith.constant
+// CHECK-NEXT:       gpuir.write %{{.*}}, %X[%k * 4 + %e]
+// CHECK:      gpuir.for %j = 0 to %Kt : seq {
+// CHECK-NEXT:   gpuir.if %Kt >= %j + 2 {
+// CHECK-NEXT:     gpuir.for %f = 0 to 4 : seq {
+// CHECK-NEXT:       arith.constant
+// CHECK-NEXT:       gpuir.write %{{.*}}, %X[%j * 4 + %f]
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     gpuir.for %f = 0 to 4 : seq {
+// CHECK-NEXT:       arith.constant
+// CHECK-NEXT:       gpuir.write %{{.*}}, %X[%j * 4 + %f]
+gpuir.proc @add_if(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt - 1 : seq {
+    gpuir.for %e = 0 to 4 : seq {
+      %z = arith.constant 0.0 : f32
+      gpuir.write %z, %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+    }
+  }
+  gpuir.for %j = 0 to %Kt : seq {
+    gpuir.for %f = 0 to 4 : seq {
+      %z = arith.constant 0.0 : f32
+      gpuir.write %z, %X[%j * 4 + %f] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    %g = transform.gpuir.add_if %e affine_set<(k, Kt) : (Kt - k - 2 >= 0)> of ["k", "Kt"] : (!transform.any_op) -> !transform.any_op
+    %f = transform.gpuir.loop "f" in %root : (!transform.any_op) -> !transform.any_op
+    %h = transform.gpuir.add_if %f affine_set<(j, Kt) : (Kt - j - 2 >= 0)> of ["j", "Kt"] specialize : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// bind_expr: the product written to a one-element buffer and read back for
+// its use (host memory outside a device function, registers inside).
+// CHECK-LABEL: gpuir.proc @bind_expr
+// CHECK:      gpuir.for %i = 0 to %n : seq {
+// CHECK-NEXT:   %[[V:.*]] = gpuir.read %X[%i]
+// CHECK-NEXT:   %p = gpuir.alloc : memref<f32, #gpuir.host>
+// CHECK-NEXT:   %[[P:.*]] = arith.mulf %[[V]], %[[V]] : f32
+// CHECK-NEXT:   gpuir.write %[[P]], %p[] : memref<f32, #gpuir.host>
+// CHECK-NEXT:   %[[R:.*]] = gpuir.read %p[] : memref<f32, #gpuir.host>
+// CHECK-NEXT:   gpuir.write %[[R]], %X[%i]
+// CHECK:      %q = gpuir.alloc : memref<f32, #gpuir.rmem>
+gpuir.proc @bind_expr(%n: index, %X: memref<?xf32, #gpuir.host>,
+                      %Y: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 32)>}) {
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    %p = arith.mulf %v, %v : f32
+    gpuir.write %p, %X[%i] : memref<?xf32, #gpuir.host>
+  }
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %Y[%b * 32 + %t] : memref<?xf32, #gpuir.gmem>
+        %q = arith.addf %v, %v : f32
+        gpuir.write %q, %Y[%b * 32 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["arith.mulf"]} in %root : (!transform.any_op) -> !transform.any_op
+    %p = transform.gpuir.bind_expr %m as "p" : (!transform.any_op) -> !transform.any_op
+    %a = transform.structured.match ops{["arith.addf"]} in %root : (!transform.any_op) -> !transform.any_op
+    %q = transform.gpuir.bind_expr %a as "q" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

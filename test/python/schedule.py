@@ -90,3 +90,28 @@ m.schedule(s)
 m.check()
 # CHECK-NEXT: copy: checked, 1 cp_async
 print("copy: checked,", str(m).count("gpuir.sm80.cp_async %"), "cp_async")
+
+# add_if and bind_expr from Python: the last slice specialized, the product
+# bound to a register.
+m = rake.Module.parse("""
+gpuir.proc @scale2(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {
+  gpuir.for %k = 0 to %Kt : seq {
+    gpuir.for %e = 0 to 4 : seq {
+      %v = gpuir.read %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+      %p = arith.mulf %v, %v : f32
+      gpuir.write %p, %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+""", "scale2.mlir")
+s = Schedule()
+s.bind_expr(s.match("arith.mulf"), "p")
+s.add_if(s.loop("e"), "(k, Kt) : (Kt - k - 2 >= 0)", ["k", "Kt"], specialize=True)
+m.schedule(s)
+# CHECK-NEXT: gpuir.if %Kt >= %k + 2 {
+# CHECK-NEXT: } else {
+# CHECK-NEXT: bound: 2 buffers
+for line in str(m).splitlines():
+    if "gpuir.if" in line or "else" in line:
+        print(line.strip())
+print("bound:", str(m).count("%p = gpuir.alloc : memref<f32, #gpuir.host>"), "buffers")

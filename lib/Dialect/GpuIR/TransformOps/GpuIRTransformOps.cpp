@@ -773,6 +773,70 @@ DiagnosedSilenceableFailure transform::GpuIRAddLoopOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
+void transform::GpuIRAddIfOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+/// The control value named `name` at `stmt`: the variable of a loop around
+/// it, or an index parameter of its procedure.
+static Value namedControlValue(Operation *stmt, StringRef name) {
+  for (Operation *p = stmt->getParentOp(); p; p = p->getParentOp()) {
+    if (auto loop = dyn_cast<ForOp>(p))
+      if (loop.getIvName() && *loop.getIvName() == name)
+        return loop.getInductionVar();
+    if (auto proc = dyn_cast<ProcOp>(p)) {
+      for (BlockArgument arg : proc.getBody().getArguments())
+        if (arg.getType().isIndex() && controlName(arg) == name)
+          return arg;
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+DiagnosedSilenceableFailure transform::GpuIRAddIfOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  SmallVector<Value> operands;
+  for (Attribute a : getNames()) {
+    StringRef name = cast<StringAttr>(a).getValue();
+    Value v = namedControlValue(target, name);
+    if (!v) {
+      (void)why.refuse(target->getLoc(),
+                       "no loop over %" + name + " around this statement "
+                       "and no index parameter %" + name);
+      return refused(*this, why);
+    }
+    operands.push_back(v);
+  }
+  FailureOr<IfOp> cond = addIf(rewriter, target, getCondition(), operands,
+                               getSpecialize(), why);
+  if (failed(cond))
+    return refused(*this, why);
+  results.push_back(*cond);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRBindExprOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRBindExprOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  Refusal why(target->getLoc());
+  FailureOr<AllocOp> alloc = bindExpr(rewriter, target, getName(),
+                                      getMemory() ? *getMemory() : Attribute(),
+                                      why);
+  if (failed(alloc))
+    return refused(*this, why);
+  results.push_back(*alloc);
+  return DiagnosedSilenceableFailure::success();
+}
+
 //===----------------------------------------------------------------------===//
 // Synchronization
 //===----------------------------------------------------------------------===//

@@ -30,6 +30,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
 
+#include "llvm/ADT/MapVector.h"
+
 #include <map>
 #include <unordered_map>
 #include <set>
@@ -219,6 +221,13 @@ bool runScalar(Operation *op, Exprs &exprs, DenseMap<Value, Val> &env,
     else if (isa<arith::DivSIOp>(op) && x(1)) r = x(0) / x(1);
     else if (isa<arith::RemSIOp>(op) && x(1)) r = x(0) % x(1);
     else if (isa<arith::IndexCastOp>(op)) r = x(0);
+    else if (isa<arith::XOrIOp>(op)) r = x(0) ^ x(1);
+    else if (isa<arith::AndIOp>(op)) r = x(0) & x(1);
+    else if (isa<arith::OrIOp>(op)) r = x(0) | x(1);
+    else if (isa<arith::ShLIOp>(op) && x(1) >= 0 && x(1) < width)
+      r = static_cast<int64_t>(static_cast<uint64_t>(x(0)) << x(1));
+    else if (isa<arith::ShRSIOp>(op) && x(1) >= 0 && x(1) < width)
+      r = x(0) >> x(1);
     else if (auto sel = dyn_cast<arith::SelectOp>(op)) r = x(0) ? x(1) : x(2);
     if (r) {
       Val v;
@@ -281,14 +290,37 @@ int64_t flatten(ArrayRef<int64_t> idx, ArrayRef<int64_t> shape) {
   return f;
 }
 
+/// The behavior's own buffers (memref.alloca: a temporary copy, so that
+/// an instruction's dst may be its src): each element's expression, by its
+/// flat index.
+struct LocalBuffer {
+  SmallVector<int64_t> shape;
+  std::map<int64_t, int> elements;
+};
+using Locals = llvm::MapVector<Value, LocalBuffer>;
+
 /// Runs the instruction's sequential behavior (func/scf/memref/arith code).
 LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
                           ArrayRef<SmallVector<int64_t>> shapes, Exprs &exprs,
                           Memory &mem, DenseMap<Value, Val> &env,
-                          DenseMap<Operation *, int> &texts, Refusal &why) {
+                          DenseMap<Operation *, int> &texts, Refusal &why,
+                          Locals &locals) {
   auto paramOf = [&](Value v) -> int {
     auto it = llvm::find(args, v);
     return it == args.end() ? -1 : it - args.begin();
+  };
+  // The flat element of a local buffer a load or store reaches.
+  auto localElement = [&](Operation &op, Value memref,
+                          ValueRange indices) -> FailureOr<int64_t> {
+    SmallVector<int64_t> idx;
+    for (Value i : indices) {
+      if (!env.lookup(i).concrete)
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: an index that depends on "
+                                       "data");
+      idx.push_back(env.lookup(i).c);
+    }
+    return flatten(idx, locals[memref].shape);
   };
   // The flat element a load or store reaches, or a refusal.
   auto element = [&](Operation &op, Value memref, ValueRange indices,
@@ -310,6 +342,44 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
   for (Operation &op : body) {
     if (isa<func::ReturnOp, scf::YieldOp>(op))
       continue;
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+      if (!alloca.getType().hasStaticShape())
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: a local buffer of dynamic "
+                                       "shape");
+      locals[alloca.getResult()] =
+          LocalBuffer{SmallVector<int64_t>(alloca.getType().getShape()), {}};
+      continue;
+    }
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && locals.count(load.getMemRef())) {
+      FailureOr<int64_t> f = localElement(op, load.getMemRef(), load.getIndices());
+      if (failed(f))
+        return failure();
+      auto &elements = locals[load.getMemRef()].elements;
+      auto it = elements.find(*f);
+      if (it == elements.end())
+        return why.refuse(op.getLoc(), "cannot run the instruction's "
+                                       "behavior: it reads an element of a "
+                                       "local buffer it never wrote");
+      Val v;
+      v.node = it->second;
+      env[load.getResult()] = v;
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && locals.count(store.getMemRef())) {
+      FailureOr<int64_t> f =
+          localElement(op, store.getMemRef(), store.getIndices());
+      if (failed(f))
+        return failure();
+      Val stored = env.lookup(store.getValueToStore());
+      if (stored.node < 0)
+        stored.node = exprs.constant(IntegerAttr::get(
+            store.getValueToStore().getType(), stored.c));
+      locals[store.getMemRef()].elements[*f] = stored.node;
+      continue;
+    }
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       FailureOr<std::pair<int, int64_t>> at =
           element(op, load.getMemRef(), load.getIndices(), "a load of");
@@ -359,7 +429,7 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
         for (auto [arg, v] : llvm::zip(loop.getRegionIterArgs(), carried))
           env[arg] = v;
         if (failed(runBehavior(*loop.getBody(), args, shapes, exprs, mem, env,
-                               texts, why)))
+                               texts, why, locals)))
           return failure();
         auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
         for (auto [k, y] : llvm::enumerate(yield.getOperands()))
@@ -377,7 +447,7 @@ LogicalResult runBehavior(Block &body, ArrayRef<Value> args,
       Region &r = c.c ? branch.getThenRegion() : branch.getElseRegion();
       if (!r.empty()) {
         if (failed(runBehavior(r.front(), args, shapes, exprs, mem, env, texts,
-                               why)))
+                               why, locals)))
           return failure();
         auto yield = cast<scf::YieldOp>(r.front().getTerminator());
         for (auto [res, y] : llvm::zip(branch.getResults(), yield.getOperands()))
@@ -687,76 +757,121 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   }
 
   // The windows: the dimensions whose offsets vary are intervals, from the
-  // smallest offset to the largest.
-  rewriter.setInsertionPoint(nest);
+  // smallest offset to the largest; for a warp's fragment (a parameter
+  // distributed over the warp's lanes), its first interval is all 32 lanes,
+  // whichever the nest reaches (a shfl_down's source reads lane l + 8 only
+  // below lane 24, yet is the warp's 32 registers).
   SmallVector<Value> windows;
-  for (Operand &o : operands) {
-    auto type = cast<MemRefType>(o.buffer.getType());
-    unsigned rank = type.getRank();
-    for (unsigned d = 0; d < rank; ++d)
-      if (o.offs[d].empty())
-        return why.refuse(loc, "the nest never reaches " +
+  Operation *instr = nullptr;
+  auto build = [&](const llvm::SmallBitVector &lanes) -> LogicalResult {
+    rewriter.setInsertionPoint(nest);
+    windows.clear();
+    for (auto [k, o] : llvm::enumerate(operands)) {
+      auto type = cast<MemRefType>(o.buffer.getType());
+      unsigned rank = type.getRank();
+      for (unsigned d = 0; d < rank; ++d)
+        if (o.offs[d].empty())
+          return why.refuse(loc, "the nest never reaches " +
+                                     controlName(o.buffer) +
+                                     " when it runs (or names it twice); each "
+                                     "operand is a buffer the nest accesses");
+      o.interval.assign(rank, false);
+      o.lo.clear();
+      o.shape.clear();
+      bool any = false;
+      for (unsigned d = 0; d < rank; ++d)
+        any |= (o.interval[d] = o.offs[d].size() > 1);
+      if (!any && rank)
+        o.interval[rank - 1] = true;
+      SmallVector<AffineExpr> coords;
+      SmallVector<bool> intervals;
+      SmallVector<int64_t> shape, strides;
+      SmallVector<int64_t> srcStrides;
+      int64_t srcOffset;
+      if (failed(type.getStridesAndOffset(srcStrides, srcOffset)))
+        return why.refuse(loc, "cannot make a window of " +
                                    controlName(o.buffer) +
-                                   " when it runs (or names it twice); each "
-                                   "operand is a buffer the nest accesses");
-    o.interval.assign(rank, false);
-    bool any = false;
-    for (unsigned d = 0; d < rank; ++d)
-      any |= (o.interval[d] = o.offs[d].size() > 1);
-    if (!any && rank)
-      o.interval[rank - 1] = true;
-    SmallVector<AffineExpr> coords;
-    SmallVector<bool> intervals;
-    SmallVector<int64_t> shape, strides;
-    SmallVector<int64_t> srcStrides;
-    int64_t srcOffset;
-    if (failed(type.getStridesAndOffset(srcStrides, srcOffset)))
-      return why.refuse(loc, "cannot make a window of " +
-                                 controlName(o.buffer) + ": it has no strides");
-    for (unsigned d = 0; d < rank; ++d) {
-      int64_t lo = *o.offs[d].begin(), hi = *o.offs[d].rbegin();
-      if (!o.interval[d]) {
+                                   ": it has no strides");
+      bool laneDim = k < lanes.size() && lanes[k];
+      for (unsigned d = 0; d < rank; ++d) {
+        int64_t lo = *o.offs[d].begin(), hi = *o.offs[d].rbegin();
+        if (!o.interval[d]) {
+          coords.push_back(o.corner[d] + lo);
+          intervals.push_back(false);
+          continue;
+        }
+        if (laneDim) {
+          laneDim = false;
+          if (lo < 0 || hi > 31)
+            return why.refuse(loc, "the nest reaches lanes " + Twine(lo) +
+                                       " to " + Twine(hi) + " of " +
+                                       controlName(o.buffer) +
+                                       ", a warp's fragment has lanes 0 to 31");
+          lo = 0;
+          hi = 31;
+        }
+        o.lo.push_back(lo);
+        o.shape.push_back(hi - lo + 1);
         coords.push_back(o.corner[d] + lo);
-        intervals.push_back(false);
-        continue;
+        coords.push_back(o.corner[d] + hi + 1);
+        intervals.push_back(true);
+        shape.push_back(hi - lo + 1);
+        strides.push_back(srcStrides[d]);
       }
-      o.lo.push_back(lo);
-      o.shape.push_back(hi - lo + 1);
-      coords.push_back(o.corner[d] + lo);
-      coords.push_back(o.corner[d] + hi + 1);
-      intervals.push_back(true);
-      shape.push_back(hi - lo + 1);
-      strides.push_back(srcStrides[d]);
+      auto resultType = MemRefType::get(
+          shape, type.getElementType(),
+          StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
+          type.getMemorySpace());
+      ControlGroup g = simplifyGroup(
+          {o.cornerOps, AffineMap::get(o.cornerOps.size(), 0, coords, ctx)});
+      auto window = WindowOp::create(
+          rewriter, loc, resultType, o.buffer, g.operands,
+          AffineMapAttr::get(g.map), rewriter.getDenseBoolArrayAttr(intervals),
+          StringAttr());
+      windows.push_back(window.getResult());
     }
-    auto resultType = MemRefType::get(
-        shape, type.getElementType(),
-        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
-        type.getMemorySpace());
-    ControlGroup g = simplifyGroup(
-        {o.cornerOps, AffineMap::get(o.cornerOps.size(), 0, coords, ctx)});
-    auto window = WindowOp::create(
-        rewriter, loc, resultType, o.buffer, g.operands,
-        AffineMapAttr::get(g.map), rewriter.getDenseBoolArrayAttr(intervals),
-        StringAttr());
-    windows.push_back(window.getResult());
-  }
 
-  // The instruction, as GpuIR's verifier accepts it.
-  OperationState state(loc, *name);
-  state.addOperands(windows);
-  if (barrier) {
-    // The trailing barrier: the barrier, its coordinates' operands, their
-    // map and (all points) intervals, as custom<TrailingBarrier> holds them.
-    state.addOperands(barrier);
-    state.addOperands(barrierOperands);
-    state.addAttribute("map", AffineMapAttr::get(barrierCoords));
-    state.addAttribute("intervals",
-                       rewriter.getDenseBoolArrayAttr(SmallVector<bool>(
-                           barrierCoords.getNumResults(), false)));
+    // The instruction, as GpuIR's verifier accepts it.
+    OperationState state(loc, *name);
+    state.addOperands(windows);
+    if (barrier) {
+      // The trailing barrier: the barrier, its coordinates' operands, their
+      // map and (all points) intervals, as custom<TrailingBarrier> holds
+      // them.
+      state.addOperands(barrier);
+      state.addOperands(barrierOperands);
+      state.addAttribute("map", AffineMapAttr::get(barrierCoords));
+      state.addAttribute("intervals",
+                         rewriter.getDenseBoolArrayAttr(SmallVector<bool>(
+                             barrierCoords.getNumResults(), false)));
+    }
+    if (attrs)
+      state.addAttributes(attrs.getValue());
+    instr = rewriter.create(state);
+    return success();
+  };
+  if (failed(build(llvm::SmallBitVector())))
+    return failure();
+  // The warp fragments among the operands: then the windows again.
+  {
+    auto iface = cast<InstrOpInterface>(instr);
+    llvm::SmallBitVector lanes(operands.size());
+    if (CollUnitAttr unit = iface.getCollUnit();
+        unit && unit == CollUnitAttr::get(ctx, CollUnitKind::warp, 1, 0))
+      for (const InstrParam &p : iface.getParams())
+        if (p.operandIndex < operands.size() &&
+            p.distributedUnits.size() == 1 &&
+            p.distributedUnits[0] ==
+                CollUnitAttr::get(ctx, CollUnitKind::thread, 1, 0))
+          lanes.set(p.operandIndex);
+    if (lanes.any()) {
+      rewriter.eraseOp(instr);
+      for (Value w : llvm::reverse(windows))
+        rewriter.eraseOp(w.getDefiningOp());
+      if (failed(build(lanes)))
+        return failure();
+    }
   }
-  if (attrs)
-    state.addAttributes(attrs.getValue());
-  Operation *instr = rewriter.create(state);
   auto undo = [&] {
     rewriter.eraseOp(instr);
     for (Value w : llvm::reverse(windows))
@@ -806,8 +921,9 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   {
     DenseMap<Value, Val> env;
     DenseMap<Operation *, int> texts;
+    Locals locals;
     if (failed(runBehavior(*entry, args, shapes, exprs, instrMem, env, texts,
-                           why))) {
+                           why, locals))) {
       undo();
       return failure();
     }

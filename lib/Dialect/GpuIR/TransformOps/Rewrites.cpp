@@ -1312,67 +1312,156 @@ FailureOr<ForOp> mlir::rake::gpuir::skewLoop(RewriterBase &rewriter,
 // Guards that always hold
 //===----------------------------------------------------------------------===//
 
+bool mlir::rake::gpuir::guardAlwaysHolds(IfOp cond) {
+  if (cond.getAlternativeSizes().size() > 1)
+    return false;
+  Operation *proc = cond->getParentOfType<ProcOp>();
+  if (!proc)
+    return false;
+  // Holds everywhere iff no comparison fails at any iteration around it.
+  AffineMap map = cond.getMap();
+  for (auto [i, pred] : llvm::enumerate(cond.getPredicates())) {
+    auto fails = [&](function_ref<LogicalResult(InstancePair &, AffineExpr,
+                                                AffineExpr)>
+                         negate) {
+      InstancePair p(proc);
+      if (failed(p.addEnclosing(0, cond)))
+        return true;
+      FailureOr<AffineExpr> l = p.align(0, map.getResult(2 * i),
+                                        cond.getOperands());
+      FailureOr<AffineExpr> r = p.align(0, map.getResult(2 * i + 1),
+                                        cond.getOperands());
+      if (failed(l) || failed(r) || failed(negate(p, *l, *r)))
+        return true;
+      return !p.isEmpty();
+    };
+    using IP = InstancePair;
+    bool f = false;
+    switch (static_cast<CmpPredicate>(pred)) {
+    case CmpPredicate::eq:
+      f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(l, r); }) ||
+          fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(r, l); });
+      break;
+    case CmpPredicate::lt:
+      f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLe(r, l); });
+      break;
+    case CmpPredicate::le:
+      f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(r, l); });
+      break;
+    case CmpPredicate::gt:
+      f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLe(l, r); });
+      break;
+    case CmpPredicate::ge:
+      f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(l, r); });
+      break;
+    }
+    if (f)
+      return false;
+  }
+  return true;
+}
+
 void mlir::rake::gpuir::removeTrueGuards(RewriterBase &rewriter,
                                          Operation *root) {
   SmallVector<IfOp> ifs;
   root->walk([&](IfOp cond) { ifs.push_back(cond); });
   for (IfOp cond : ifs) {
-    if (cond.getAlternativeSizes().size() > 1)
-      continue;
-    Operation *proc = cond->getParentOfType<ProcOp>();
-    if (!proc)
-      continue;
-    // Holds everywhere iff no comparison fails at any iteration around it.
-    bool always = true;
-    AffineMap map = cond.getMap();
-    for (auto [i, pred] : llvm::enumerate(cond.getPredicates())) {
-      SmallVector<std::pair<bool, AffineExpr>> failures; // (strict, lhs-rhs)
-      auto fails = [&](function_ref<LogicalResult(InstancePair &, AffineExpr,
-                                                  AffineExpr)>
-                           negate) {
-        InstancePair p(proc);
-        if (failed(p.addEnclosing(0, cond)))
-          return true;
-        FailureOr<AffineExpr> l = p.align(0, map.getResult(2 * i),
-                                          cond.getOperands());
-        FailureOr<AffineExpr> r = p.align(0, map.getResult(2 * i + 1),
-                                          cond.getOperands());
-        if (failed(l) || failed(r) || failed(negate(p, *l, *r)))
-          return true;
-        return !p.isEmpty();
-      };
-      using IP = InstancePair;
-      bool f = false;
-      switch (static_cast<CmpPredicate>(pred)) {
-      case CmpPredicate::eq:
-        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(l, r); }) ||
-            fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(r, l); });
-        break;
-      case CmpPredicate::lt:
-        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLe(r, l); });
-        break;
-      case CmpPredicate::le:
-        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(r, l); });
-        break;
-      case CmpPredicate::gt:
-        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLe(l, r); });
-        break;
-      case CmpPredicate::ge:
-        f = fails([](IP &p, AffineExpr l, AffineExpr r) { return p.addLt(l, r); });
-        break;
-      }
-      if (f) {
-        always = false;
-        break;
-      }
-    }
-    if (!always)
+    if (!guardAlwaysHolds(cond))
       continue;
     Block *then = &cond.getThenRegion().front();
     for (Operation &op : llvm::make_early_inc_range(*then))
       rewriter.moveOpBefore(&op, cond);
     rewriter.eraseOp(cond);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// add_if
+//===----------------------------------------------------------------------===//
+
+FailureOr<IfOp> mlir::rake::gpuir::addIf(RewriterBase &rewriter,
+                                         Operation *stmt, IntegerSet condition,
+                                         ArrayRef<Value> operands,
+                                         bool specialize, Refusal &why) {
+  Location loc = stmt->getLoc();
+  if (!stmt->getParentOfType<ProcOp>() || isa<ProcOp>(stmt))
+    return why.refuse(loc, "add_if guards a statement of a gpuir.proc");
+  for (Value v : stmt->getResults())
+    if (!v.use_empty())
+      return why.refuse(loc, "add_if guards a statement whose values are not "
+                             "used after it; this one's are");
+  // A data value made before the statement in its block would be used
+  // from another block (GpuIR keeps data values in their statement).
+  Block *block = stmt->getBlock();
+  WalkResult uses = stmt->walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp();
+          def && def->getBlock() == block && def != stmt &&
+          !v.getType().isIndex())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (uses.wasInterrupted())
+    return why.refuse(loc, "add_if guards a statement that uses no data "
+                           "value made before it; bind_expr the value into "
+                           "a buffer first");
+  if (condition.getNumSymbols() ||
+      condition.getNumDims() != operands.size())
+    return why.refuse(loc, "the condition is an integer set over the named "
+                           "control values, one dimension each");
+  // Each constraint e >= 0 or e == 0 as a comparison with zero.
+  MLIRContext *ctx = stmt->getContext();
+  SmallVector<AffineExpr> results;
+  SmallVector<int32_t> preds;
+  for (auto [e, isEq] :
+       llvm::zip(condition.getConstraints(), condition.getEqFlags())) {
+    // Written as a comparison of the positive terms with the negated
+    // negative ones: Kt - k - 2 >= 0 as Kt >= k + 2.
+    SmallVector<AffineExpr> terms;
+    sumTerms(e, terms);
+    AffineExpr lhs = getAffineConstantExpr(0, ctx), rhs = lhs;
+    for (AffineExpr t : terms) {
+      int64_t coeff = 1;
+      if (auto c = dyn_cast<AffineConstantExpr>(t))
+        coeff = c.getValue();
+      else if (t.getKind() == AffineExprKind::Mul)
+        if (auto c = dyn_cast<AffineConstantExpr>(
+                cast<AffineBinaryOpExpr>(t).getRHS()))
+          coeff = c.getValue();
+      if (coeff < 0)
+        rhs = rhs - t;
+      else
+        lhs = lhs + t;
+    }
+    results.push_back(simplifyAffineExpr(lhs, operands.size(), 0));
+    results.push_back(simplifyAffineExpr(rhs, operands.size(), 0));
+    preds.push_back(static_cast<int32_t>(isEq ? CmpPredicate::eq
+                                              : CmpPredicate::ge));
+  }
+  ControlGroup c = simplifyGroup(
+      {llvm::to_vector(operands),
+       AffineMap::get(operands.size(), 0, results, ctx)});
+  rewriter.setInsertionPoint(stmt);
+  auto cond = IfOp::create(rewriter, loc, c.operands,
+                           AffineMapAttr::get(c.map),
+                           rewriter.getDenseI32ArrayAttr(preds),
+                           DenseI32ArrayAttr());
+  cond.getThenRegion().push_back(new Block());
+  rewriter.moveOpBefore(stmt, &cond.getThenRegion().front(),
+                        cond.getThenRegion().front().end());
+  if (guardAlwaysHolds(cond))
+    return cond;
+  if (!specialize) {
+    rewriter.moveOpBefore(stmt, cond);
+    rewriter.eraseOp(cond);
+    return why.refuse(loc, "the condition does not hold wherever this "
+                           "statement runs; add `specialize` to run it "
+                           "under the condition and a copy of it otherwise");
+  }
+  cond.getElseRegion().push_back(new Block());
+  rewriter.setInsertionPointToStart(&cond.getElseRegion().front());
+  rewriter.clone(*stmt);
+  return cond;
 }
 
 //===----------------------------------------------------------------------===//

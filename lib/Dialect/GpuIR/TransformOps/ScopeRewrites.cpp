@@ -246,6 +246,49 @@ Value mlir::rake::gpuir::lookupBuffer(Operation *stmt, StringRef name) {
 }
 
 //===----------------------------------------------------------------------===//
+// bind_expr
+//===----------------------------------------------------------------------===//
+
+FailureOr<AllocOp> mlir::rake::gpuir::bindExpr(RewriterBase &rewriter,
+                                               Operation *op, StringRef name,
+                                               Attribute space, Refusal &why) {
+  Location loc = op->getLoc();
+  if (op->getNumResults() != 1 || !op->getParentOfType<ProcOp>())
+    return why.refuse(loc, "bind_expr binds the one value an op of a "
+                           "gpuir.proc computes; '" +
+                               op->getName().getStringRef() + "' has " +
+                               Twine(op->getNumResults()) + " results");
+  Value v = op->getResult(0);
+  Type t = v.getType();
+  if (!t.isIntOrIndexOrFloat() || t.isIndex()) {
+    std::string typeText;
+    llvm::raw_string_ostream os(typeText);
+    t.print(os);
+    return why.refuse(loc, "bind_expr binds a scalar of an integer or float "
+                           "type, not one of type " + typeText);
+  }
+  if (!space)
+    space = op->getParentOfType<DeviceFunctionOp>()
+                ? Attribute(RmemAttr::get(op->getContext()))
+                : Attribute(HostAttr::get(op->getContext()));
+  rewriter.setInsertionPoint(op);
+  auto alloc = AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({}, t, MemRefLayoutAttrInterface(), space),
+      ValueRange(), rewriter.getStringAttr(name));
+  rewriter.setInsertionPointAfter(op);
+  ControlGroup none{{}, AffineMap::get(0, 0, {}, op->getContext())};
+  auto write = WriteOp::create(rewriter, loc, v, alloc.getResult(),
+                               ValueRange(), AffineMapAttr::get(none.map));
+  auto read = ReadOp::create(rewriter, loc, t, alloc.getResult(), ValueRange(),
+                             AffineMapAttr::get(none.map));
+  rewriter.replaceUsesWithIf(v, read.getResult(), [&](OpOperand &use) {
+    return use.getOwner() != write;
+  });
+  return alloc;
+}
+
+//===----------------------------------------------------------------------===//
 // stage_mem
 //===----------------------------------------------------------------------===//
 

@@ -592,6 +592,63 @@ def GpuIRAddLoopOp : GpuIR_TransformOp<"add_loop",
   let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
+def GpuIRAddIfOp : GpuIR_TransformOp<"add_if",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "guard a statement by a condition, or specialize it on one";
+  let description = [{
+    The statement becomes `if cond { S }`, `cond` the integer set's
+    constraints (`e >= 0`, `e == 0`) over the named control values (loop
+    variables around the statement and the procedure's index parameters,
+    one per dimension of the set, in order). Accepted when the condition
+    holds wherever the statement runs (decided by Presburger over its loops
+    and guards), so nothing changes; with `specialize`, any condition:
+    `if cond { S } else { S }`, two copies to schedule apart (a full tile
+    and a partial one). Returns the gpuir.if.
+
+    ```mlir
+    %g = transform.gpuir.add_if %s affine_set<(k, Kt) : (Kt - k - 2 >= 0)>
+        of ["k", "Kt"] specialize : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       IntegerSetAttr:$condition, StrArrayAttr:$names,
+                       UnitAttr:$specialize);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target $condition `of` $names (`specialize` $specialize^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
+def GpuIRBindExprOp : GpuIR_TransformOp<"bind_expr",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "bind a value to a new one-element buffer";
+  let description = [{
+    The value the target computes (a read, an arithmetic op) is written to
+    a new rank-0 buffer named `name` right after it and read back for every
+    use: `%v = e; use(%v)` becomes `%b = alloc; %v = e; write %v, %b[];
+    %r = read %b[]; use(%r)`. The buffer holds exactly the value, so the
+    meaning is unchanged; expand_dim, lift_alloc and fission then make it a
+    staged array (a register per element, computed apart from its uses).
+    The memory is `#gpuir.rmem` inside a device function and `#gpuir.host`
+    outside unless given. Returns the allocation.
+
+    ```mlir
+    %a = transform.gpuir.bind_expr %read as "a_reg" memory(#gpuir.rmem)
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target, StrAttr:$name,
+                       OptionalAttr<AnyAttr>:$memory);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target `as` $name (`memory` `(` $memory^ `)`)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
+}
+
 def GpuIRPermuteLoopsOp : GpuIR_TransformOp<"permute_loops",
     GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "reorder a perfect loop nest";

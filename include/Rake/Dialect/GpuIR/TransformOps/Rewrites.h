@@ -172,6 +172,19 @@ FailureOr<ForOp> multLoops(RewriterBase &rewriter, ForOp outer,
 FailureOr<ForOp> addLoop(RewriterBase &rewriter, Operation *stmt, int64_t n,
                          StringRef name, Refusal &why);
 
+/// add_if: `stmt` into `if cond { stmt }`, cond the set's constraints over
+/// `operands` (one per dimension); refused unless the condition holds at
+/// every instance of `stmt`, or, with `specialize`, into
+/// `if cond { stmt } else { copy of stmt }`.
+FailureOr<IfOp> addIf(RewriterBase &rewriter, Operation *stmt,
+                      IntegerSet condition, ArrayRef<Value> operands,
+                      bool specialize, Refusal &why);
+/// bind_expr: the one result of `op` written to a new rank-0 buffer of
+/// `space` (rmem in a device function, host outside, when null) and read
+/// back for every use. Returns the allocation.
+FailureOr<AllocOp> bindExpr(RewriterBase &rewriter, Operation *op,
+                            StringRef name, Attribute space, Refusal &why);
+
 /// inline: the call replaced by a copy of the called procedure's body, its
 /// parameters bound to the arguments.
 LogicalResult inlineCall(RewriterBase &rewriter, CallOp call, Refusal &why);
@@ -193,6 +206,8 @@ FailureOr<ForOp> skewLoop(RewriterBase &rewriter, Operation *stmt,
 
 /// Guards that hold at every iteration around them (Presburger) removed.
 void removeTrueGuards(RewriterBase &rewriter, Operation *root);
+/// Whether the guard (one alternative) holds at every iteration around it.
+bool guardAlwaysHolds(IfOp cond);
 
 /// simplify: every control expression at or under `root` simplified, with
 /// the control values it no longer uses dropped, nested guards merged and
