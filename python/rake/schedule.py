@@ -118,14 +118,19 @@ class Schedule:
     # Device code and memory.
     def wrap_device_function(self, stmt: Handle, block: Optional[int] = None,
                              blocks_per_sm: int = 1, cluster: int = 1,
-                             groups: Optional[Sequence[Tuple[str, int]]] = None) -> Handle:
-        """`block` threads, or named warp `groups` ((name, warps), ...)."""
+                             groups: Optional[Sequence[Tuple[str, int]]] = None,
+                             setmaxnreg: Optional[Sequence[int]] = None) -> Handle:
+        """`block` threads, or named warp `groups` ((name, warps), ...);
+        `setmaxnreg`, one count per group: negative releases registers
+        (setmaxnreg.dec), positive takes them (setmaxnreg.inc), 0 keeps them."""
         text = f"transform.gpuir.wrap_device_function {stmt}"
         if block is not None:
             text += f" block({int(block)})"
         if groups:
             names = "[" + ", ".join(_quote(n) for n, _ in groups) + "]"
             text += f" groups {names} warps {_ints([w for _, w in groups])}"
+        if setmaxnreg:
+            text += f" setmaxnreg {_ints(setmaxnreg)}"
         if blocks_per_sm != 1:
             text += f" blocks_per_sm({int(blocks_per_sm)})"
         if cluster != 1:

@@ -337,6 +337,40 @@ module attributes {transform.with_named_sequence} {
 
 // -----
 
+gpuir.proc @setmaxnreg_count(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{setmaxnreg takes one register count per warp group}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.wrap_device_function %i groups ["p", "c"] warps [1, 4] setmaxnreg [-40] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+gpuir.proc @setmaxnreg_value(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot wrap this statement in this device function: 'gpuir.device_function' op warp group 'c' sets its register count to 230; setmaxnreg takes a multiple of 8 from 24 to 256}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.wrap_device_function %i groups ["p", "c"] warps [1, 4] setmaxnreg [-40, 230] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
 // add_if without `specialize` only where the condition always holds: here
 // the last iteration has k = Kt - 1.
 gpuir.proc @add_if_fails(%Kt: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(Kt) -> (Kt * 4)>}) {

@@ -115,3 +115,22 @@ for line in str(m).splitlines():
     if "gpuir.if" in line or "else" in line:
         print(line.strip())
 print("bound:", str(m).count("%p = gpuir.alloc : memref<f32, #gpuir.host>"), "buffers")
+
+# Warp groups with their register counts.
+m = rake.Module.parse("""
+gpuir.proc @groups(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n * 32)>}) {
+  gpuir.for %i = 0 to %n : seq {
+    gpuir.for %p = 0 to 32 : seq {
+      %v = gpuir.read %X[%i * 32 + %p] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+""", "groups.mlir")
+s = Schedule()
+s.set_memory(s.match("gpuir.proc"), "gmem", "X")
+i = s.loop("i")
+s.wrap_device_function(i, groups=[("producer", 4), ("consumer", 8)], setmaxnreg=[-40, 232])
+s.set_loop_mode(i, "cuda_tasks")
+m.schedule(s)
+# CHECK-NEXT: gpuir.device_function warps(producer = 4 dec(40), consumer = 8 inc(232)) {
+print([l.strip() for l in str(m).splitlines() if "device_function" in l][0])

@@ -388,7 +388,9 @@ DiagnosedSilenceableFailure transform::GpuIRWrapDeviceFunctionOp::applyToOne(
   }
   FailureOr<DeviceFunctionOp> fn =
       wrapDeviceFunction(rewriter, target, getBlock() ? *getBlock() : 0,
-                         getBlocksPerSm(), getCluster(), why, groups);
+                         getBlocksPerSm(), getCluster(), why, groups,
+                         getSetmaxnreg() ? *getSetmaxnreg()
+                                         : ArrayRef<int64_t>());
   if (failed(fn))
     return refused(*this, why);
   results.push_back(*fn);

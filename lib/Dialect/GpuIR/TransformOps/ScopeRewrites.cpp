@@ -90,7 +90,8 @@ FailureOr<Operation *> mlir::rake::gpuir::liftScope(RewriterBase &rewriter,
 FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
     RewriterBase &rewriter, Operation *stmt, int64_t block,
     int64_t blocksPerSm, int64_t cluster, Refusal &why,
-    ArrayRef<std::pair<std::string, int64_t>> groups) {
+    ArrayRef<std::pair<std::string, int64_t>> groups,
+    ArrayRef<int64_t> registers) {
   if (stmt->getParentOfType<DeviceFunctionOp>() || isa<DeviceFunctionOp>(stmt))
     return why.refuse(stmt->getLoc(),
                       "cannot wrap this statement in a device function: it "
@@ -99,14 +100,22 @@ FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
     return why.refuse(stmt->getLoc(),
                       "a device function needs positive block, "
                       "blocks_per_sm and cluster sizes");
+  if (!registers.empty() && registers.size() != groups.size())
+    return why.refuse(stmt->getLoc(), "setmaxnreg takes one register count "
+                                      "per warp group");
   SmallVector<Attribute> warpGroups;
-  for (const auto &[name, count] : groups) {
+  for (const auto &[k, group] : llvm::enumerate(groups)) {
+    const auto &[name, count] = group;
     if (count <= 0)
       return why.refuse(stmt->getLoc(), "warp group '" + name +
                                             "' needs at least one warp");
+    int64_t regs = registers.empty() ? 0 : registers[k];
     warpGroups.push_back(WarpGroupAttr::get(
         stmt->getContext(), rewriter.getStringAttr(name), count,
-        RegisterChange::none, 0));
+        regs < 0   ? RegisterChange::dec
+        : regs > 0 ? RegisterChange::inc
+                   : RegisterChange::none,
+        regs < 0 ? -regs : regs));
   }
   rewriter.setInsertionPoint(stmt);
   auto fn = DeviceFunctionOp::create(
@@ -117,7 +126,21 @@ FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
   Block *body = new Block();
   fn.getBody().push_back(body);
   rewriter.moveOpBefore(stmt, body, body->end());
-  return fn;
+  std::string message;
+  {
+    ScopedDiagnosticHandler handler(stmt->getContext(), [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (succeeded(fn.verify()))
+      return fn;
+  }
+  rewriter.moveOpBefore(stmt, fn);
+  rewriter.eraseOp(fn);
+  return why.refuse(stmt->getLoc(),
+                    "cannot wrap this statement in this device function: " +
+                        message);
 }
 
 FailureOr<WarpsOp> mlir::rake::gpuir::wrapWarps(

@@ -237,21 +237,24 @@ def GpuIRWrapDeviceFunctionOp : GpuIR_TransformOp<"wrap_device_function",
     Wraps the target (a loop nest at CPU scope) in a
     `gpuir.device_function block(n) blocks_per_sm(b) cluster(c)`, or, with
     `groups ["producer", "consumer"] warps [1, 8]` instead of `block(n)`,
-    one of named warp groups (for `wrap_warps`). A device
-    function runs its body, so the sequential meaning is unchanged; make
-    the outer loops `cuda_tasks` with `set_loop_mode`. Returns the device
-    function.
+    one of named warp groups (for `wrap_warps`); `setmaxnreg [-40, 232]`
+    gives each group its register count (a negative count releases
+    registers, setmaxnreg.dec to its magnitude; a positive one takes them,
+    setmaxnreg.inc; 0 leaves the group's as launched). A device function
+    runs its body, so the sequential meaning is unchanged; make the outer
+    loops `cuda_tasks` with `set_loop_mode`. Returns the device function.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$block,
                        DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$blocks_per_sm,
                        DefaultValuedAttr<ConfinedAttr<I64Attr, [IntPositive]>, "1">:$cluster,
                        OptionalAttr<StrArrayAttr>:$groups,
-                       OptionalAttr<DenseI64ArrayAttr>:$warps);
+                       OptionalAttr<DenseI64ArrayAttr>:$warps,
+                       OptionalAttr<DenseI64ArrayAttr>:$setmaxnreg);
   let results = (outs TransformHandleTypeInterface:$result);
   let assemblyFormat = [{
     $target (`block` `(` $block^ `)`)?
-    (`groups` $groups^ `warps` $warps)?
+    (`groups` $groups^ `warps` $warps)? (`setmaxnreg` $setmaxnreg^)?
     (`blocks_per_sm` `(` $blocks_per_sm^ `)`)? (`cluster` `(` $cluster^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];

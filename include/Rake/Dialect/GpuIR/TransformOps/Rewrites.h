@@ -80,11 +80,14 @@ LogicalResult setMemory(RewriterBase &rewriter, Value buffer,
 
 /// wrap_device_function: `stmt` becomes the body of a device function.
 /// With `groups` (name, warps), the device function has named warp groups
-/// instead of `block` threads.
+/// instead of `block` threads; `registers` (one per group, when given) sets
+/// each group's register count: negative with setmaxnreg.dec, positive with
+/// setmaxnreg.inc, 0 unchanged.
 FailureOr<DeviceFunctionOp> wrapDeviceFunction(
     RewriterBase &rewriter, Operation *stmt, int64_t block,
     int64_t blocksPerSm, int64_t cluster, Refusal &why,
-    ArrayRef<std::pair<std::string, int64_t>> groups = {});
+    ArrayRef<std::pair<std::string, int64_t>> groups = {},
+    ArrayRef<int64_t> registers = {});
 
 /// wrap_warps: `stmt` runs only on the warps of the named group (of
 /// warps [lo, hi) of it).
