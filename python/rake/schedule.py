@@ -195,6 +195,12 @@ class Schedule:
         self._op(f"transform.gpuir.expand_dim {alloc} {int(size)} index({index}) of {names}",
                  [alloc], 0)
 
+    def ring(self, alloc: Handle, stages: int, loop: str, barrier: str) -> Handle:
+        """The buffer staged per iteration of the loop over `loop` as a ring
+        of `stages` stages with its mbarriers `barrier`; returns them."""
+        return self._op(f"transform.gpuir.ring {alloc} stages({int(stages)}) over "
+                        f"{_quote(loop)} barrier {_quote(barrier)}", [alloc], 1)[0]
+
     def lift_alloc(self, alloc: Handle) -> None:
         self._op(f"transform.gpuir.lift_alloc {alloc}", [alloc], 0)
 

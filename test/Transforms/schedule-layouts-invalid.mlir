@@ -384,3 +384,118 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// An expand_dim index map with more dimensions than named loops.
+gpuir.proc @expand_index_dims(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %k = 0 to %n : seq {
+    // expected-error @+1 {{expand_dim's index is one expression over the named loops' variables}}
+    %t = gpuir.alloc : memref<8xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.expand_dim %a 2 index(affine_map<(k, j) -> (k mod 2)>) of ["k"] : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// inline_window on an allocation.
+gpuir.proc @inline_window_alloc(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{inline_window applies to gpuir.window}}
+  %t = gpuir.alloc : memref<8xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.inline_window %a : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An instruction that takes the whole buffer.
+gpuir.proc @divide_whole(%G: memref<64xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to 1 : cuda_tasks {
+      %S = gpuir.alloc : memref<8xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %gw = gpuir.window %G[0 : 8] : memref<64xbf16, #gpuir.gmem> -> memref<8xbf16, strided<[1]>, #gpuir.gmem>
+        // expected-error @+1 {{the buffer's layout cannot change: 'gpuir.sm80.cp_async' takes the whole buffer}}
+        gpuir.sm80.cp_async %S, %gw : memref<8xbf16, #gpuir.smem>, memref<8xbf16, strided<[1]>, #gpuir.gmem>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.divide_dim %a 0 by 2 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// mult_dim of dimensions a window takes an interval of.
+gpuir.proc @mult_interval(%X: memref<4xf32, #gpuir.host>) {
+  %t = gpuir.alloc : memref<4x8xf32, #gpuir.host>
+  // expected-error @+1 {{cannot merge dimensions 0 and 1 of t: this window takes an interval of them}}
+  %w = gpuir.window %t[1, 0 : 8] : memref<4x8xf32, #gpuir.host> -> memref<8xf32, strided<[1], offset: ?>, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.mult_dim %a 0 : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// lift_alloc of a buffer whose size is the loop's variable.
+gpuir.proc @lift_size(%n: index, %X: memref<4xf32, #gpuir.host>) {
+  gpuir.for %k = 1 to %n : seq {
+    // expected-error @+1 {{cannot lift this allocation: its size uses the loop's variable}}
+    %t = gpuir.alloc(%k) : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.lift_alloc %a : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// expand_dim's index is a control expression: mod by a positive constant.
+gpuir.proc @expand_index_divisor(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %k = 0 to %n : seq {
+    // expected-error @+1 {{expand_dim's index is a control expression: floordiv, ceildiv and mod take a positive constant}}
+    %t = gpuir.alloc : memref<8xf32, #gpuir.host>
+    gpuir.for %e = 0 to 8 : seq {
+      %v = gpuir.read %X[%k * 8 + %e] : memref<?xf32, #gpuir.host>
+      gpuir.write %v, %t[%e] : memref<8xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.expand_dim %a 2 index(affine_map<(k) -> (k mod -2)>) of ["k"] : !transform.any_op
+    transform.yield
+  }
+}

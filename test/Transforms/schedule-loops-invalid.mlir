@@ -295,3 +295,175 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// reorder_stmts on the last statement of its block.
+gpuir.proc @last_stmt(%X: memref<4xf32, #gpuir.host>) {
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+  // expected-error @+1 {{cannot move this statement down: it is the last of its block}}
+  gpuir.write %v, %X[1] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %w = transform.structured.match ops{["gpuir.write"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.reorder_stmts %w : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A call, whose accesses the rewrites do not see.
+gpuir.proc @callee(%X: memref<4xf32, #gpuir.host>) {
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+gpuir.proc @move_call(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{the rewrite cannot see what the call to 'callee' accesses; rewrite the called procedure instead}}
+  gpuir.call @callee(%X) : (memref<4xf32, #gpuir.host>) -> ()
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %c = transform.structured.match ops{["gpuir.call"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.reorder_stmts %c : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An op of another dialect with memory effects the rewrites do not know.
+gpuir.proc @move_memref_store(%X: memref<4xf32, #gpuir.host>) {
+  %c = arith.constant 0 : index
+  %f = arith.constant 1.0 : f32
+  // expected-error @+1 {{the rewrite cannot tell what 'memref.store' accesses}}
+  memref.store %f, %X[%c] : memref<4xf32, #gpuir.host>
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %s = transform.structured.match ops{["memref.store"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.reorder_stmts %s : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Fission after a statement that is not in a loop.
+gpuir.proc @fission_outside(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot split the loop after this statement: it is not directly in a gpuir.for}}
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+  gpuir.write %v, %X[1] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %b = transform.gpuir.fission %r : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Fission after the last statement of the loop.
+gpuir.proc @fission_last(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    // expected-error @+1 {{cannot split the loop after this statement: it is the last of the loop's body, so the second loop would be empty}}
+    gpuir.write %v, %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %w = transform.structured.match ops{["gpuir.write"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %b = transform.gpuir.fission %w : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// fuse of a loop followed by a statement that is not a loop.
+gpuir.proc @fuse_no_loop(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{fuse joins a loop with the loop right after it; the next statement is not a gpuir.for}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+  %w = gpuir.read %X[0] : memref<?xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.fuse %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// mult_loops of a task loop and a thread loop.
+gpuir.proc @mult_modes(%n: index, %X: memref<?x?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %i = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{cannot merge the loops over %i and %j: their modes differ}}
+      gpuir.for %j = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %X[%i, %j] : memref<?x?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.mult_loops %i : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// skew by zero iterations.
+gpuir.proc @skew_zero(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    // expected-error @+1 {{skew delays by at least one iteration}}
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+    gpuir.write %v, %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.skew %r by 0 : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// permute_loops with a list that is not a permutation.
+gpuir.proc @permute_not_a_permutation(%n: index, %X: memref<?x?xf32, #gpuir.host>) {
+  // expected-error @+1 {{permute_loops takes a permutation of the nest's 2 loops}}
+  gpuir.for %i = 0 to %n : seq {
+    gpuir.for %j = 0 to %n : seq {
+      %v = gpuir.read %X[%i, %j] : memref<?x?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %p = transform.gpuir.permute_loops %i [1, 1] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

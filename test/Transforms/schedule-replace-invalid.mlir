@@ -261,3 +261,236 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A second access of A from a corner over another value (%Mt).
+gpuir.proc @corner_other_value(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          gpuir.for %e = 0 to 8 : seq {
+            %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+            // expected-error @+1 {{this access indexes A from another corner than the nest's first access of it}}
+            %u = gpuir.read %A[%m * 128 + %t, %Mt + %e] : memref<?x32xbf16, #gpuir.gmem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A second access of A from another corner over the same values.
+gpuir.proc @corner_other_expr(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          gpuir.for %e = 0 to 8 : seq {
+            %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+            // expected-error @+1 {{this access indexes A from another corner than the nest's first access of it}}
+            %u = gpuir.read %A[%m * 128 + %t, %c * 4 + %e] : memref<?x32xbf16, #gpuir.gmem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A condition over a loop outside the nest.
+gpuir.proc @outer_condition(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          gpuir.for %e = 0 to 8 : seq {
+            // expected-error @+1 {{the nest's conditions must not depend on values from outside it}}
+            gpuir.if %c < 3 {
+              %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+              gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+            }
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A fence in the nest.
+gpuir.proc @fence_in_nest(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          gpuir.for %e = 0 to 8 : seq {
+            %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+            // expected-error @+1 {{the nest to replace must not synchronize}}
+            gpuir.fence cuda_in_order -> cuda_in_order
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An allocation in the nest.
+gpuir.proc @alloc_in_nest(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          gpuir.for %e = 0 to 8 : seq {
+            // expected-error @+1 {{a nest to replace holds loops, conditions, accesses and arithmetic; not 'gpuir.alloc'}}
+            %r = gpuir.alloc : memref<1xbf16, #gpuir.rmem>
+            %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// An operand the nest does not access.
+gpuir.proc @not_accessed(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}, %B: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          // expected-error @+1 {{the nest does not access B; each operand of the replacement is a buffer the nest accesses}}
+          gpuir.for %e = 0 to 8 : seq {
+            %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "B"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// Accesses under a condition that never holds: the nest never reaches
+// its operands when it runs.
+gpuir.proc @never_reached(%Mt: index, %A: memref<?x32xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt) -> (Mt * 128, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          // expected-error @+1 {{the nest never reaches As when it runs (or names it twice); each operand is a buffer the nest accesses}}
+          gpuir.for %e = 0 to 8 : seq {
+            gpuir.if %e > 8 {
+              %v = gpuir.read %A[%m * 128 + %t, %c * 8 + %e] : memref<?x32xbf16, #gpuir.gmem>
+              gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+            }
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A parameter of a layout that is not strided: no window of it has a type.
+gpuir.proc @no_strides(%A: memref<128x32xbf16, affine_map<(d0, d1) -> (d1, d0)>, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to 1 : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          // expected-error @+1 {{cannot make a window of A: it has no strides}}
+          gpuir.for %e = 0 to 8 : seq {
+            %v = gpuir.read %A[%t, %c * 8 + %e] : memref<128x32xbf16, affine_map<(d0, d1) -> (d1, d0)>, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %l = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

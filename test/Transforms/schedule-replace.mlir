@@ -156,3 +156,37 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// A refused replace leaves the program as it was: the window of As made
+// before A (without strides) refused it is taken away again.
+// CHECK-LABEL: gpuir.proc @refused_unchanged
+// CHECK-NOT:   gpuir.window
+// CHECK:       gpuir.for %e = 0 to 8 : seq {
+// CHECK-NOT:   gpuir.window
+gpuir.proc @refused_unchanged(%Mt: index, %A: memref<128x32xbf16, affine_map<(d0, d1) -> (d1, d0)>, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %m = 0 to 1 : cuda_tasks {
+      %As = gpuir.alloc : memref<128x40xbf16, #gpuir.smem>
+      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %c = 0 to 4 : seq {
+          gpuir.for %e = 0 to 8 : seq {
+            %v = gpuir.read %A[%t, %c * 8 + %e] : memref<128x32xbf16, affine_map<(d0, d1) -> (d1, d0)>, #gpuir.gmem>
+            gpuir.write %v, %As[%t, %c * 8 + %e] : memref<128x40xbf16, #gpuir.smem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    transform.sequence %root : !transform.any_op failures(suppress) {
+    ^bb0(%r0: !transform.any_op):
+      %l = transform.gpuir.loop "e" in %r0 : (!transform.any_op) -> !transform.any_op
+      %r = transform.gpuir.replace %l with "gpuir.sm80.cp_async" ["As", "A"] : (!transform.any_op) -> !transform.any_op
+    }
+    transform.yield
+  }
+}

@@ -501,3 +501,153 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Named warp groups without one warp count each.
+gpuir.proc @warp_counts(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{wrap_device_function needs one warp count per group}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.wrap_device_function %i groups ["p", "c"] warps [1] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// A warp range of three numbers.
+gpuir.proc @warp_range(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function warps(producer = 2) {
+    gpuir.for %i = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{a warp range is [lo, hi]}}
+      %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.gmem>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %w = transform.gpuir.wrap_warps %r "producer" range [0, 1, 2] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// set_memory on a loop, without a buffer's name.
+gpuir.proc @set_memory_loop(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{set_memory needs the name of a buffer, or a gpuir.alloc as its target}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.set_memory #gpuir.gmem for %i : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// set_memory on the allocation of a barrier, which is not a buffer.
+gpuir.proc @set_memory_barrier(%n: index, %X: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to %n : cuda_tasks {
+      // expected-error @+1 {{set_memory changes the memory type of a buffer; this is not one}}
+      %cg = gpuir.alloc : !gpuir.barrier<cp_async_group>
+      %v = gpuir.read %X[%b] : memref<?xf32, #gpuir.gmem>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.set_memory #gpuir.smem for %a : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem through a statement that comes before the first.
+gpuir.proc @stage_through_before(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{stage_mem stages consecutive statements of one block; this one is not after the first}}
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+  %w = gpuir.read %X[1] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    %r0, %r1 = transform.split_handle %r : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %r1 through %r0 "X" [4] #gpuir.host as "s" : (!transform.any_op, !transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// stage_mem into a memory that is not a GpuIR memory type.
+gpuir.proc @stage_not_a_memory(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{stage_mem takes a GpuIR memory type for the staged buffer}}
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %r = transform.structured.match ops{["gpuir.read"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %a, %c = transform.gpuir.stage_mem %r "X" [4] 3 as "s" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// A call whose callee was renamed away (transform.annotate on sym_name).
+gpuir.proc @callee(%X: memref<4xf32, #gpuir.host>) {
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+gpuir.proc @caller(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{cannot inline the call: 'callee' is not a gpuir.proc}}
+  gpuir.call @callee(%X) : (memref<4xf32, #gpuir.host>) -> ()
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    %callee, %caller = transform.split_handle %p : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %name = transform.param.constant "renamed" -> !transform.any_param
+    transform.annotate %callee "sym_name" = %name : !transform.any_op, !transform.any_param
+    %c = transform.structured.match ops{["gpuir.call"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.inline %c : !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// add_if on the procedure itself, not on a statement of it.
+// expected-error @+1 {{add_if guards a statement of a gpuir.proc}}
+gpuir.proc @add_if_proc(%X: memref<4xf32, #gpuir.host>) {
+  %v = gpuir.read %X[0] : memref<4xf32, #gpuir.host>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %p = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %p affine_set<() : (0 == 0)> of [] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -344,3 +344,42 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// ring: the two buffers staged per slice become rings of 4 stages indexed by
+// kt mod 4, out of the slice loop, with one set of mbarriers before it (the
+// second buffer takes the first's).
+// CHECK-LABEL: gpuir.proc @ring
+// CHECK:      %full = gpuir.alloc : !gpuir.barrier<mbarrier [4]>
+// CHECK-NEXT: %As = gpuir.alloc : memref<4x64xf32, #gpuir.smem>
+// CHECK-NEXT: %Bs = gpuir.alloc : memref<4x64xf32, #gpuir.smem>
+// CHECK-NEXT: gpuir.for %kt = 0 to %Kt : seq {
+// CHECK-NEXT:   gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+// CHECK-NEXT:     %[[V:.*]] = gpuir.read %A[%kt * 64 + %t]
+// CHECK-NEXT:     gpuir.write %[[V]], %As[%kt mod 4, %t]
+// CHECK-NEXT:     gpuir.write %[[V]], %Bs[%kt mod 4, %t]
+gpuir.proc @ring(%Kt: index, %A: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Kt) -> (Kt * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to 1 : cuda_tasks {
+      gpuir.for %kt = 0 to %Kt : seq {
+        %As = gpuir.alloc : memref<64xf32, #gpuir.smem>
+        %Bs = gpuir.alloc : memref<64xf32, #gpuir.smem>
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %A[%kt * 64 + %t] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %As[%t] : memref<64xf32, #gpuir.smem>
+          gpuir.write %v, %Bs[%t] : memref<64xf32, #gpuir.smem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    %as, %bs = transform.split_handle %a : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    %full = transform.gpuir.ring %as stages(4) over "kt" barrier "full" : (!transform.any_op) -> !transform.any_op
+    %full2 = transform.gpuir.ring %bs stages(4) over "kt" barrier "full" : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -134,3 +134,28 @@ s.set_loop_mode(i, "cuda_tasks")
 m.schedule(s)
 # CHECK-NEXT: gpuir.device_function warps(producer = 4 dec(40), consumer = 8 inc(232)) {
 print([l.strip() for l in str(m).splitlines() if "device_function" in l][0])
+
+# A ring of stages from Python.
+m = rake.Module.parse("""
+gpuir.proc @ring(%Kt: index, %A: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Kt) -> (Kt * 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to 1 : cuda_tasks {
+      gpuir.for %kt = 0 to %Kt : seq {
+        %As = gpuir.alloc : memref<64xf32, #gpuir.smem>
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %A[%kt * 64 + %t] : memref<?xf32, #gpuir.gmem>
+          gpuir.write %v, %As[%t] : memref<64xf32, #gpuir.smem>
+        }
+      }
+    }
+  }
+}
+""", "ring.mlir")
+s = Schedule()
+s.ring(s.match("gpuir.alloc"), 2, "kt", "full")
+m.schedule(s)
+# CHECK-NEXT: %full = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+# CHECK-NEXT: %As = gpuir.alloc : memref<2x64xf32, #gpuir.smem>
+for line in str(m).splitlines():
+    if "gpuir.alloc" in line:
+        print(line.strip())

@@ -1067,3 +1067,22 @@ gpuir.proc @extents_rank(%m: index, %n: index, %x: memref<?x?xf32, #gpuir.gmem> 
 // expected-error @+1 {{'gpuir.proc' op parameter #1 declares extent d0 for dimension 1, whose static size is 64}}
 gpuir.proc @extents_static(%n: index, %x: memref<?x64xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, n)>}) {
 }
+
+// -----
+
+// Control expressions are quasi-affine: division and mod by a positive
+// constant only (in loop bounds, indices and every other control map).
+gpuir.proc @divide_by_negative(%n: index) {
+  // expected-error @+1 {{'gpuir.for' op divides by -2 in a control expression; floordiv, ceildiv and mod take a positive constant}}
+  gpuir.for %i = 0 to %n mod -2 : seq {
+  }
+}
+
+// -----
+
+gpuir.proc @divide_by_zero(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  gpuir.for %i = 0 to %n : seq {
+    // expected-error @+1 {{'gpuir.read' op divides by 0 in a control expression; floordiv, ceildiv and mod take a positive constant}}
+    %v = gpuir.read %X[%i floordiv 0] : memref<?xf32, #gpuir.host>
+  }
+}

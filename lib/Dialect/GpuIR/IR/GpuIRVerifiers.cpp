@@ -177,6 +177,37 @@ LogicalResult ProcOp::verifyRegions() {
         return WalkResult::interrupt();
       }
     }
+    // Control expressions are quasi-affine: a division or mod by a positive
+    // constant (what the interpreter, the analyses and Presburger assume).
+    if (isGpuIR)
+      for (NamedAttribute attr : op->getAttrs()) {
+        auto map = dyn_cast<AffineMapAttr>(attr.getValue());
+        if (!map)
+          continue;
+        std::optional<std::string> bad;
+        for (AffineExpr e : map.getValue().getResults())
+          e.walk([&](AffineExpr sub) {
+            if (bad || (sub.getKind() != AffineExprKind::FloorDiv &&
+                        sub.getKind() != AffineExprKind::CeilDiv &&
+                        sub.getKind() != AffineExprKind::Mod))
+              return;
+            AffineExpr rhs = cast<AffineBinaryOpExpr>(sub).getRHS();
+            auto c = dyn_cast<AffineConstantExpr>(rhs);
+            if (c && c.getValue() > 0)
+              return;
+            std::string text;
+            llvm::raw_string_ostream os(text);
+            rhs.print(os);
+            bad = text;
+          });
+        if (bad) {
+          op->emitOpError()
+              << "divides by " << *bad
+              << " in a control expression; floordiv, ceildiv and mod take "
+                 "a positive constant";
+          return WalkResult::interrupt();
+        }
+      }
     for (Value res : op->getResults()) {
       Type t = res.getType();
       if (!t.isIntOrFloat() || isa<IndexType>(t))

@@ -659,6 +659,21 @@ DiagnosedSilenceableFailure transform::GpuIRExpandDimOp::applyToOne(
                      "loops' variables");
     return refused(*this, why);
   }
+  bool badDivisor = false;
+  index.getResult(0).walk([&](AffineExpr e) {
+    if (e.getKind() == AffineExprKind::FloorDiv ||
+        e.getKind() == AffineExprKind::CeilDiv ||
+        e.getKind() == AffineExprKind::Mod) {
+      auto c = dyn_cast<AffineConstantExpr>(cast<AffineBinaryOpExpr>(e).getRHS());
+      badDivisor |= !c || c.getValue() <= 0;
+    }
+  });
+  if (badDivisor) {
+    (void)why.refuse(target->getLoc(),
+                     "expand_dim's index is a control expression: floordiv, "
+                     "ceildiv and mod take a positive constant");
+    return refused(*this, why);
+  }
   // The named loops: around the buffer's uses (the first found).
   SmallVector<Value> operands;
   for (Attribute a : getLoops()) {
@@ -836,6 +851,27 @@ DiagnosedSilenceableFailure transform::GpuIRBindExprOp::applyToOne(
   if (failed(alloc))
     return refused(*this, why);
   results.push_back(*alloc);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::GpuIRRingOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
+}
+
+DiagnosedSilenceableFailure transform::GpuIRRingOp::applyToOne(
+    TransformRewriter &rewriter, Operation *target,
+    ApplyToEachResultList &results, TransformState &state) {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  FailureOr<AllocOp> alloc = allocOf(*this, target, diag);
+  if (failed(alloc))
+    return diag;
+  Refusal why(target->getLoc());
+  FailureOr<AllocOp> bar = ringStages(rewriter, *alloc, getStages(),
+                                      getLoop(), getBarrier(), why);
+  if (failed(bar))
+    return refused(*this, why);
+  results.push_back(*bar);
   return DiagnosedSilenceableFailure::success();
 }
 

@@ -403,6 +403,58 @@ LogicalResult mlir::rake::gpuir::liftAlloc(RewriterBase &rewriter,
   return success();
 }
 
+FailureOr<AllocOp> mlir::rake::gpuir::ringStages(RewriterBase &rewriter,
+                                                AllocOp alloc, int64_t stages,
+                                                StringRef loopName,
+                                                StringRef barrierName,
+                                                Refusal &why) {
+  auto loop = dyn_cast<ForOp>(alloc->getParentOp());
+  if (!loop || !loop.getIvName() || *loop.getIvName() != loopName)
+    return why.refuse(alloc.getLoc(),
+                      "ring needs the buffer allocated directly in the body "
+                      "of the loop over %" + loopName +
+                          " (lift_alloc it there first)");
+  if (loop.getLoopMode() != LoopMode::seq)
+    return why.refuse(alloc.getLoc(), "a ring's stages follow a sequential "
+                                      "loop; the loop over %" + loopName +
+                                          " is parallel");
+  for (Operation *user : alloc.getResult().getUsers())
+    if (isa<FreeOp>(user))
+      return why.refuse(user->getLoc(),
+                        "cannot lift this allocation: it is freed inside the "
+                        "scope it would leave");
+  MLIRContext *ctx = alloc.getContext();
+  // The barriers: an existing ring's, or new ones before the loop.
+  Value bar = lookupBuffer(loop, barrierName);
+  auto ringType = BarrierType::get(ctx, BarrierMechanism::mbarrier, {stages});
+  if (bar && bar.getType() != ringType) {
+    std::string found;
+    llvm::raw_string_ostream os(found);
+    bar.getType().print(os);
+    return why.refuse(alloc.getLoc(), "the ring's barrier '" + barrierName +
+                                          "' is " + found + "; a ring of " +
+                                          Twine(stages) + " stages needs " +
+                                          "!gpuir.barrier<mbarrier [" +
+                                          Twine(stages) + "]>");
+  }
+  if (failed(expandDim(rewriter, alloc.getResult(), stages,
+                       getAffineDimExpr(0, ctx) % stages,
+                       {loop.getInductionVar()}, why)))
+    return failure();
+  AllocOp made;
+  if (!bar) {
+    rewriter.setInsertionPoint(loop);
+    made = AllocOp::create(rewriter, loop.getLoc(), ringType, ValueRange(),
+                           rewriter.getStringAttr(barrierName));
+  }
+  if (failed(liftAlloc(rewriter, alloc, why))) {
+    if (made)
+      rewriter.eraseOp(made);
+    return failure();
+  }
+  return made ? made : bar.getDefiningOp<AllocOp>();
+}
+
 LogicalResult mlir::rake::gpuir::inlineWindow(RewriterBase &rewriter,
                                               WindowOp window, Refusal &why) {
   MLIRContext *ctx = window.getContext();

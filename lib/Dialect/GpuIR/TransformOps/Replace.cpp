@@ -850,8 +850,16 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
     instr = rewriter.create(state);
     return success();
   };
-  if (failed(build(llvm::SmallBitVector())))
+  // A refusal while building leaves nothing behind.
+  auto eraseWindows = [&] {
+    for (Value w : llvm::reverse(windows))
+      rewriter.eraseOp(w.getDefiningOp());
+    windows.clear();
+  };
+  if (failed(build(llvm::SmallBitVector()))) {
+    eraseWindows();
     return failure();
+  }
   // The warp fragments among the operands: then the windows again.
   {
     auto iface = cast<InstrOpInterface>(instr);
@@ -866,10 +874,11 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
           lanes.set(p.operandIndex);
     if (lanes.any()) {
       rewriter.eraseOp(instr);
-      for (Value w : llvm::reverse(windows))
-        rewriter.eraseOp(w.getDefiningOp());
-      if (failed(build(lanes)))
+      eraseWindows();
+      if (failed(build(lanes))) {
+        eraseWindows();
         return failure();
+      }
     }
   }
   auto undo = [&] {

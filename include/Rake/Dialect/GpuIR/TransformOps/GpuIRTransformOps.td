@@ -484,12 +484,45 @@ def GpuIRLiftAllocOp : GpuIR_InPlaceOp<"lift_alloc",
     The allocation moves before the sequential `gpuir.for` (or the
     `gpuir.if`) it is directly in: one buffer for every iteration. A fresh
     buffer holds nothing defined when an iteration starts, so the program
-    reads the same wherever its reads are defined. Refused out of a parallel
-    loop (give each iteration its part with expand_dim) and where the size
+    reads the same wherever its reads are defined. Out of a parallel loop
+    only when every use indexes a dimension by the loop's variable (give
+    each iteration its part with expand_dim first); refused where the size
     uses the loop's variable.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target);
   let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
+def GpuIRRingOp : GpuIR_TransformOp<"ring",
+    GpuIR_EachTraits # [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "turn a buffer staged per iteration into a ring of stages";
+  let description = [{
+    The buffer, allocated in the body of the sequential loop over the named
+    variable k, gets a leading dimension of `stages`, indexed by k mod
+    stages (expand_dim), and moves out of the loop (lift_alloc); the ring's
+    mbarriers, `!gpuir.barrier<mbarrier [stages]>` named `barrier`, are
+    allocated before the loop, or taken as they are when a second buffer of
+    the same ring names them again. Returns the barriers' allocation: a
+    replace with `barrier "full" coords(affine_map<(k) -> (k mod N)>) of
+    ["k"]` completes the stage's copy on its mbarrier, insert_await waits for
+    it. The buffer's meaning is expand_dim's and lift_alloc's: every access
+    reaches its iteration's stage; refused as they refuse, or when the
+    barrier named is not N mbarriers.
+
+    ```mlir
+    %full = transform.gpuir.ring %As stages(4) over "kt" barrier "full"
+        : (!transform.any_op) -> !transform.any_op
+    ```
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$stages,
+                       StrAttr:$loop, StrAttr:$barrier);
+  let results = (outs TransformHandleTypeInterface:$result);
+  let assemblyFormat = [{
+    $target `stages` `(` $stages `)` `over` $loop `barrier` $barrier attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = GpuIR_ApplyToOneDecl;
 }
 
 def GpuIRInlineOp : GpuIR_TransformOp<"inline",

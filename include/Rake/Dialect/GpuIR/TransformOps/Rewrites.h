@@ -157,6 +157,13 @@ LogicalResult expandDim(RewriterBase &rewriter, Value buffer, int64_t size,
 /// lift_alloc: the allocation moved out of the sequential loop or the if
 /// around it.
 LogicalResult liftAlloc(RewriterBase &rewriter, AllocOp alloc, Refusal &why);
+/// ring: the buffer, allocated in the body of the sequential loop over
+/// %`loopName`, as `stages` stages indexed by the loop's variable mod stages,
+/// lifted out of the loop, with the ring's mbarriers named `barrierName`
+/// (allocated before the loop unless they exist). Returns the barriers.
+FailureOr<AllocOp> ringStages(RewriterBase &rewriter, AllocOp alloc,
+                              int64_t stages, StringRef loopName,
+                              StringRef barrierName, Refusal &why);
 /// inline_window: element accesses through the window go to its source.
 LogicalResult inlineWindow(RewriterBase &rewriter, WindowOp window,
                            Refusal &why);
