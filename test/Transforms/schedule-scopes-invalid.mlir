@@ -651,3 +651,31 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// stage_mem where the staged statement writes: the windows of two threads
+// (a parallel loop between the buffer and the statement) must not overlap,
+// or each thread's copy-out would write back elements the other writes. A
+// window of 3 at 2 %t overlaps the next thread's.
+gpuir.proc @stage_overlap(%n: index, %X: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64 + 1)>}) {
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{cannot stage X: the windows of two iterations of the parallel loop over %t overlap, and the statement writes X (their copies would race); stage a window each iteration has to itself}}
+        gpuir.for %e = 0 to 2 : seq {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %X[%b * 64 + %t * 2 + %e] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %x, %c = transform.gpuir.stage_mem %e "X" [3] #gpuir.rmem as "x" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

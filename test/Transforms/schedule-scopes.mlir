@@ -383,3 +383,30 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// stage_mem in a thread loop: each thread's window of 2 at 2 %t is its own,
+// so its copy-out races with no other thread's.
+// CHECK-LABEL: gpuir.proc @stage_own_window
+// CHECK:      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+// CHECK-NEXT:   %x = gpuir.alloc : memref<2xf32, #gpuir.rmem>
+gpuir.proc @stage_own_window(%n: index, %X: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64)>}) {
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        gpuir.for %e = 0 to 2 : seq {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %X[%b * 64 + %t * 2 + %e] : memref<?xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    %x, %c = transform.gpuir.stage_mem %e "X" [2] #gpuir.rmem as "x" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}

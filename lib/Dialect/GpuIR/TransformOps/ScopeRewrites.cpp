@@ -589,6 +589,46 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
     }
   }
 
+  // Where the staged statement writes, its copies write the whole window
+  // back: two iterations of a parallel loop (threads or tasks, which run at
+  // once) between the buffer's scope and the statement must then stage
+  // windows that do not overlap, or one thread's copies would write
+  // elements another's use. (Reads alone may overlap: each copy-in only
+  // reads.)
+  if (writes) {
+    Operation *scope = isa<BlockArgument>(buffer)
+                           ? cast<BlockArgument>(buffer).getOwner()->getParentOp()
+                           : buffer.getDefiningOp()->getParentOp();
+    for (Operation *p = stmt->getParentOp(); p && p != scope;
+         p = p->getParentOp()) {
+      auto loop = dyn_cast<ForOp>(p);
+      if (!loop || loop.getLoopMode() == LoopMode::seq)
+        continue;
+      InstancePair pair(scope);
+      if (failed(pair.addEnclosing(0, stmt)) ||
+          failed(pair.addEnclosing(1, stmt)))
+        return why.refuse(loc, "cannot analyse the loops around the statement");
+      Value iv = loop.getInductionVar();
+      if (failed(pair.addLt(pair.dim(pair.var(0, iv)), pair.dim(pair.var(1, iv)))))
+        return why.refuse(loc, "cannot analyse the loops around the statement");
+      for (unsigned d = 0; d < rank; ++d) {
+        FailureOr<AffineExpr> c0 = pair.align(0, corner[d], cornerOps);
+        FailureOr<AffineExpr> c1 = pair.align(1, corner[d], cornerOps);
+        AffineExpr size = getAffineConstantExpr(shape[d], ctx);
+        if (failed(c0) || failed(c1) || failed(pair.addLt(*c0, *c1 + size)) ||
+            failed(pair.addLt(*c1, *c0 + size)))
+          return why.refuse(loc, "cannot analyse the window's corner");
+      }
+      if (!pair.isEmpty())
+        return why.refuse(loc, "cannot stage " + bufName + ": the windows of "
+                               "two iterations of the parallel loop over " +
+                               loopName(loop) + " overlap, and the statement "
+                               "writes " + bufName + " (their copies would "
+                               "race); stage a window each iteration has to "
+                               "itself");
+    }
+  }
+
   // The buffer's extents, for the guards of the copies.
   SmallVector<Value> extentOps;
   SmallVector<AffineExpr> extents;
