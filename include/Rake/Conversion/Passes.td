@@ -78,7 +78,10 @@ def ConvertGpuIRToNVVM : Pass<"convert-gpuir-to-nvvm", "::mlir::ModuleOp"> {
     instructions (cp.async, ldmatrix, mma.sync, wgmma, TMA loads) are lowered;
     what is not (register buffers too large for registers, shared memory past
     the profile's limit, accesses proven out of bounds) is refused at the op
-    (docs/Codegen.md). The `rake-gpuir-to-ptx` pipeline continues to PTX.
+    (docs/Codegen.md), and so is a matrix product left on the CUDA cores
+    outside a `slow` loop (the profile's tensor-core rule,
+    rake-tensor-core-rule). The `rake-gpuir-to-ptx` pipeline continues to
+    PTX.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",

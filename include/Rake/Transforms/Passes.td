@@ -70,6 +70,27 @@ def UniformityPass : Pass<"rake-uniformity", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
 }
 
+def TensorCoreRulePass : Pass<"rake-tensor-core-rule", "::mlir::ModuleOp"> {
+  let summary = "Check the profile's tensor-core rule: matrix products run on tensor-core instructions";
+  let description = [{
+    The Rake GPU profile's rule for matrix products: in device code, an
+    accumulation C[i, j] += A[i, k] * B[k, j] (a gpuir.reduce of a product
+    of two reads, through float casts, or a write of read(C) + product back
+    to C) inside loops over rows, columns and a sum of at least 8 iterations
+    each runs on tensor-core instructions. Such a nest left on the CUDA
+    cores is an error naming its loops and what to write instead: a
+    replace by mma_sync or wgmma, or a `slow` loop around it (`gpuir.for %k
+    = 0 to 64 : seq slow { ... }`), the one place where a matrix product
+    may run on the CUDA cores. Code generation (convert-gpuir-to-nvvm)
+    checks it too.
+  }];
+  let options = [
+    Option<"profile", "profile", "std::string", "\"nvidia-ptx-sm90a\"",
+           "the profile named in reports">,
+  ];
+  let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
+}
+
 def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
   let summary = "Check that the synchronization keeps each procedure equal to its sequential reading";
   let description = [{

@@ -34,6 +34,7 @@
 #include "DeviceLowering.h"
 
 #include "Rake/Analysis/CollectiveAnalysis.h"
+#include "Rake/Analysis/TensorCoreRule.h"
 #include "Rake/Analysis/DistributedMemory.h"
 #include "Rake/Analysis/KernelABI.h"
 #include "Rake/Conversion/Passes.h"
@@ -71,6 +72,10 @@ struct ConvertGpuIRToNVVM
     : rake::impl::ConvertGpuIRToNVVMBase<ConvertGpuIRToNVVM> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The profile's tensor-core rule: no matrix product on the CUDA cores
+    // outside a slow loop.
+    if (failed(checkTensorCoreRule(module, "nvidia-ptx-sm90a")))
+      return signalPassFailure();
     CollectiveAnalysis coll(module);
     if (failed(coll.emitErrors()))
       return signalPassFailure();

@@ -282,6 +282,10 @@ ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
       return failure();
     result.addAttribute("unit", unit);
   }
+  // `slow`: the loop (and its body) may run matrix products on the CUDA
+  // cores (the profile's tensor-core rule).
+  if (succeeded(parser.parseOptionalKeyword("slow")))
+    result.addAttribute("gpuir.slow", UnitAttr::get(ctx));
 
   Builder &b = parser.getBuilder();
   Type index = b.getIndexType();
@@ -324,11 +328,13 @@ void ForOp::print(OpAsmPrinter &p) {
     p.printAttribute(*getUnit());
     p << ">";
   }
+  if ((*this)->hasAttr("gpuir.slow"))
+    p << " slow";
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/false);
   p.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(), {"mode", "unit", "lowerMap", "upperMap", "iv_name",
-                            getOperandSegmentSizesAttrName()});
+                            "gpuir.slow", getOperandSegmentSizesAttrName()});
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,166 @@
+//===- TensorCoreRule.cpp - matrix products run on the tensor cores -------===//
+//
+// See TensorCoreRule.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Analysis/TensorCoreRule.h"
+#include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+
+namespace {
+
+/// A read through float casts (extf, truncf), or null.
+ReadOp readThroughCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto read = dyn_cast<ReadOp>(def))
+      return read;
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
+      return nullptr;
+    v = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// The loop variables an access's index uses.
+llvm::SmallSetVector<Value, 4> loopVarsUsed(AffineMap map, ValueRange indices) {
+  llvm::SmallSetVector<Value, 4> used;
+  for (auto [i, v] : llvm::enumerate(indices)) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || !isa<ForOp>(arg.getOwner()->getParentOp()))
+      continue;
+    if (llvm::any_of(map.getResults(), [&, i = i](AffineExpr e) {
+          return e.isFunctionOfDim(i);
+        }))
+      used.insert(v);
+  }
+  return used;
+}
+
+/// A loop's trip count when its bounds are constants.
+std::optional<int64_t> tripCount(ForOp loop) {
+  std::optional<int64_t> lo = loop.getConstantLowerBound();
+  std::optional<int64_t> hi = loop.getConstantUpperBound();
+  if (!lo || !hi)
+    return std::nullopt;
+  return std::max<int64_t>(*hi - *lo, 0);
+}
+
+std::string loopNames(ArrayRef<ForOp> loops) {
+  std::string s;
+  for (auto [i, loop] : llvm::enumerate(loops)) {
+    ForOp l = loop;
+    if (i)
+      s += i + 1 == loops.size() ? " and " : ", ";
+    s += "%" + (l.getIvName() ? l.getIvName()->str() : std::string("?"));
+  }
+  return s;
+}
+
+} // namespace
+
+LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
+                                              StringRef profile) {
+  bool failedRule = false;
+  root->walk([&](Operation *op) {
+    // The accumulation: reduce p into C, or write read(C) + p back to it.
+    Value product;
+    Value target;
+    AffineMap targetMap;
+    ValueRange targetIndices;
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      product = reduce.getValue();
+      target = reduce.getMemref();
+      targetMap = reduce.getMap();
+      targetIndices = reduce.getIndices();
+    } else if (auto write = dyn_cast<WriteOp>(op)) {
+      auto add = write.getValue().getDefiningOp<arith::AddFOp>();
+      if (!add)
+        return;
+      for (unsigned side : {0u, 1u}) {
+        auto acc = add->getOperand(side).getDefiningOp<ReadOp>();
+        if (acc && acc.getMemref() == write.getMemref() &&
+            acc.getMap() == write.getMap() &&
+            acc.getIndices() == write.getIndices()) {
+          product = add->getOperand(1 - side);
+          break;
+        }
+      }
+      if (!product)
+        return;
+      target = write.getMemref();
+      targetMap = write.getMap();
+      targetIndices = write.getIndices();
+    } else {
+      return;
+    }
+    if (!op->getParentOfType<DeviceFunctionOp>())
+      return;
+    auto mul = product.getDefiningOp<arith::MulFOp>();
+    if (!mul)
+      return;
+    ReadOp a = readThroughCasts(mul.getLhs()), b = readThroughCasts(mul.getRhs());
+    if (!a || !b)
+      return;
+    // The slow loops (and their bodies) may hold matrix products.
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      if (p->hasAttr("gpuir.slow"))
+        return;
+    auto inC = loopVarsUsed(targetMap, targetIndices);
+    auto inA = loopVarsUsed(a.getMap(), a.getIndices());
+    auto inB = loopVarsUsed(b.getMap(), b.getIndices());
+    // The loops around the accumulation in each role, outermost first.
+    SmallVector<ForOp> rows, cols, red;
+    SmallVector<ForOp> around;
+    for (Operation *p = op->getParentOp(); p && !isa<DeviceFunctionOp>(p);
+         p = p->getParentOp())
+      if (auto loop = dyn_cast<ForOp>(p))
+        around.push_back(loop);
+    std::reverse(around.begin(), around.end());
+    for (ForOp loop : around) {
+      Value v = loop.getInductionVar();
+      bool c = inC.contains(v), x = inA.contains(v), y = inB.contains(v);
+      if (c && x && !y)
+        rows.push_back(loop);
+      else if (c && y && !x)
+        cols.push_back(loop);
+      else if (x && y && !c)
+        red.push_back(loop);
+    }
+    auto extent = [](ArrayRef<ForOp> loops) -> std::optional<int64_t> {
+      int64_t n = 1;
+      for (ForOp l : llvm::to_vector(loops)) {
+        std::optional<int64_t> t = tripCount(l);
+        if (!t)
+          return std::nullopt; // a parameter bound: large
+        n *= *t;
+      }
+      return n;
+    };
+    for (ArrayRef<ForOp> role : {ArrayRef<ForOp>(rows), ArrayRef<ForOp>(cols),
+                                 ArrayRef<ForOp>(red)}) {
+      if (role.empty())
+        return;
+      std::optional<int64_t> n = extent(role);
+      if (n && *n < kTensorCoreMinExtent)
+        return;
+    }
+    InFlightDiagnostic diag =
+        op->emitOpError()
+        << "is a matrix product on the CUDA cores (rows over "
+        << loopNames(rows) << ", columns over " << loopNames(cols)
+        << ", the sum over " << loopNames(red) << "); profile " << profile
+        << " runs matrix products on tensor-core instructions: replace the "
+           "nest by mma_sync or wgmma (transform.gpuir.replace), or mark a "
+           "loop around it `slow` to run it on the CUDA cores";
+    diag.attachNote(red.front().getLoc()) << "the sum's loop";
+    failedRule = true;
+  });
+  return failure(failedRule);
+}
