@@ -151,6 +151,33 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
       if (n && *n < kTensorCoreMinExtent)
         return;
     }
+    // The inputs' declared formats: those the profile's tensor-core
+    // instructions take (sm_90a's wgmma and mma.sync: f16, bf16, tf32 from
+    // f32, e4m3, e5m2).
+    auto supported = [](Type t) {
+      return t.isF16() || t.isBF16() || t.isF32() ||
+             isa<Float8E4M3FNType, Float8E5M2Type>(t);
+    };
+    Type ta = a.getResult().getType(), tb = b.getResult().getType();
+    if (!supported(ta) || !supported(tb)) {
+      std::string types;
+      llvm::raw_string_ostream os(types);
+      os << ta;
+      if (tb != ta)
+        os << " and " << tb;
+      InFlightDiagnostic diag =
+          op->emitOpError()
+          << "is a matrix product of " << types << " (rows over "
+          << loopNames(rows) << ", columns over " << loopNames(cols)
+          << ", the sum over " << loopNames(red) << "); profile " << profile
+          << " has no tensor-core instruction for that format (its take f16, "
+             "bf16, f32 as tf32, f8E4M3FN and f8E5M2): declare the inputs in "
+             "one of them, or mark a loop around it `slow` to run it on the "
+             "CUDA cores";
+      diag.attachNote(red.front().getLoc()) << "the sum's loop";
+      failedRule = true;
+      return;
+    }
     InFlightDiagnostic diag =
         op->emitOpError()
         << "is a matrix product on the CUDA cores (rows over "

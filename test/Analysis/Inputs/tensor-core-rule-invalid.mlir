@@ -56,3 +56,27 @@ gpuir.proc @register_sum(%n: index, %A: memref<?x64xbf16, #gpuir.gmem> {gpuir.ex
     }
   }
 }
+
+// -----
+
+// A product in a format no tensor-core instruction of the profile takes.
+gpuir.proc @f64(%n: index, %A: memref<?x64xf64, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 16, 64)>},
+                %B: memref<64x16xf64, #gpuir.gmem>,
+                %C: memref<?x16xf64, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 16, 16)>}) {
+  gpuir.device_function block(256) {
+    gpuir.for %m = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 16 : cuda_threads<#gpuir.unit<16 x thread>> {
+        gpuir.for %u = 0 to 16 : cuda_threads<#gpuir.unit<thread>> {
+          // expected-note @+1 {{the sum's loop}}
+          gpuir.for %k = 0 to 64 : seq {
+            %a = gpuir.read %A[%m * 16 + %t, %k] : memref<?x64xf64, #gpuir.gmem>
+            %b = gpuir.read %B[%k, %u] : memref<64x16xf64, #gpuir.gmem>
+            %p = arith.mulf %a, %b : f64
+            // expected-error @+1 {{'gpuir.reduce' op is a matrix product of f64 (rows over %m and %t, columns over %u, the sum over %k); profile nvidia-ptx-sm90a has no tensor-core instruction for that format (its take f16, bf16, f32 as tf32, f8E4M3FN and f8E5M2): declare the inputs in one of them, or mark a loop around it `slow` to run it on the CUDA cores}}
+            gpuir.reduce %p, %C[%m * 16 + %t, %u] : memref<?x16xf64, #gpuir.gmem>
+          }
+        }
+      }
+    }
+  }
+}
