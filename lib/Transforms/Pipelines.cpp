@@ -53,10 +53,15 @@ void mlir::rake::registerRakePasses() {
   registerRakeTransformsPasses();
   PassPipelineRegistration<CheckPipelineOptions>(
       "rake-check",
-      "Check a GpuIR module: op verifiers, collective analysis, distributed "
-      "memory analysis, and the synchronization check (with the sizes of "
-      "each procedure's gpuir.check_sizes)",
+      "Check a GpuIR module: op verifiers, the profile's uniformity and "
+      "tensor-core rules, collective analysis, distributed memory analysis, "
+      "and the synchronization check (with the sizes of each procedure's "
+      "gpuir.check_sizes)",
       [](OpPassManager &pm, const CheckPipelineOptions &options) {
+        UniformityPassOptions uniformity;
+        uniformity.annotate = false;
+        pm.addPass(createUniformityPass(uniformity));
+        pm.addPass(createTensorCoreRulePass());
         pm.addPass(createCollectiveAnalysisPass());
         pm.addPass(createDistributedMemoryPass());
         SyncCheckPassOptions check;

@@ -33,7 +33,9 @@ struct UniformityPass : rake::impl::UniformityPassBase<UniformityPass> {
     getOperation()->walk([&](Operation *op) {
       if (!op->getParentOfType<DeviceFunctionOp>())
         return;
-      if (auto loop = dyn_cast<ForOp>(op))
+      if (!annotate) {
+        // Only the check.
+      } else if (auto loop = dyn_cast<ForOp>(op))
         op->setAttr("gpuir.uniformity",
                     StringAttr::get(ctx, analysis.mapsLanes(loop) ? "lanes"
                                          : analysis.hasLaneVaryingControl(op)

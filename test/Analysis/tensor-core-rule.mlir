@@ -12,6 +12,7 @@
 // RUN: rake-opt %t.slow.mlir --rake-check -o /dev/null
 // SLOW: mul.rn.f32
 // SLOW: add.rn.f32
+// RUN: not rake-opt %S/Inputs/tensor-core-rule-naive.mlir --rake-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX
 // PTX: error: 'gpuir.reduce' op is a matrix product on the CUDA cores (rows over %m and %t, columns over %u, the sum over %k)
 
 // The profile's tensor-core rule. Accepted: a matrix product in a `slow`

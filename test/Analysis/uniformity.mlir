@@ -1,5 +1,9 @@
 // RUN: rake-opt %s -split-input-file --rake-uniformity | FileCheck %s
 // RUN: not rake-opt %S/Inputs/uniformity-invalid.mlir -split-input-file --rake-uniformity -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// rake-check applies the rule, without the annotations:
+// RUN: not rake-opt %S/Inputs/uniformity-invalid.mlir -split-input-file --rake-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: rake-opt %examples/warp_sums.mlir --rake-check | FileCheck %s --check-prefix=CLEAN
+// CLEAN-NOT: gpuir.uniformity
 // RUN: for f in %examples/*.mlir %rake_src/bench/gemm/*.mlir; do rake-opt $f --rake-uniformity -o /dev/null || exit 1; done
 
 // Uniformity (the profile's racks and lanes): loops over warps and task

@@ -66,6 +66,8 @@ def UniformityPass : Pass<"rake-uniformity", "::mlir::ModuleOp"> {
   let options = [
     Option<"profile", "profile", "std::string", "\"nvidia-ptx-sm90a\"",
            "the profile named in reports">,
+    Option<"annotate", "annotate", "bool", "true",
+           "attach gpuir.uniformity to the loops and ifs (rake-check only checks)">,
   ];
   let dependentDialects = ["::mlir::rake::gpuir::GpuIRDialect"];
 }
