@@ -10,8 +10,12 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/f16 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-f16.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tf32 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wgmma %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma.mlir --rtol=1e-5 --atol=1e-5
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/f16 %t/tf32 %t/wgmma | FileCheck %s
+// The vote on lanes of which some are zero (multiples of 3 and lane 31 are not):
+// RUN: mkdir -p %t && python3 -c "import struct; open('%t/Xb.bin', 'wb').write(struct.pack('<32i', *[l if l %% 3 == 0 or l == 31 else 0 for l in range(32)]))"
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ballot %S/../Conversion/GpuIRToCPU/Inputs/sm80-ballot.mlir --input=X=%t/Xb.bin
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/f16 %t/tf32 %t/wgmma | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
+// CHECK-DAG: ballot: Y.bin equals the sequential meaning
 // CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: wgmma_tile: C.bin {{equals|matches}} the sequential meaning

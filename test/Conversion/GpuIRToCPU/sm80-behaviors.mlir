@@ -10,6 +10,14 @@
 // RUN: rake-run --seq %S/Inputs/sm80-shuffles.mlir --input=X=%t/X.bin --print=Y | FileCheck %s --check-prefix=SHFL
 // SHFL: {{^}}103 102 101 100 107 106 105 104 111 110 109 108 115 114 113 112 119 118 117 116 123 122 121 120 127 126 125 124 131 130 129 128 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127 128 129 130 131 127 128 129 130 131 100 101 102 103 104 105 106 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109 109{{$}}
 
+// The warp's vote: X[l] = l for l a multiple of 3 and for lane 31, else 0;
+// every lane gets the mask of the nonzero lanes (0 is zero; bit 31 makes it
+// negative as i32).
+// RUN: python3 -c "import struct; open('%t/Xb.bin', 'wb').write(struct.pack('<32i', *[l if l %% 3 == 0 or l == 31 else 0 for l in range(32)]))"
+// RUN: rake-opt %S/Inputs/sm80-ballot.mlir --rake-check > /dev/null
+// RUN: rake-run --seq %S/Inputs/sm80-ballot.mlir --input=X=%t/Xb.bin --print=Y | FileCheck %s --check-prefix=BALLOT
+// BALLOT: {{^}}-920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136{{$}}
+
 // mma.sync m16n8k16 f16 through cp.async and ldmatrix (.x4, .x2.trans):
 // A[i][k] = 16 i + k, B the 16 x 8 identity, so D = A[:, 0:8].
 // RUN: python3 -c "import struct; open('%t/A.bin', 'wb').write(struct.pack('<256e', *range(256)))"

@@ -26,6 +26,12 @@
 // TF32-LABEL: gpu.func @mma_tf32(
 // TF32: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 
+// The vote: one vote.sync ballot over the full warp of each lane's
+// predicate (its value nonzero):
+// RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm80-ballot.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=BALLOT
+// BALLOT-LABEL: gpu.func @ballot(
+// BALLOT: arith.cmpi ne
+// BALLOT: nvvm.vote.sync  ballot %c-1_i32, %{{.*}} -> i32
 // RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm80-shuffles.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=SHFL
 // SHFL-LABEL: gpu.func @shuffles(
 // SHFL-DAG: memref.alloca() : memref<4xi32>

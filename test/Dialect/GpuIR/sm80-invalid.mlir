@@ -286,3 +286,27 @@ gpuir.proc @p(%G: memref<64xbf16, #gpuir.gmem>, %F: memref<64xf32, #gpuir.gmem>)
     }
   }
 }
+
+// -----
+
+gpuir.proc @ballot_lanes(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %v = gpuir.alloc : memref<16xi32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.ballot' op votes with one value per lane: dst and src must be the warp's 32 registers, found 'memref<16xi32, #gpuir.rmem>'}}
+      gpuir.sm80.ballot %v, %v : memref<16xi32, #gpuir.rmem>, memref<16xi32, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @ballot_type(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %v = gpuir.alloc : memref<32xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.ballot' op votes with i32 values (nonzero: the lane's bit is set), found 'f32'}}
+      gpuir.sm80.ballot %v, %v : memref<32xf32, #gpuir.rmem>, memref<32xf32, #gpuir.rmem>
+    }
+  }
+}

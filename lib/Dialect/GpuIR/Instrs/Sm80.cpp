@@ -585,6 +585,84 @@ RAKE_SM80_SHUFFLE(ShflIdxOp, gpu::ShuffleMode::IDX)
 
 #undef RAKE_SM80_SHUFFLE
 
+//===----------------------------------------------------------------------===//
+// vote.sync.ballot
+//===----------------------------------------------------------------------===//
+
+LogicalResult BallotOp::verify() {
+  for (Value v : {getDst(), getSrc()}) {
+    MemRefType t = memrefOf(v);
+    if (t.getRank() != 1 || t.getDimSize(0) != 32)
+      return emitOpError() << "votes with one value per lane: dst and src "
+                              "must be the warp's 32 registers, found "
+                           << t;
+    if (!t.getElementType().isInteger(32))
+      return emitOpError() << "votes with i32 values (nonzero: the lane's "
+                              "bit is set), found "
+                           << t.getElementType();
+  }
+  return success();
+}
+
+CollUnitAttr BallotOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::warp);
+}
+
+InstrTimeline BallotOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+
+SmallVector<InstrParam> BallotOp::getParams() {
+  MLIRContext *ctx = getContext();
+  return {fragment(ctx, 0, "dst", AccessMode::write),
+          fragment(ctx, 1, "src", AccessMode::read)};
+}
+
+LogicalResult BallotOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  Type i32 = b.getI32Type();
+  Value zero = arith::ConstantIntOp::create(b, loc, i32, 0);
+  // The mask: bit l for each lane l whose value is nonzero, all lanes read
+  // before any writes.
+  auto loop = scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, 32),
+                                 cIndex(b, loc, 1), ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value l = loop.getInductionVar();
+    Value v = memref::LoadOp::create(b, loc, src, l);
+    Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+    Value bit = arith::ShLIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, i32, 1),
+        arith::IndexCastOp::create(b, loc, i32, l));
+    Value with = arith::OrIOp::create(b, loc, loop.getRegionIterArgs().front(),
+                                      bit);
+    Value next = arith::SelectOp::create(b, loc, set, with,
+                                         loop.getRegionIterArgs().front());
+    scf::YieldOp::create(b, loc, next);
+  }
+  Value mask = loop.getResult(0);
+  forRange(b, loc, 32, [&](Value l) {
+    memref::StoreOp::create(b, loc, mask, dst, l);
+  });
+  return success();
+}
+
+LogicalResult BallotOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
+  Location loc = getLoc();
+  Type i32 = b.getI32Type();
+  // Each lane's part is one register: a rank-0 buffer.
+  Value v = memref::LoadOp::create(b, loc, operands[1], ValueRange{});
+  Value pred = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
+                                     arith::ConstantIntOp::create(b, loc, i32, 0));
+  Value all = arith::ConstantIntOp::create(b, loc, i32, -1);
+  Value mask = NVVM::VoteSyncOp::create(b, loc, i32, all, pred,
+                                        NVVM::VoteSyncKind::ballot);
+  memref::StoreOp::create(b, loc, mask, operands[0], ValueRange{});
+  return success();
+}
+
 void GpuIRDialect::registerSm80Instructions() {
   addOperations<
 #define GET_OP_LIST

@@ -121,6 +121,25 @@ class Sm80_ShuffleOp<string mnemonic, string what> : Sm80_Instr<mnemonic> {
   }];
 }
 
+def Sm80_BallotOp : Sm80_Instr<"ballot"> {
+  let summary = "the warp's vote: each lane gets the mask of the lanes whose value is nonzero";
+  let description = [{
+    `vote.sync.ballot.b32` over all 32 lanes of the warp: bit l of the
+    result is set when lane l's value in `src` (the warp's 32 i32 registers)
+    is nonzero, and every lane's `dst[l]` gets the result. All lanes take
+    part (the full membership mask); every lane reads before any writes, so
+    `dst` may be `src`.
+
+    ```mlir
+    gpuir.sm80.ballot %mask, %flags : memref<32xi32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xi32, strided<[1], offset: ?>, #gpuir.rmem>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let assemblyFormat = [{
+    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+  }];
+}
+
 def Sm80_ShflBflyOp : Sm80_ShuffleOp<"shfl_bfly", "butterfly (xor)">;
 def Sm80_ShflDownOp : Sm80_ShuffleOp<"shfl_down", "from a higher lane">;
 def Sm80_ShflUpOp : Sm80_ShuffleOp<"shfl_up", "from a lower lane">;
