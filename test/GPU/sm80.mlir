@@ -13,9 +13,13 @@
 // The vote on lanes of which some are zero (multiples of 3 and lane 31 are not):
 // RUN: mkdir -p %t && python3 -c "import struct; open('%t/Xb.bin', 'wb').write(struct.pack('<32i', *[l if l %% 3 == 0 or l == 31 else 0 for l in range(32)]))"
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ballot %S/../Conversion/GpuIRToCPU/Inputs/sm80-ballot.mlir --input=X=%t/Xb.bin
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/f16 %t/tf32 %t/wgmma | FileCheck %s
+// The warp's sum and scan on random floats, bit for bit (the published
+// order of additions is the sequential meaning):
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/sums %S/../Conversion/GpuIRToCPU/Inputs/sm80-warp-sums.mlir
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/f16 %t/tf32 %t/wgmma | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: ballot: Y.bin equals the sequential meaning
+// CHECK-DAG: warp_sums: Y.bin equals the sequential meaning
 // CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: wgmma_tile: C.bin {{equals|matches}} the sequential meaning

@@ -18,6 +18,13 @@
 // RUN: rake-run --seq %S/Inputs/sm80-ballot.mlir --input=X=%t/Xb.bin --print=Y | FileCheck %s --check-prefix=BALLOT
 // BALLOT: {{^}}-920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136 -920350136{{$}}
 
+// The warp's sum (butterfly) and inclusive scan of X[l] = l + 1: every lane
+// 528, lane l (l + 1)(l + 2) / 2.
+// RUN: python3 -c "import struct; open('%t/Xs.bin', 'wb').write(struct.pack('<32f', *[float(l + 1) for l in range(32)]))"
+// RUN: rake-opt %S/Inputs/sm80-warp-sums.mlir --rake-check > /dev/null
+// RUN: rake-run --seq %S/Inputs/sm80-warp-sums.mlir --input=X=%t/Xs.bin --print=Y | FileCheck %s --check-prefix=SUMS
+// SUMS: {{^}}528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 528.00 1.00 3.00 6.00 10.00 15.00 21.00 28.00 36.00 45.00 55.00 66.00 78.00 91.00 105.00 120.00 136.00 153.00 171.00 190.00 210.00 231.00 253.00 276.00 300.00 325.00 351.00 378.00 406.00 435.00 465.00 496.00 528.00{{$}}
+
 // mma.sync m16n8k16 f16 through cp.async and ldmatrix (.x4, .x2.trans):
 // A[i][k] = 16 i + k, B the 16 x 8 identity, so D = A[:, 0:8].
 // RUN: python3 -c "import struct; open('%t/A.bin', 'wb').write(struct.pack('<256e', *range(256)))"

@@ -26,6 +26,21 @@
 // TF32-LABEL: gpu.func @mma_tf32(
 // TF32: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 
+// The warp's sum: butterfly shuffles by 16, 8, 4, 2, 1, each added after
+// the lane's own value; the scan: shuffles up by 1, 2, 4, 8, 16, each added
+// before it where the source lane exists.
+// RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm80-warp-sums.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=SUMS
+// SUMS-LABEL: gpu.func @warp_sums(
+// SUMS: %[[S16:.*]], %{{.*}} = gpu.shuffle  xor %[[V:.*]], %c16_i32, %c32_i32 : f32
+// SUMS-NEXT: %[[A16:.*]] = arith.addf %[[V]], %[[S16]] : f32
+// SUMS-NEXT: %[[S8:.*]], %{{.*}} = gpu.shuffle  xor %[[A16]], %c8_i32, %c32_i32 : f32
+// SUMS: gpu.shuffle  xor %{{.*}}, %c1_i32, %c32_i32 : f32
+// SUMS: %[[U1:.*]], %{{.*}} = gpu.shuffle  up %[[W:.*]], %c1_i32, %c32_i32 : f32
+// SUMS-NEXT: arith.cmpi sge
+// SUMS-NEXT: %[[B1:.*]] = arith.addf %[[U1]], %[[W]] : f32
+// SUMS-NEXT: arith.select %{{.*}}, %[[B1]], %[[W]] : f32
+// SUMS: gpu.shuffle  up %{{.*}}, %c16_i32, %c32_i32 : f32
+
 // The vote: one vote.sync ballot over the full warp of each lane's
 // predicate (its value nonzero):
 // RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm80-ballot.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=BALLOT

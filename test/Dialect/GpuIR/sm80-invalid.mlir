@@ -310,3 +310,40 @@ gpuir.proc @ballot_type(%n: index) {
     }
   }
 }
+
+// -----
+
+gpuir.proc @warp_sum_lanes(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %v = gpuir.alloc : memref<8xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.warp_sum' op sums one value per lane: dst and src must be the warp's 32 registers, found 'memref<8xf32, #gpuir.rmem>'}}
+      gpuir.sm80.warp_sum %v, %v : memref<8xf32, #gpuir.rmem>, memref<8xf32, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @warp_scan_type(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %v = gpuir.alloc : memref<32xf16, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.warp_scan' op sums f32 or i32 values, found 'f16'}}
+      gpuir.sm80.warp_scan %v, %v : memref<32xf16, #gpuir.rmem>, memref<32xf16, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @warp_sum_types(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %v = gpuir.alloc : memref<32xf32, #gpuir.rmem>
+      %w = gpuir.alloc : memref<32xi32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.warp_sum' op dst and src must have the same element type}}
+      gpuir.sm80.warp_sum %w, %v : memref<32xi32, #gpuir.rmem>, memref<32xf32, #gpuir.rmem>
+    }
+  }
+}

@@ -663,6 +663,129 @@ LogicalResult BallotOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Warp sums and scans through published shuffle sequences
+//===----------------------------------------------------------------------===//
+
+namespace {
+template <typename Op>
+struct WarpSum {
+  static LogicalResult verify(Op op) {
+    for (Value v : {op.getDst(), op.getSrc()}) {
+      MemRefType t = memrefOf(v);
+      if (t.getRank() != 1 || t.getDimSize(0) != 32)
+        return op.emitOpError() << "sums one value per lane: dst and src "
+                                   "must be the warp's 32 registers, found "
+                                << t;
+      Type elt = t.getElementType();
+      if (!elt.isF32() && !elt.isInteger(32))
+        return op.emitOpError() << "sums f32 or i32 values, found " << elt;
+    }
+    if (memrefOf(op.getDst()).getElementType() !=
+        memrefOf(op.getSrc()).getElementType())
+      return op.emitOpError() << "dst and src must have the same element type";
+    return success();
+  }
+  static Value add(OpBuilder &b, Location loc, Value x, Value y) {
+    if (isa<FloatType>(x.getType()))
+      return arith::AddFOp::create(b, loc, x, y);
+    return arith::AddIOp::create(b, loc, x, y);
+  }
+  /// The steps: (distance, butterfly or up) in order.
+  static SmallVector<int64_t> distances(bool scan) {
+    return scan ? SmallVector<int64_t>{1, 2, 4, 8, 16}
+                : SmallVector<int64_t>{16, 8, 4, 2, 1};
+  }
+  static LogicalResult sequential(Op op, OpBuilder &b, ValueRange operands,
+                                  bool scan) {
+    Location loc = op.getLoc();
+    Value dst = operands[0], src = operands[1];
+    Type elt = memrefOf(src).getElementType();
+    auto type = MemRefType::get({32}, elt);
+    Value v = memref::AllocaOp::create(b, loc, type);
+    Value t = memref::AllocaOp::create(b, loc, type);
+    forRange(b, loc, 32, [&](Value l) {
+      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, src, l),
+                              v, l);
+    });
+    for (int64_t d : distances(scan)) {
+      // Every lane's new value from the old ones, then the new ones.
+      forRange(b, loc, 32, [&](Value l) {
+        Value own = memref::LoadOp::create(b, loc, v, l);
+        Value next;
+        if (scan) {
+          Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, l,
+                                           cIndex(b, loc, d));
+          // Lanes below d keep their value (their source lane is below 0).
+          Value from = arith::SelectOp::create(
+              b, loc, ok, arith::SubIOp::create(b, loc, l, cIndex(b, loc, d)), l);
+          Value other = memref::LoadOp::create(b, loc, v, from);
+          next = arith::SelectOp::create(b, loc, ok, add(b, loc, other, own), own);
+        } else {
+          Value from = arith::XOrIOp::create(b, loc, l, cIndex(b, loc, d));
+          Value other = memref::LoadOp::create(b, loc, v, from);
+          next = add(b, loc, own, other);
+        }
+        memref::StoreOp::create(b, loc, next, t, l);
+      });
+      forRange(b, loc, 32, [&](Value l) {
+        memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, t, l),
+                                v, l);
+      });
+    }
+    forRange(b, loc, 32, [&](Value l) {
+      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, v, l),
+                              dst, l);
+    });
+    return success();
+  }
+  static LogicalResult device(Op op, OpBuilder &b, ValueRange operands,
+                              Value threadId, bool scan) {
+    Location loc = op.getLoc();
+    Value v = memref::LoadOp::create(b, loc, operands[1], ValueRange{});
+    Value lane = scan ? laneOf(b, loc, threadId) : Value();
+    for (int64_t d : distances(scan)) {
+      auto shuffle = gpu::ShuffleOp::create(
+          b, loc, v, static_cast<int32_t>(d), 32,
+          scan ? gpu::ShuffleMode::UP : gpu::ShuffleMode::XOR);
+      Value other = shuffle.getShuffleResult();
+      if (scan) {
+        Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                         lane, cIndex(b, loc, d));
+        v = arith::SelectOp::create(b, loc, ok, add(b, loc, other, v), v);
+      } else {
+        v = add(b, loc, v, other);
+      }
+    }
+    memref::StoreOp::create(b, loc, v, operands[0], ValueRange{});
+    return success();
+  }
+};
+} // namespace
+
+#define RAKE_SM80_WARP_SUM(OP, SCAN)                                           \
+  LogicalResult OP::verify() { return WarpSum<OP>::verify(*this); }           \
+  CollUnitAttr OP::getCollUnit() {                                             \
+    return unitOf(getContext(), CollUnitKind::warp);                           \
+  }                                                                            \
+  InstrTimeline OP::getInstrTimeline() { return InstrTimeline::cuda_in_order; }\
+  SmallVector<InstrParam> OP::getParams() {                                    \
+    return {fragment(getContext(), 0, "dst", AccessMode::write),               \
+            fragment(getContext(), 1, "src", AccessMode::read)};               \
+  }                                                                            \
+  LogicalResult OP::buildSequential(OpBuilder &b, ValueRange operands) {       \
+    return WarpSum<OP>::sequential(*this, b, operands, SCAN);                  \
+  }                                                                            \
+  LogicalResult OP::buildDevice(OpBuilder &b, ValueRange operands,             \
+                                Value threadId) {                              \
+    return WarpSum<OP>::device(*this, b, operands, threadId, SCAN);            \
+  }
+
+RAKE_SM80_WARP_SUM(WarpSumOp, false)
+RAKE_SM80_WARP_SUM(WarpScanOp, true)
+
+#undef RAKE_SM80_WARP_SUM
+
 void GpuIRDialect::registerSm80Instructions() {
   addOperations<
 #define GET_OP_LIST

@@ -140,6 +140,40 @@ def Sm80_BallotOp : Sm80_Instr<"ballot"> {
   }];
 }
 
+class Sm80_WarpSumBase<string mnemonic, string what, string order>
+    : Sm80_Instr<mnemonic> {
+  let summary = "the warp's " # what # " of one f32 or i32 value per lane, in a published order";
+  let description = !strconcat([{
+    Over all 32 lanes of the warp (`src` and `dst` are the warp's 32
+    registers; `dst` may be `src`), through a fixed sequence of shuffles
+    whose order of additions is the sequential meaning, so a float result is
+    the same bits on the CPU and the GPU: }], order);
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let assemblyFormat = [{
+    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+  }];
+}
+
+def Sm80_WarpSumOp : Sm80_WarpSumBase<"warp_sum", "sum", [{a butterfly: for d = 16, 8,
+    4, 2, 1 each lane l adds lane l xor d's value to its own (v[l] + v[l xor
+    d], all lanes at once, with `shfl.sync.bfly`), so every lane ends with
+    the same sum.
+
+    ```mlir
+    gpuir.sm80.warp_sum %s, %v : memref<32xf32, #gpuir.rmem>, memref<32xf32, #gpuir.rmem>
+    ```
+  }]>;
+
+def Sm80_WarpScanOp : Sm80_WarpSumBase<"warp_scan", "inclusive prefix sum", [{for
+    d = 1, 2, 4, 8, 16 each lane l >= d adds lane l - d's value before its
+    own (v[l - d] + v[l], all lanes at once, with `shfl.sync.up`), so lane l
+    ends with the sum of lanes 0 to l.
+
+    ```mlir
+    gpuir.sm80.warp_scan %s, %v : memref<32xf32, #gpuir.rmem>, memref<32xf32, #gpuir.rmem>
+    ```
+  }]>;
+
 def Sm80_ShflBflyOp : Sm80_ShuffleOp<"shfl_bfly", "butterfly (xor)">;
 def Sm80_ShflDownOp : Sm80_ShuffleOp<"shfl_down", "from a higher lane">;
 def Sm80_ShflUpOp : Sm80_ShuffleOp<"shfl_up", "from a lower lane">;
