@@ -70,7 +70,7 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
   bool failedRule = false;
   root->walk([&](Operation *op) {
     // The accumulation: reduce p into C, or write read(C) + p back to it.
-    Value product;
+    Value product, fmaA, fmaB;
     Value target;
     AffineMap targetMap;
     ValueRange targetIndices;
@@ -80,10 +80,26 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
       targetMap = reduce.getMap();
       targetIndices = reduce.getIndices();
     } else if (auto write = dyn_cast<WriteOp>(op)) {
+      // fma(a, b, read(C)) written back to C.
+      if (Operation *fma = write.getValue().getDefiningOp();
+          fma && fma->getName().getStringRef() == "math.fma") {
+        auto acc = fma->getOperand(2).getDefiningOp<ReadOp>();
+        if (!acc || acc.getMemref() != write.getMemref() ||
+            acc.getMap() != write.getMap() ||
+            acc.getIndices() != write.getIndices())
+          return;
+        fmaA = fma->getOperand(0);
+        fmaB = fma->getOperand(1);
+        target = write.getMemref();
+        targetMap = write.getMap();
+        targetIndices = write.getIndices();
+      }
       auto add = write.getValue().getDefiningOp<arith::AddFOp>();
-      if (!add)
+      if (!add && !fmaA)
         return;
       for (unsigned side : {0u, 1u}) {
+        if (!add)
+          break;
         auto acc = add->getOperand(side).getDefiningOp<ReadOp>();
         if (acc && acc.getMemref() == write.getMemref() &&
             acc.getMap() == write.getMap() &&
@@ -92,7 +108,7 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
           break;
         }
       }
-      if (!product)
+      if (!product && !fmaA)
         return;
       target = write.getMemref();
       targetMap = write.getMap();
@@ -102,10 +118,15 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
     }
     if (!op->getParentOfType<DeviceFunctionOp>())
       return;
-    auto mul = product.getDefiningOp<arith::MulFOp>();
-    if (!mul)
-      return;
-    ReadOp a = readThroughCasts(mul.getLhs()), b = readThroughCasts(mul.getRhs());
+    Value lhs = fmaA, rhs = fmaB;
+    if (!lhs) {
+      auto mul = product.getDefiningOp<arith::MulFOp>();
+      if (!mul)
+        return;
+      lhs = mul.getLhs();
+      rhs = mul.getRhs();
+    }
+    ReadOp a = readThroughCasts(lhs), b = readThroughCasts(rhs);
     if (!a || !b)
       return;
     // The slow loops (and their bodies) may hold matrix products.
@@ -125,10 +146,13 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
     std::reverse(around.begin(), around.end());
     for (ForOp loop : around) {
       Value v = loop.getInductionVar();
+      // Rows: A's and not B's; columns: B's and not A's; the sum: both
+      // inputs' and not the accumulator's (which may be a register tile or
+      // one register, written out to C later).
       bool c = inC.contains(v), x = inA.contains(v), y = inB.contains(v);
-      if (c && x && !y)
+      if (x && !y)
         rows.push_back(loop);
-      else if (c && y && !x)
+      else if (y && !x)
         cols.push_back(loop);
       else if (x && y && !c)
         red.push_back(loop);
@@ -154,9 +178,10 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
     // The inputs' declared formats: those the profile's tensor-core
     // instructions take (sm_90a's wgmma and mma.sync: f16, bf16, tf32 from
     // f32, e4m3, e5m2).
+    // f32 is not one: tf32 instructions round it (a declared format runs
+    // as itself).
     auto supported = [](Type t) {
-      return t.isF16() || t.isBF16() || t.isF32() ||
-             isa<Float8E4M3FNType, Float8E5M2Type>(t);
+      return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
     };
     Type ta = a.getResult().getType(), tb = b.getResult().getType();
     if (!supported(ta) || !supported(tb)) {
@@ -170,10 +195,10 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
           << "is a matrix product of " << types << " (rows over "
           << loopNames(rows) << ", columns over " << loopNames(cols)
           << ", the sum over " << loopNames(red) << "); profile " << profile
-          << " has no tensor-core instruction for that format (its take f16, "
-             "bf16, f32 as tf32, f8E4M3FN and f8E5M2): declare the inputs in "
-             "one of them, or mark a loop around it `slow` to run it on the "
-             "CUDA cores";
+          << " has no tensor-core instruction for that format (its "
+             "instructions take f16, bf16, f8E4M3FN and f8E5M2, and tf32, f32 "
+             "rounded by the instruction): declare the inputs in one of them, "
+             "or mark a loop around it `slow` to run it on the CUDA cores";
       diag.attachNote(red.front().getLoc()) << "the sum's loop";
       failedRule = true;
       return;

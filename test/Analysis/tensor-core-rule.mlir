@@ -13,7 +13,7 @@
 // SLOW: mul.rn.f32
 // SLOW: add.rn.f32
 // RUN: not rake-opt %S/Inputs/tensor-core-rule-naive.mlir --rake-check -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX
-// PTX: error: 'gpuir.reduce' op is a matrix product on the CUDA cores (rows over %m and %t, columns over %u, the sum over %k)
+// PTX: error: 'gpuir.reduce' op is a matrix product of f32 (rows over %m and %t, columns over %u, the sum over %k)
 
 // The profile's tensor-core rule. Accepted: a matrix product in a `slow`
 // loop (printed with the keyword), a dot product and a matrix-vector

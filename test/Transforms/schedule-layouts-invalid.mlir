@@ -499,3 +499,30 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Out of a cuda_tasks loop even with a part per task: a task's buffers live in its CTA.
+gpuir.proc @lift_tasks(%X: memref<256xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %i = 0 to 8 : cuda_tasks {
+      // expected-error @+1 {{cannot lift this allocation out of a cuda_tasks loop: a task's buffers live in its CTA, and the tasks nest holds nothing else}}
+      %t = gpuir.alloc : memref<32xf32, #gpuir.smem>
+      gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %X[%i * 32 + %l] : memref<256xf32, #gpuir.gmem>
+        gpuir.write %v, %t[%l] : memref<32xf32, #gpuir.smem>
+        %u = gpuir.read %t[%l] : memref<32xf32, #gpuir.smem>
+        gpuir.write %u, %X[%i * 32 + %l] : memref<256xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["gpuir.alloc"]} in %root : (!transform.any_op) -> !transform.any_op
+    transform.gpuir.expand_dim %a 8 index(affine_map<(i) -> (i)>) of ["i"] : !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    transform.gpuir.lift_alloc %a : !transform.any_op
+    transform.yield
+  }
+}

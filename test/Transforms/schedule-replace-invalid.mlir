@@ -494,3 +494,32 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// An instruction given fewer buffers than it takes is refused (and not
+// asked for its parameters before it has its operands).
+gpuir.proc @mma_one_buffer(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %D = gpuir.alloc : memref<32x4xf32, #gpuir.rmem>
+      gpuir.for %w = 0 to 1 : cuda_threads<#gpuir.unit<warp>> {
+        // expected-error @+1 {{the nest cannot become 'gpuir.sm80.mma_sync' on windows of its buffers: 'gpuir.sm80.mma_sync' op expected 3 operands, but found 1}}
+        gpuir.for %i = 0 to 32 : seq {
+          gpuir.for %j = 0 to 4 : seq {
+            %z = arith.constant 0.0 : f32
+            gpuir.write %z, %D[%i, %j] : memref<32x4xf32, #gpuir.rmem>
+          }
+        }
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %mma = transform.gpuir.replace %i with "gpuir.sm80.mma_sync" ["D"] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}

@@ -364,7 +364,7 @@ module attributes {transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
     // expected-note @+1 {{refused by this transform}}
-    %f = transform.gpuir.wrap_device_function %i groups ["p", "c"] warps [1, 4] setmaxnreg [-40, 230] : (!transform.any_op) -> !transform.any_op
+    %f = transform.gpuir.wrap_device_function %i groups ["p", "c"] warps [4, 4] setmaxnreg [-40, 230] : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }
@@ -676,6 +676,94 @@ module attributes {transform.with_named_sequence} {
     %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
     // expected-note @+1 {{refused by this transform}}
     %x, %c = transform.gpuir.stage_mem %e "X" [3] #gpuir.rmem as "x" : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// setmaxnreg runs per warpgroup: a group that sets its count is whole
+// aligned warpgroups.
+gpuir.proc @setmaxnreg_warpgroups(%n: index, %X: memref<?xf32, #gpuir.host>) {
+  // expected-error @+1 {{warp group 'p' sets its register count, but setmaxnreg is executed by whole warpgroups and the group's warps [0, 1) are not whole aligned warpgroups}}
+  gpuir.for %i = 0 to %n : seq {
+    %v = gpuir.read %X[%i] : memref<?xf32, #gpuir.host>
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %f = transform.gpuir.wrap_device_function %i groups ["p", "c"] warps [1, 4] setmaxnreg [-40, 232] : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+
+// -----
+
+// add_if keeps GpuIR's rules: a cuda_tasks nest stays a device function's whole body.
+gpuir.proc @add_if_tasks(%n: index, %X: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 32)>}) {
+  gpuir.device_function block(32) {
+    // expected-error @+1 {{cannot guard this statement: 'gpuir.for' op cuda_tasks loops appear only as the nest that forms the body of a gpuir.device_function; found one inside 'gpuir.if'}}
+    gpuir.for %b = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %X[%b * 32 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "b" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %e affine_set<(n) : (n >= 0)> of ["n"] specialize : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// add_if's condition is a control expression: division by a positive constant.
+gpuir.proc @add_if_divisor(%n: index, %X: memref<?xf32, #gpuir.host> {gpuir.extents = affine_map<(n) -> (n * 4)>}) {
+  gpuir.for %k = 0 to %n : seq {
+    // expected-error @+1 {{the condition is a control expression: floordiv, ceildiv and mod take a positive constant}}
+    gpuir.for %e = 0 to 4 : seq {
+      %z = arith.constant 0.0 : f32
+      gpuir.write %z, %X[%k * 4 + %e] : memref<?xf32, #gpuir.host>
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %e = transform.gpuir.loop "e" in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %g = transform.gpuir.add_if %e affine_set<(k) : (k floordiv -2 <= 0)> of ["k"] specialize : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}
+
+// -----
+
+// bind_expr's memory is a GpuIR memory type.
+gpuir.proc @bind_expr_memory(%n: index, %Y: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 32)>}) attributes {gpuir.check_sizes = [{n = 2}]} {
+  gpuir.device_function block(32) {
+    gpuir.for %b = 0 to %n : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %v = gpuir.read %Y[%b * 32 + %t] : memref<?xf32, #gpuir.gmem>
+        // expected-error @+1 {{bind_expr takes a GpuIR memory type for the buffer}}
+        %q = arith.addf %v, %v : f32
+        gpuir.write %q, %Y[%b * 32 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %a = transform.structured.match ops{["arith.addf"]} in %root : (!transform.any_op) -> !transform.any_op
+    // expected-note @+1 {{refused by this transform}}
+    %q = transform.gpuir.bind_expr %a as "q" memory(42 : i64) : (!transform.any_op) -> !transform.any_op
     transform.yield
   }
 }

@@ -193,7 +193,7 @@ module attributes {transform.with_named_sequence} {
 // Warp specialization: a device function of named warp groups, each
 // statement on one group's warps.
 // CHECK-LABEL: gpuir.proc @groups
-// CHECK:      gpuir.device_function warps(producer = 1 dec(40), consumer = 4 inc(232)) {
+// CHECK:      gpuir.device_function warps(producer = 4 dec(40), consumer = 8 inc(232)) {
 // CHECK-NEXT:   gpuir.for %i = 0 to %n : cuda_tasks {
 // CHECK-NEXT:     gpuir.warps "producer" {
 // CHECK-NEXT:       gpuir.for %p = 0 to 32 : seq {
@@ -214,7 +214,7 @@ module attributes {transform.with_named_sequence} {
     %i = transform.gpuir.loop "i" in %root : (!transform.any_op) -> !transform.any_op
     %proc = transform.structured.match ops{["gpuir.proc"]} in %root : (!transform.any_op) -> !transform.any_op
     transform.gpuir.set_memory #gpuir.gmem for "X" in %proc : !transform.any_op
-    %f = transform.gpuir.wrap_device_function %i groups ["producer", "consumer"] warps [1, 4] setmaxnreg [-40, 232] : (!transform.any_op) -> !transform.any_op
+    %f = transform.gpuir.wrap_device_function %i groups ["producer", "consumer"] warps [4, 8] setmaxnreg [-40, 232] : (!transform.any_op) -> !transform.any_op
     transform.gpuir.set_loop_mode %i cuda_tasks : !transform.any_op
     %p = transform.gpuir.loop "p" in %root : (!transform.any_op) -> !transform.any_op
     %w1 = transform.gpuir.wrap_warps %p "producer" : (!transform.any_op) -> !transform.any_op

@@ -1086,3 +1086,9 @@ gpuir.proc @divide_by_zero(%n: index, %X: memref<?xf32, #gpuir.host>) {
     %v = gpuir.read %X[%i floordiv 0] : memref<?xf32, #gpuir.host>
   }
 }
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #1 declares an extent that divides by 0; floordiv, ceildiv and mod take a positive constant}}
+gpuir.proc @extents_divisor(%n: index, %x: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n mod 0)>}) {
+}

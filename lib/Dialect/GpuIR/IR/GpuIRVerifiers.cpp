@@ -109,6 +109,28 @@ LogicalResult ProcOp::verifyExtents(unsigned i, MemRefType type) {
     return emitOpError() << "parameter #" << i << " has "
                          << map.getValue().getNumResults() << " extents for "
                          << type.getRank() << " dimensions";
+  for (AffineExpr e : map.getValue().getResults()) {
+    std::optional<std::string> bad;
+    e.walk([&](AffineExpr sub) {
+      if (bad || (sub.getKind() != AffineExprKind::FloorDiv &&
+                  sub.getKind() != AffineExprKind::CeilDiv &&
+                  sub.getKind() != AffineExprKind::Mod))
+        return;
+      AffineExpr rhs = cast<AffineBinaryOpExpr>(sub).getRHS();
+      auto c = dyn_cast<AffineConstantExpr>(rhs);
+      if (c && c.getValue() > 0)
+        return;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      rhs.print(os);
+      bad = text;
+    });
+    if (bad)
+      return emitOpError() << "parameter #" << i << " declares an extent "
+                           << "that divides by " << *bad
+                           << "; floordiv, ceildiv and mod take a positive "
+                              "constant";
+  }
   for (auto [d, e] : llvm::enumerate(map.getValue().getResults())) {
     if (type.isDynamicDim(d))
       continue;

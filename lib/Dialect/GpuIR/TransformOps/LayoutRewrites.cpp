@@ -378,6 +378,15 @@ LogicalResult mlir::rake::gpuir::liftAlloc(RewriterBase &rewriter,
     }
     return false;
   };
+  // Threads may keep their parts of one buffer; tasks may not (a task's
+  // buffers live in its CTA, and the tasks nest holds nothing else).
+  if (isa<ForOp>(scope) &&
+      cast<ForOp>(scope).getLoopMode() == LoopMode::cuda_tasks &&
+      ownPart(cast<ForOp>(scope)))
+    return why.refuse(alloc.getLoc(),
+                      "cannot lift this allocation out of a cuda_tasks loop: "
+                      "a task's buffers live in its CTA, and the tasks nest "
+                      "holds nothing else");
   if (isa<ForOp>(scope) && cast<ForOp>(scope).getLoopMode() != LoopMode::seq &&
       !ownPart(cast<ForOp>(scope)))
     return why.refuse(alloc.getLoc(),

@@ -860,8 +860,25 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
     eraseWindows();
     return failure();
   }
-  // The warp fragments among the operands: then the windows again.
-  {
+  // The warp fragments among the operands: then the windows again. The
+  // interface is asked only of an op with the operands its definition
+  // requires (its verifier, below, says what else is wrong).
+  auto hasOperands = [](Operation *op) {
+    // The operand count its definition declares (NOperands or
+    // AtLeastNOperands, as ODS writes them).
+#define RAKE_TRY(N)                                                            \
+  if (op->hasTrait<OpTrait::NOperands<N>::Impl>() ||                           \
+      op->hasTrait<OpTrait::AtLeastNOperands<N>::Impl>())                      \
+    return op->getNumOperands() >= N;
+    if (op->hasTrait<OpTrait::OneOperand>() ||
+        op->hasTrait<OpTrait::AtLeastNOperands<1>::Impl>())
+      return op->getNumOperands() >= 1;
+    RAKE_TRY(2) RAKE_TRY(3) RAKE_TRY(4) RAKE_TRY(5) RAKE_TRY(6) RAKE_TRY(7)
+    RAKE_TRY(8)
+#undef RAKE_TRY
+    return false;
+  };
+  if (hasOperands(instr)) {
     auto iface = cast<InstrOpInterface>(instr);
     llvm::SmallBitVector lanes(operands.size());
     if (CollUnitAttr unit = iface.getCollUnit();
@@ -893,7 +910,10 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
         message = d.str();
       return success();
     });
-    if (failed(mlir::verify(instr))) {
+    bool ok = true;
+    for (Value w : windows)
+      ok = ok && succeeded(mlir::verify(w.getDefiningOp()));
+    if (!ok || failed(mlir::verify(instr))) {
       undo();
       return why.refuse(loc, "the nest cannot become '" + instrName +
                                  "' on windows of its buffers: " + message);

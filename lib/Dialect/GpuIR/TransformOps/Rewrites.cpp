@@ -1409,6 +1409,20 @@ FailureOr<IfOp> mlir::rake::gpuir::addIf(RewriterBase &rewriter,
       condition.getNumDims() != operands.size())
     return why.refuse(loc, "the condition is an integer set over the named "
                            "control values, one dimension each");
+  bool badDivisor = false;
+  for (AffineExpr e : condition.getConstraints())
+    e.walk([&](AffineExpr sub) {
+      if (sub.getKind() == AffineExprKind::FloorDiv ||
+          sub.getKind() == AffineExprKind::CeilDiv ||
+          sub.getKind() == AffineExprKind::Mod) {
+        auto c = dyn_cast<AffineConstantExpr>(
+            cast<AffineBinaryOpExpr>(sub).getRHS());
+        badDivisor |= !c || c.getValue() <= 0;
+      }
+    });
+  if (badDivisor)
+    return why.refuse(loc, "the condition is a control expression: floordiv, "
+                           "ceildiv and mod take a positive constant");
   // Each constraint e >= 0 or e == 0 as a comparison with zero.
   MLIRContext *ctx = stmt->getContext();
   SmallVector<AffineExpr> results;
@@ -1449,19 +1463,35 @@ FailureOr<IfOp> mlir::rake::gpuir::addIf(RewriterBase &rewriter,
   cond.getThenRegion().push_back(new Block());
   rewriter.moveOpBefore(stmt, &cond.getThenRegion().front(),
                         cond.getThenRegion().front().end());
-  if (guardAlwaysHolds(cond))
-    return cond;
-  if (!specialize) {
+  auto undo = [&] {
     rewriter.moveOpBefore(stmt, cond);
     rewriter.eraseOp(cond);
-    return why.refuse(loc, "the condition does not hold wherever this "
-                           "statement runs; add `specialize` to run it "
-                           "under the condition and a copy of it otherwise");
+  };
+  if (!guardAlwaysHolds(cond)) {
+    if (!specialize) {
+      undo();
+      return why.refuse(loc, "the condition does not hold wherever this "
+                             "statement runs; add `specialize` to run it "
+                             "under the condition and a copy of it otherwise");
+    }
+    cond.getElseRegion().push_back(new Block());
+    rewriter.setInsertionPointToStart(&cond.getElseRegion().front());
+    rewriter.clone(*stmt);
   }
-  cond.getElseRegion().push_back(new Block());
-  rewriter.setInsertionPointToStart(&cond.getElseRegion().front());
-  rewriter.clone(*stmt);
-  return cond;
+  // GpuIR's rules on where a statement may be (a cuda_tasks nest is a
+  // device function's whole body, for one).
+  std::string message;
+  {
+    ScopedDiagnosticHandler handler(stmt->getContext(), [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (succeeded(mlir::verify(cond)))
+      return cond;
+  }
+  undo();
+  return why.refuse(loc, "cannot guard this statement: " + message);
 }
 
 //===----------------------------------------------------------------------===//

@@ -103,6 +103,21 @@ FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
   if (!registers.empty() && registers.size() != groups.size())
     return why.refuse(stmt->getLoc(), "setmaxnreg takes one register count "
                                       "per warp group");
+  // setmaxnreg runs per warpgroup: a group that sets its register count is
+  // whole aligned warpgroups (code generation refuses it otherwise).
+  int64_t first = 0;
+  for (const auto &[k, group] : llvm::enumerate(groups)) {
+    const auto &[name, count] = group;
+    if (!registers.empty() && registers[k] != 0 &&
+        (first % 4 != 0 || count % 4 != 0))
+      return why.refuse(stmt->getLoc(),
+                        "warp group '" + name + "' sets its register count, "
+                        "but setmaxnreg is executed by whole warpgroups and "
+                        "the group's warps [" + Twine(first) + ", " +
+                            Twine(first + count) +
+                            ") are not whole aligned warpgroups");
+    first += count;
+  }
   SmallVector<Attribute> warpGroups;
   for (const auto &[k, group] : llvm::enumerate(groups)) {
     const auto &[name, count] = group;
@@ -290,6 +305,9 @@ FailureOr<AllocOp> mlir::rake::gpuir::bindExpr(RewriterBase &rewriter,
     return why.refuse(loc, "bind_expr binds a scalar of an integer or float "
                            "type, not one of type " + typeText);
   }
+  if (space && !isa<MemoryTypeAttrInterface>(space))
+    return why.refuse(loc, "bind_expr takes a GpuIR memory type for the "
+                           "buffer");
   if (!space)
     space = op->getParentOfType<DeviceFunctionOp>()
                 ? Attribute(RmemAttr::get(op->getContext()))

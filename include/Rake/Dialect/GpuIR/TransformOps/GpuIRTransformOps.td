@@ -484,10 +484,10 @@ def GpuIRLiftAllocOp : GpuIR_InPlaceOp<"lift_alloc",
     The allocation moves before the sequential `gpuir.for` (or the
     `gpuir.if`) it is directly in: one buffer for every iteration. A fresh
     buffer holds nothing defined when an iteration starts, so the program
-    reads the same wherever its reads are defined. Out of a parallel loop
-    only when every use indexes a dimension by the loop's variable (give
-    each iteration its part with expand_dim first); refused where the size
-    uses the loop's variable.
+    reads the same wherever its reads are defined. Out of a cuda_threads
+    loop only when every use indexes a dimension by the loop's variable
+    (give each thread its part with expand_dim first), never out of a
+    cuda_tasks loop; refused where the size uses the loop's variable.
   }];
   let arguments = (ins TransformHandleTypeInterface:$target);
   let assemblyFormat = "$target attr-dict `:` type($target)";
