@@ -373,6 +373,21 @@ mlir::rake::conditionAlternatives(ArrayRef<int32_t> predicates,
   return out;
 }
 
+AffineExpr mlir::rake::nonPositiveDivisor(AffineExpr e) {
+  AffineExpr bad;
+  e.walk([&](AffineExpr sub) {
+    if (bad || (sub.getKind() != AffineExprKind::FloorDiv &&
+                sub.getKind() != AffineExprKind::CeilDiv &&
+                sub.getKind() != AffineExprKind::Mod))
+      return;
+    AffineExpr rhs = cast<AffineBinaryOpExpr>(sub).getRHS();
+    auto c = dyn_cast<AffineConstantExpr>(rhs);
+    if (!c || c.getValue() <= 0)
+      bad = rhs;
+  });
+  return bad;
+}
+
 int64_t mlir::rake::evaluateControlExpr(AffineExpr e, ArrayRef<int64_t> dims) {
   switch (e.getKind()) {
   case AffineExprKind::Constant:

@@ -87,6 +87,14 @@ static LogicalResult verifyWritable(Operation *op, Type type, StringRef what) {
 // ProcOp
 //===----------------------------------------------------------------------===//
 
+/// An affine expression's text, for a diagnostic.
+static std::string exprText(AffineExpr e) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  e.print(os);
+  return text;
+}
+
 /// A buffer parameter's declared extents: one per dimension, over the
 /// control parameters, equal to the static ones.
 LogicalResult ProcOp::verifyExtents(unsigned i, MemRefType type) {
@@ -109,28 +117,12 @@ LogicalResult ProcOp::verifyExtents(unsigned i, MemRefType type) {
     return emitOpError() << "parameter #" << i << " has "
                          << map.getValue().getNumResults() << " extents for "
                          << type.getRank() << " dimensions";
-  for (AffineExpr e : map.getValue().getResults()) {
-    std::optional<std::string> bad;
-    e.walk([&](AffineExpr sub) {
-      if (bad || (sub.getKind() != AffineExprKind::FloorDiv &&
-                  sub.getKind() != AffineExprKind::CeilDiv &&
-                  sub.getKind() != AffineExprKind::Mod))
-        return;
-      AffineExpr rhs = cast<AffineBinaryOpExpr>(sub).getRHS();
-      auto c = dyn_cast<AffineConstantExpr>(rhs);
-      if (c && c.getValue() > 0)
-        return;
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      rhs.print(os);
-      bad = text;
-    });
-    if (bad)
+  for (AffineExpr e : map.getValue().getResults())
+    if (AffineExpr bad = nonPositiveDivisor(e))
       return emitOpError() << "parameter #" << i << " declares an extent "
-                           << "that divides by " << *bad
+                           << "that divides by " << exprText(bad)
                            << "; floordiv, ceildiv and mod take a positive "
                               "constant";
-  }
   for (auto [d, e] : llvm::enumerate(map.getValue().getResults())) {
     if (type.isDynamicDim(d))
       continue;
@@ -206,25 +198,13 @@ LogicalResult ProcOp::verifyRegions() {
         auto map = dyn_cast<AffineMapAttr>(attr.getValue());
         if (!map)
           continue;
-        std::optional<std::string> bad;
+        AffineExpr bad;
         for (AffineExpr e : map.getValue().getResults())
-          e.walk([&](AffineExpr sub) {
-            if (bad || (sub.getKind() != AffineExprKind::FloorDiv &&
-                        sub.getKind() != AffineExprKind::CeilDiv &&
-                        sub.getKind() != AffineExprKind::Mod))
-              return;
-            AffineExpr rhs = cast<AffineBinaryOpExpr>(sub).getRHS();
-            auto c = dyn_cast<AffineConstantExpr>(rhs);
-            if (c && c.getValue() > 0)
-              return;
-            std::string text;
-            llvm::raw_string_ostream os(text);
-            rhs.print(os);
-            bad = text;
-          });
+          if (!bad)
+            bad = nonPositiveDivisor(e);
         if (bad) {
           op->emitOpError()
-              << "divides by " << *bad
+              << "divides by " << exprText(bad)
               << " in a control expression; floordiv, ceildiv and mod take "
                  "a positive constant";
           return WalkResult::interrupt();

@@ -8,6 +8,8 @@
 
 #include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.h"
 #include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
+#include "RewriteUtils.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -617,6 +619,9 @@ RAKE_IN_PLACE_EFFECTS(GpuIRCutLoopOp)
 RAKE_IN_PLACE_EFFECTS(GpuIRFuseOp)
 RAKE_IN_PLACE_EFFECTS(GpuIRMultLoopsOp)
 RAKE_IN_PLACE_EFFECTS(GpuIRAddLoopOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRAddIfOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRBindExprOp)
+RAKE_IN_PLACE_EFFECTS(GpuIRRingOp)
 #undef RAKE_IN_PLACE_EFFECTS
 
 DiagnosedSilenceableFailure transform::GpuIRDivideDimOp::applyToOne(
@@ -659,16 +664,7 @@ DiagnosedSilenceableFailure transform::GpuIRExpandDimOp::applyToOne(
                      "loops' variables");
     return refused(*this, why);
   }
-  bool badDivisor = false;
-  index.getResult(0).walk([&](AffineExpr e) {
-    if (e.getKind() == AffineExprKind::FloorDiv ||
-        e.getKind() == AffineExprKind::CeilDiv ||
-        e.getKind() == AffineExprKind::Mod) {
-      auto c = dyn_cast<AffineConstantExpr>(cast<AffineBinaryOpExpr>(e).getRHS());
-      badDivisor |= !c || c.getValue() <= 0;
-    }
-  });
-  if (badDivisor) {
+  if (nonPositiveDivisor(index.getResult(0))) {
     (void)why.refuse(target->getLoc(),
                      "expand_dim's index is a control expression: floordiv, "
                      "ceildiv and mod take a positive constant");
@@ -790,11 +786,6 @@ DiagnosedSilenceableFailure transform::GpuIRAddLoopOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
-void transform::GpuIRAddIfOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-
 /// The control value named `name` at `stmt`: the variable of a loop around
 /// it, or an index parameter of its procedure.
 static Value namedControlValue(Operation *stmt, StringRef name) {
@@ -836,11 +827,6 @@ DiagnosedSilenceableFailure transform::GpuIRAddIfOp::applyToOne(
   return DiagnosedSilenceableFailure::success();
 }
 
-void transform::GpuIRBindExprOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-
 DiagnosedSilenceableFailure transform::GpuIRBindExprOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
     ApplyToEachResultList &results, TransformState &state) {
@@ -852,11 +838,6 @@ DiagnosedSilenceableFailure transform::GpuIRBindExprOp::applyToOne(
     return refused(*this, why);
   results.push_back(*alloc);
   return DiagnosedSilenceableFailure::success();
-}
-
-void transform::GpuIRRingOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
 }
 
 DiagnosedSilenceableFailure transform::GpuIRRingOp::applyToOne(
@@ -979,15 +960,13 @@ static LogicalResult syncOperands(Operation *target, StringRef barrier,
 static LogicalResult verifyInserted(RewriterBase &rewriter, Operation *op,
                                     Refusal &why) {
   std::string message;
-  {
-    ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &d) {
-      if (message.empty())
-        message = d.str();
-      return success();
-    });
-    if (succeeded(op->getName().verifyInvariants(op)) && succeeded(verify(op)))
-      return success();
-  }
+  auto valid = [&]() -> LogicalResult {
+    if (failed(op->getName().verifyInvariants(op)))
+      return failure();
+    return verify(op);
+  };
+  if (succeeded(gpuir::detail::checkQuietly(op->getContext(), valid, message)))
+    return success();
   Location loc = op->getLoc();
   rewriter.eraseOp(op);
   return why.refuse(loc, "the inserted statement is not valid here: " +

@@ -905,15 +905,13 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
   };
   {
     std::string message;
-    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
-      if (message.empty())
-        message = d.str();
-      return success();
-    });
-    bool ok = true;
-    for (Value w : windows)
-      ok = ok && succeeded(mlir::verify(w.getDefiningOp()));
-    if (!ok || failed(mlir::verify(instr))) {
+    auto valid = [&]() -> LogicalResult {
+      for (Value w : windows)
+        if (failed(mlir::verify(w.getDefiningOp())))
+          return failure();
+      return mlir::verify(instr);
+    };
+    if (failed(checkQuietly(ctx, valid, message))) {
       undo();
       return why.refuse(loc, "the nest cannot become '" + instrName +
                                  "' on windows of its buffers: " + message);

@@ -28,6 +28,10 @@ void simplifyGroupsUnder(RewriterBase &rewriter, Operation *root);
 /// The combined operands of two groups and their first results over them.
 std::pair<SmallVector<Value>, std::pair<AffineExpr, AffineExpr>>
 combine(const ControlGroup &a, const ControlGroup &b);
+/// Runs `check` with its diagnostics kept back: the first one's text goes
+/// to `message` (for a refusal that quotes the verifier).
+LogicalResult checkQuietly(MLIRContext *ctx, function_ref<LogicalResult()> check,
+                           std::string &message);
 /// An expression printed with the names of its control values.
 std::string printExpr(AffineExpr e, ValueRange operands);
 std::string loopName(ForOp loop);

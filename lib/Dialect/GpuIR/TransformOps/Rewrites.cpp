@@ -11,6 +11,7 @@
 #include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
 #include "Dependence.h"
 #include "RewriteUtils.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/IRMapping.h"
@@ -400,6 +401,17 @@ LogicalResult checkSubstitutable(Value iv, Refusal &why) {
 }
 
 } // namespace mlir::rake::gpuir::detail
+
+LogicalResult mlir::rake::gpuir::detail::checkQuietly(
+    MLIRContext *ctx, function_ref<LogicalResult()> check,
+    std::string &message) {
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &d) {
+    if (message.empty())
+      message = d.str();
+    return success();
+  });
+  return check();
+}
 
 LogicalResult mlir::rake::gpuir::substituteControlValue(
     RewriterBase &rewriter, Operation *user, Value old, AffineExpr repl,
@@ -1409,18 +1421,8 @@ FailureOr<IfOp> mlir::rake::gpuir::addIf(RewriterBase &rewriter,
       condition.getNumDims() != operands.size())
     return why.refuse(loc, "the condition is an integer set over the named "
                            "control values, one dimension each");
-  bool badDivisor = false;
-  for (AffineExpr e : condition.getConstraints())
-    e.walk([&](AffineExpr sub) {
-      if (sub.getKind() == AffineExprKind::FloorDiv ||
-          sub.getKind() == AffineExprKind::CeilDiv ||
-          sub.getKind() == AffineExprKind::Mod) {
-        auto c = dyn_cast<AffineConstantExpr>(
-            cast<AffineBinaryOpExpr>(sub).getRHS());
-        badDivisor |= !c || c.getValue() <= 0;
-      }
-    });
-  if (badDivisor)
+  if (llvm::any_of(condition.getConstraints(),
+                   [](AffineExpr e) { return bool(nonPositiveDivisor(e)); }))
     return why.refuse(loc, "the condition is a control expression: floordiv, "
                            "ceildiv and mod take a positive constant");
   // Each constraint e >= 0 or e == 0 as a comparison with zero.
@@ -1481,15 +1483,9 @@ FailureOr<IfOp> mlir::rake::gpuir::addIf(RewriterBase &rewriter,
   // GpuIR's rules on where a statement may be (a cuda_tasks nest is a
   // device function's whole body, for one).
   std::string message;
-  {
-    ScopedDiagnosticHandler handler(stmt->getContext(), [&](Diagnostic &d) {
-      if (message.empty())
-        message = d.str();
-      return success();
-    });
-    if (succeeded(mlir::verify(cond)))
-      return cond;
-  }
+  if (succeeded(checkQuietly(
+          stmt->getContext(), [&] { return mlir::verify(cond); }, message)))
+    return cond;
   undo();
   return why.refuse(loc, "cannot guard this statement: " + message);
 }

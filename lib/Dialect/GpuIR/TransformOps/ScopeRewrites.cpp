@@ -142,15 +142,9 @@ FailureOr<DeviceFunctionOp> mlir::rake::gpuir::wrapDeviceFunction(
   fn.getBody().push_back(body);
   rewriter.moveOpBefore(stmt, body, body->end());
   std::string message;
-  {
-    ScopedDiagnosticHandler handler(stmt->getContext(), [&](Diagnostic &d) {
-      if (message.empty())
-        message = d.str();
-      return success();
-    });
-    if (succeeded(fn.verify()))
-      return fn;
-  }
+  if (succeeded(checkQuietly(
+          stmt->getContext(), [&] { return fn.verify(); }, message)))
+    return fn;
   rewriter.moveOpBefore(stmt, fn);
   rewriter.eraseOp(fn);
   return why.refuse(stmt->getLoc(),
@@ -170,15 +164,9 @@ FailureOr<WarpsOp> mlir::rake::gpuir::wrapWarps(
   warps.getBody().push_back(body);
   rewriter.moveOpBefore(stmt, body, body->end());
   std::string message;
-  {
-    ScopedDiagnosticHandler handler(stmt->getContext(), [&](Diagnostic &d) {
-      if (message.empty())
-        message = d.str();
-      return success();
-    });
-    if (succeeded(warps.verify()))
-      return warps;
-  }
+  if (succeeded(checkQuietly(
+          stmt->getContext(), [&] { return warps.verify(); }, message)))
+    return warps;
   rewriter.moveOpBefore(stmt, warps);
   rewriter.eraseOp(warps);
   return why.refuse(stmt->getLoc(),

@@ -67,6 +67,9 @@ conditionAlternatives(ArrayRef<int32_t> predicates, ArrayRef<int32_t> clauses);
 /// expressions (AffineMap::compose uniques every intermediate): floordiv,
 /// ceildiv and mod round as affine maps do (a zero divisor gives 0).
 int64_t evaluateControlExpr(AffineExpr e, ArrayRef<int64_t> dims);
+/// The first divisor of a floordiv, ceildiv or mod in `e` that is not a
+/// positive constant (control expressions are quasi-affine), or null.
+AffineExpr nonPositiveDivisor(AffineExpr e);
 /// Whether `l pred r`, and whether a condition holds for its map's values
 /// (two per comparison).
 bool comparisonHolds(int32_t predicate, int64_t l, int64_t r);
