@@ -681,6 +681,11 @@ void CollectiveAnalysis::visitRegion(Region &region, const CollTiling &tiling,
       visitRegion(warps.getBody(), *tilings[warps], blockDim, clusterDim);
       continue;
     }
+    if (auto fused = dyn_cast<FusedOp>(&op)) {
+      tilings[fused] = std::make_unique<CollTiling>(tiling);
+      visitRegion(fused.getBody(), tiling, blockDim, clusterDim);
+      continue;
+    }
     if (auto ifOp = dyn_cast<IfOp>(&op)) {
       tilings[ifOp] = std::make_unique<CollTiling>(tiling);
       for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})

@@ -656,6 +656,10 @@ LogicalResult Converter::convertOp(Operation *op) {
     return convertIf(ifOp);
   if (auto warps = dyn_cast<WarpsOp>(op))
     return convertWarps(warps);
+  // A fused region is a promise about code generation; its statements run
+  // where it stands.
+  if (auto fused = dyn_cast<FusedOp>(op))
+    return convertBlock(*fused.getBodyBlock());
   if (auto alloc = dyn_cast<AllocOp>(op))
     return convertAlloc(alloc);
   if (auto freeOp = dyn_cast<FreeOp>(op)) {

@@ -276,6 +276,8 @@ protected:
       return lowerBlock(device.getBody().front());
     if (auto warps = dyn_cast<WarpsOp>(op))
       return lowerBlock(warps.getBody().front());
+    if (auto fused = dyn_cast<FusedOp>(op))
+      return lowerBlock(*fused.getBodyBlock());
     if (isa<FenceOp, ArriveOp, AwaitOp>(op))
       return success();
     if (auto alloc = dyn_cast<AllocOp>(op)) {

@@ -369,6 +369,10 @@ LogicalResult DeviceLowering::lowerOp(Operation *op) {
     return lowerFence(fence);
   if (auto warps = dyn_cast<WarpsOp>(op))
     return lowerWarps(warps);
+  // A fused region's ops carry its marker in their locations
+  // (markFusedRegions); the region itself lowers to its body.
+  if (auto fused = dyn_cast<FusedOp>(op))
+    return lowerBlock(*fused.getBodyBlock());
   if (auto arrive = dyn_cast<ArriveOp>(op))
     return lowerArrive(arrive);
   if (auto await = dyn_cast<AwaitOp>(op))
@@ -406,7 +410,11 @@ LogicalResult DeviceLowering::lowerSeqLoop(ForOp loop) {
   auto scfFor = scf::ForOp::create(b, loc, lb, ub, one);
   std::optional<int64_t> lo = getConstantIntValue(lb),
                          hi = getConstantIntValue(ub);
-  if (lo && hi && *hi - *lo <= kMaxUnroll && indexesRegisters(loop))
+  // A fused region's loops are unrolled whatever they index: its machine
+  // code may have no loops (rake-verify's fused-region rule).
+  if (lo && hi &&
+      ((*hi - *lo <= kMaxUnroll && indexesRegisters(loop)) ||
+       loop->getParentOfType<FusedOp>()))
     scfFor->setAttr(kUnroll, b.getUnitAttr());
   map.map(loop.getInductionVar(), scfFor.getInductionVar());
   OpBuilder::InsertionGuard guard(b);

@@ -24,6 +24,13 @@
 // memory past the profile's limit, accesses proven out of bounds) is
 // refused with a diagnostic at the op.
 //
+// - Fused regions: the ops of the i-th gpuir.fused (program order) carry a
+//   marker in their locations through the lowering; at the end, a kernel
+//   with fused regions gets a line table of its own (file
+//   `rake-fused-regions`: line 1 outside the regions, line 2 + i inside
+//   region i) that ptxas keeps in the cubin, so that rake-verify can tell
+//   which machine instructions belong to which region.
+//
 // The lowering itself is split by concern: DeviceLowering.cpp (the kernel,
 // warp paths, the task nest and loops), DeviceMemory.cpp (shared and
 // register memory, TMA) and DeviceBarriers.cpp (mbarriers, arrives and
@@ -49,6 +56,9 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -65,6 +75,170 @@ namespace mlir::rake {
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
+
+//===----------------------------------------------------------------------===//
+// Fused regions in the line table
+//===----------------------------------------------------------------------===//
+
+static constexpr llvm::StringLiteral kFusedMarker = "rake.fused_region.";
+
+/// Gives the ops of each fused region of \p proc (numbered in program order)
+/// a location that names the region, which the lowering carries to the ops
+/// it makes from them.
+static void markFusedRegions(ProcOp proc) {
+  MLIRContext *ctx = proc.getContext();
+  unsigned next = 0;
+  proc.walk<WalkOrder::PreOrder>([&](FusedOp fused) {
+    StringAttr name =
+        StringAttr::get(ctx, kFusedMarker + std::to_string(next++));
+    fused.walk([&](Operation *op) {
+      op->setLoc(NameLoc::get(name, op->getLoc()));
+    });
+  });
+}
+
+/// The fused region a location marks, if any.
+static std::optional<unsigned> fusedRegionOf(Location loc) {
+  std::optional<unsigned> found;
+  loc->walk([&](Location l) {
+    auto named = dyn_cast<NameLoc>(l);
+    StringRef name = named ? named.getName().strref() : StringRef();
+    unsigned k;
+    if (name.consume_front(kFusedMarker) && !name.getAsInteger(10, k)) {
+      found = k;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+namespace {
+/// The line table of kernels with fused regions: every op of such a
+/// function gets the location `rake-fused-regions`:L, L = 2 + i in fused
+/// region i and 1 elsewhere, under a debug-directives-only compile unit
+/// (PTX .file/.loc, no DWARF sections of its own), from which ptxas writes
+/// the cubin's .debug_line. Kernels without fused regions are left alone
+/// (their PTX and cubin are unchanged).
+struct FusedRegionLines
+    : PassWrapper<FusedRegionLines, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FusedRegionLines)
+  StringRef getArgument() const override { return "rake-fused-region-lines"; }
+  StringRef getDescription() const override {
+    return "Mark the machine code of fused regions in the line table";
+  }
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    StringAttr fileName = StringAttr::get(ctx, "rake-fused-regions");
+    for (auto func : getOperation().getOps<LLVM::LLVMFuncOp>()) {
+      bool any = false;
+      func.walk([&](Operation *op) {
+        any |= op != func && fusedRegionOf(op->getLoc()).has_value();
+      });
+      if (!any)
+        continue;
+      auto file = LLVM::DIFileAttr::get(ctx, fileName, StringAttr::get(ctx, ""));
+      auto unit = LLVM::DICompileUnitAttr::get(
+          DistinctAttr::create(UnitAttr::get(ctx)), llvm::dwarf::DW_LANG_C,
+          file, StringAttr::get(ctx, "rake"), /*isOptimized=*/true,
+          LLVM::DIEmissionKind::DebugDirectivesOnly);
+      auto program = LLVM::DISubprogramAttr::get(
+          ctx, DistinctAttr::create(UnitAttr::get(ctx)), unit, file,
+          func.getSymNameAttr(), func.getSymNameAttr(), file, /*line=*/1,
+          /*scopeLine=*/1,
+          LLVM::DISubprogramFlags::Definition |
+              LLVM::DISubprogramFlags::Optimized,
+          LLVM::DISubroutineTypeAttr::get(ctx, {}), {}, {});
+      func.walk([&](Operation *op) {
+        if (op == func)
+          return;
+        std::optional<unsigned> k = fusedRegionOf(op->getLoc());
+        op->setLoc(FileLineColLoc::get(fileName, k ? 2 + *k : 1, 0));
+      });
+      func->setLoc(
+          FusedLoc::get(ctx, {FileLineColLoc::get(fileName, 1, 0)}, program));
+    }
+  }
+};
+} // namespace
+
+namespace {
+/// LLVM gives an instruction line 0 when it cannot name one source line
+/// for it (an instruction hoisted or sunk, or merged from two), and the
+/// NVPTX back end writes `.loc F 0 0`, for which ptxas writes no line-table
+/// row: the machine instruction would take the row before it, which may be
+/// a fused region's. In a PTX module with fused regions, line 0 becomes
+/// line 1 (outside the regions): a fused region's own instructions all
+/// have its line, so what LLVM could not place is counted outside, never
+/// code from outside counted in a region.
+struct FusedRegionLinesInPtx
+    : PassWrapper<FusedRegionLinesInPtx, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FusedRegionLinesInPtx)
+  StringRef getArgument() const override {
+    return "rake-fused-region-lines-in-ptx";
+  }
+  StringRef getDescription() const override {
+    return "Give PTX line-0 locations the line outside fused regions";
+  }
+  static std::optional<std::string> rewrite(StringRef ptx) {
+    // `.file N "rake-fused-regions"`
+    std::string file;
+    for (StringRef line : llvm::split(ptx, '\n')) {
+      StringRef t = line.trim();
+      if (t.consume_front(".file") && t.ends_with("\"rake-fused-regions\"")) {
+        file = t.trim().split(' ').first.split('\t').first.str();
+        break;
+      }
+    }
+    if (file.empty())
+      return std::nullopt;
+    std::string out;
+    out.reserve(ptx.size());
+    for (StringRef line : llvm::split(ptx, '\n')) {
+      SmallVector<StringRef> w;
+      line.split(w, ' ', -1, false);
+      SmallVector<StringRef> words;
+      for (StringRef part : w) {
+        SmallVector<StringRef> tabs;
+        part.split(tabs, '\t', -1, false);
+        words.append(tabs.begin(), tabs.end());
+      }
+      if (words.size() >= 3 && words[0] == ".loc" && words[1] == file &&
+          words[2] == "0")
+        out += "\t.loc\t" + file + " 1 0";
+      else
+        out += line.str();
+      out += '\n';
+    }
+    if (!ptx.ends_with("\n") && !out.empty())
+      out.pop_back();
+    return out;
+  }
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::BinaryOp binary) {
+      SmallVector<Attribute> objects;
+      bool changed = false;
+      for (Attribute a : binary.getObjectsAttr()) {
+        auto object = cast<gpu::ObjectAttr>(a);
+        std::optional<std::string> text;
+        if (object.getFormat() == gpu::CompilationTarget::Assembly)
+          text = rewrite(object.getObject().getValue());
+        if (!text) {
+          objects.push_back(a);
+          continue;
+        }
+        changed = true;
+        objects.push_back(gpu::ObjectAttr::get(
+            object.getTarget(), object.getFormat(),
+            StringAttr::get(&getContext(), *text), object.getProperties(),
+            object.getKernels()));
+      }
+      if (changed)
+        binary.setObjectsAttr(ArrayAttr::get(&getContext(), objects));
+    });
+  }
+};
+} // namespace
 
 namespace {
 
@@ -91,6 +265,7 @@ struct ConvertGpuIRToNVVM
     for (ProcOp proc : llvm::to_vector(module.getOps<ProcOp>())) {
       if (failed(expandExactMath(proc, /*device=*/true)))
         return signalPassFailure();
+      markFusedRegions(proc);
       b.setInsertionPoint(proc);
       if (!gpuModule)
         gpuModule = gpu::GPUModuleOp::create(
@@ -178,11 +353,13 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
   // inline assembly.
   device.addPass(createConvertNVVMToLLVMPass());
   device.addPass(std::make_unique<ExternDynamicSharedMemory>());
+  device.addPass(std::make_unique<FusedRegionLines>());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();
   binary.cmdOptions = ptxasOptions.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(std::make_unique<FusedRegionLinesInPtx>());
 }
 
 void mlir::rake::registerGpuIRToPtxPipeline() {

@@ -437,6 +437,67 @@ LogicalResult WarpsOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// FusedOp
+//===----------------------------------------------------------------------===//
+
+/// Whether \p v is device memory (a buffer of the CPU's allocation that
+/// kernels read or write: gmem) or a tensor map of it.
+static bool isDeviceMemory(Value v) {
+  if (isa<TensorMapType>(v.getType()))
+    return true;
+  MemoryTypeAttrInterface mem = getMemoryType(v.getType());
+  return mem && mem.isAllocatedOnHost() && mem.isDeviceVisible() &&
+         !mem.isSyncExempt();
+}
+
+LogicalResult FusedOp::verify() {
+  Operation *self = getOperation();
+  auto refuse = [&](Operation *op) -> InFlightDiagnostic {
+    InFlightDiagnostic d = op->emitOpError();
+    d.attachNote(self->getLoc()) << "in this fused region";
+    return d;
+  };
+  if (!self->getParentOfType<DeviceFunctionOp>())
+    return emitOpError() << "marks code that a kernel runs and must be inside "
+                            "a gpuir.device_function";
+  WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
+    if (isa<FusedOp>(op))
+      return refuse(op) << "is a fused region inside another fused region; "
+                           "remove the inner gpuir.fused";
+    if (isa<CallOp>(op))
+      return refuse(op) << "calls a procedure inside a fused region, which "
+                           "forbids calls; inline it (transform.gpuir.inline) first";
+    if (isa<ArriveOp, AwaitOp>(op))
+      return refuse(op)
+             << "waits or signals a barrier inside a fused region (an await "
+                "is a loop in the machine code, which a fused region "
+                "forbids); move it before or after the gpuir.fused";
+    if (auto loop = dyn_cast<ForOp>(op)) {
+      if (loop.getLoopMode() == LoopMode::cuda_tasks)
+        return refuse(op) << "is a cuda_tasks loop inside a fused region; "
+                             "a fused region is part of one task";
+      if (!loop.getConstantLowerBound() || !loop.getConstantUpperBound())
+        return refuse(op)
+               << "has a bound that is not a constant inside a fused region "
+                  "(code generation unrolls a fused region's loops, so that "
+                  "its machine code has none); give the loop constant "
+                  "bounds or move it out of the gpuir.fused";
+    }
+    if (isa<WindowOp>(op))
+      return WalkResult::advance();
+    for (Value v : op->getOperands())
+      if (isDeviceMemory(v))
+        return refuse(op)
+               << "accesses device memory inside a fused region, whose "
+                  "values stay in registers and shared memory; read the "
+                  "region's inputs before the gpuir.fused and write its "
+                  "outputs after it";
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
 // AllocOp, FreeOp
 //===----------------------------------------------------------------------===//
 

@@ -230,6 +230,35 @@ def GpuIR_WarpsOp : GpuIR_Op<"warps", GpuIR_ScopeTraits> {
   let hasVerifier = 1;
 }
 
+def GpuIR_FusedOp : GpuIR_Op<"fused", GpuIR_ScopeTraits> {
+  let summary = "a fused region: its intermediate values stay on chip";
+  let description = [{
+    The body runs where it stands, as if the op were not there; the op is a
+    promise checked twice. GpuIR checks that the body touches no device
+    memory (no global reads, writes or reductions, no instruction with a
+    global operand), calls nothing and has only loops with constant bounds
+    (code generation unrolls them). Code generation marks the body's
+    machine code in the kernel's line table (file `rake-fused-regions`,
+    line 2 + the region's index in program order) and rake-verify rejects
+    the cubin if any instruction of a region touches device or local memory
+    (a spill or a reload), calls, or branches backward (a hidden loop).
+    Load a region's inputs before it and store its outputs after it.
+
+    ```mlir
+    gpuir.fused {
+      gpuir.sm80.warp_sum %s, %p : ...
+      ...
+    }
+    ```
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{ attr-dict-with-keyword $body }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block *getBodyBlock() { return &getBody().front(); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Allocation
 //===----------------------------------------------------------------------===//
