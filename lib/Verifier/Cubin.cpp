@@ -517,6 +517,248 @@ void readToolInfo(Reader &r, Cubin &c) {
 
 } // namespace
 
+/// Reads .debug_line (DWARF 2 to 4 line programs, as ptxas writes them from
+/// the PTX's .loc directives) into the kernels' line ranges. Each sequence
+/// starts with DW_LNE_set_address, which .rela.debug_line relocates against
+/// a symbol of the kernel's text section; without a relocation the
+/// sequence belongs to the only kernel, or the cubin is refused.
+bool readLineTable(Reader &r, Cubin &c) {
+  int lineIndex = -1;
+  for (size_t i = 0; i < c.sections.size(); ++i)
+    if (c.sections[i].name == ".debug_line")
+      lineIndex = int(i);
+  if (lineIndex < 0)
+    return true;
+  const Section &sec = c.sections[lineIndex];
+  if (!r.ok(sec.offset, sec.size, ".debug_line"))
+    return false;
+  // Relocations of .debug_line: offset in the section -> (symbol, addend).
+  std::map<uint64_t, std::pair<uint32_t, int64_t>> relocs;
+  for (const Section &s : c.sections) {
+    if (s.type != 4 /*SHT_RELA*/ || s.info != uint32_t(lineIndex))
+      continue;
+    if (!r.ok(s.offset, s.size, ".rela.debug_line"))
+      return false;
+    for (uint64_t o = 0; o + 24 <= s.size; o += 24)
+      relocs[r.u64(s.offset + o)] = {uint32_t(r.u64(s.offset + o + 8) >> 32),
+                                     int64_t(r.u64(s.offset + o + 16))};
+  }
+  auto bad = [&](const std::string &why) {
+    r.error = "the cubin's line table (.debug_line) is malformed: " + why;
+    return false;
+  };
+  uint64_t base = sec.offset, end = sec.offset + sec.size, p = base;
+  auto uleb = [&](uint64_t &v) {
+    v = 0;
+    for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
+      uint8_t byte = r.b[p++];
+      v |= uint64_t(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        return true;
+    }
+    return false;
+  };
+  auto sleb = [&](int64_t &v) {
+    uint64_t u = 0;
+    unsigned shift = 0;
+    uint8_t byte = 0x80;
+    while (p < end && (byte & 0x80) && shift < 64) {
+      byte = r.b[p++];
+      u |= uint64_t(byte & 0x7f) << shift;
+      shift += 7;
+    }
+    if (byte & 0x80)
+      return false;
+    if (shift < 64 && (byte & 0x40))
+      u |= ~uint64_t(0) << shift;
+    v = int64_t(u);
+    return true;
+  };
+  auto cstring = [&](std::string &s) {
+    s.clear();
+    while (p < end && r.b[p])
+      s.push_back(char(r.b[p++]));
+    if (p >= end)
+      return false;
+    ++p;
+    return true;
+  };
+  while (p < end) {
+    if (end - p < 4)
+      return bad("a unit header is cut short");
+    uint64_t unitLength = r.u32(p);
+    if (unitLength == 0xffffffff)
+      return bad("64-bit DWARF is not supported");
+    p += 4;
+    if (unitLength > end - p)
+      return bad("a unit runs past the section");
+    uint64_t unitEnd = p + unitLength;
+    uint64_t savedEnd = end;
+    end = unitEnd;
+    if (end - p < 2 + 4 + 4)
+      return bad("a unit header is cut short");
+    uint16_t version = r.u16(p);
+    p += 2;
+    if (version < 2 || version > 4)
+      return bad("DWARF version " + std::to_string(version) +
+                 " (versions 2 to 4 are read)");
+    uint64_t headerLength = r.u32(p);
+    p += 4;
+    if (headerLength > end - p)
+      return bad("a unit header runs past its unit");
+    uint64_t programStart = p + headerLength;
+    uint8_t minInst = r.b[p++];
+    if (version >= 4)
+      ++p; // maximum_operations_per_instruction
+    if (p + 4 > end)
+      return bad("a unit header is cut short");
+    bool defaultIsStmt = r.b[p++] != 0;
+    (void)defaultIsStmt;
+    int8_t lineBase = int8_t(r.b[p++]);
+    uint8_t lineRange = r.b[p++];
+    uint8_t opcodeBase = r.b[p++];
+    if (lineRange == 0 || opcodeBase == 0)
+      return bad("a zero line_range or opcode_base");
+    std::vector<uint8_t> opLengths(opcodeBase, 0);
+    for (unsigned i = 1; i < opcodeBase; ++i) {
+      if (p >= end)
+        return bad("the standard opcode lengths are cut short");
+      opLengths[i] = r.b[p++];
+    }
+    std::string s;
+    while (true) { // include_directories
+      if (!cstring(s))
+        return bad("the include directories are cut short");
+      if (s.empty())
+        break;
+    }
+    std::vector<std::string> files{""};
+    while (true) { // file_names
+      if (!cstring(s))
+        return bad("the file names are cut short");
+      if (s.empty())
+        break;
+      uint64_t dir, mtime, length;
+      if (!uleb(dir) || !uleb(mtime) || !uleb(length))
+        return bad("a file entry is cut short");
+      files.push_back(s);
+    }
+    p = programStart;
+    // The state machine.
+    uint64_t address = 0;
+    uint64_t file = 1;
+    int64_t line = 1;
+    Kernel *kernel = nullptr;
+    bool haveRow = false;
+    LineRange row;
+    auto emit = [&](bool endSequence) {
+      if (haveRow && kernel && address >= row.begin) {
+        row.end = address;
+        if (row.end > row.begin)
+          kernel->lines.push_back(row);
+      }
+      haveRow = !endSequence;
+      row.begin = address;
+      row.file = file < files.size() ? files[file] : "";
+      row.line = uint32_t(line < 0 ? 0 : line);
+    };
+    while (p < end) {
+      uint8_t op = r.b[p++];
+      if (op >= opcodeBase) {
+        unsigned adj = op - opcodeBase;
+        address += uint64_t(adj / lineRange) * minInst;
+        line += lineBase + int(adj % lineRange);
+        emit(false);
+        continue;
+      }
+      uint64_t u = 0;
+      int64_t sv = 0;
+      switch (op) {
+      case 0: { // extended
+        uint64_t len;
+        if (!uleb(len) || len == 0 || len > end - p)
+          return bad("an extended opcode is cut short");
+        uint64_t next = p + len;
+        uint8_t sub = r.b[p++];
+        if (sub == 1) { // DW_LNE_end_sequence
+          emit(true);
+          address = 0;
+          file = 1;
+          line = 1;
+          kernel = nullptr;
+        } else if (sub == 2) { // DW_LNE_set_address
+          uint64_t at = p - base;
+          uint64_t raw = len - 1 == 8 ? r.u64(p) : len - 1 == 4 ? r.u32(p) : 0;
+          auto it = relocs.find(at);
+          kernel = nullptr;
+          if (it != relocs.end()) {
+            uint32_t symIndex = it->second.first;
+            if (symIndex >= c.symbols.size())
+              return bad("a relocation names symbol " +
+                         std::to_string(symIndex) + ", which does not exist");
+            const Symbol &sym = c.symbols[symIndex];
+            for (Kernel &k : c.kernels)
+              if (int(sym.section) == k.textSection)
+                kernel = &k;
+            address = sym.value + uint64_t(it->second.second) + raw;
+          } else if (c.kernels.size() == 1) {
+            kernel = &c.kernels.front();
+            address = raw;
+          } else {
+            return bad("a sequence's start address has no relocation, and "
+                       "the cubin has several kernels");
+          }
+          if (!kernel)
+            return bad("a sequence starts in a section that is no kernel's "
+                       "text");
+        }
+        p = next;
+        break;
+      }
+      case 1: // DW_LNS_copy
+        emit(false);
+        break;
+      case 2: // DW_LNS_advance_pc
+        if (!uleb(u))
+          return bad("an operand is cut short");
+        address += u * minInst;
+        break;
+      case 3: // DW_LNS_advance_line
+        if (!sleb(sv))
+          return bad("an operand is cut short");
+        line += sv;
+        break;
+      case 4: // DW_LNS_set_file
+        if (!uleb(u))
+          return bad("an operand is cut short");
+        file = u;
+        break;
+      case 8: // DW_LNS_const_add_pc
+        address += uint64_t((255 - opcodeBase) / lineRange) * minInst;
+        break;
+      case 9: // DW_LNS_fixed_advance_pc
+        if (end - p < 2)
+          return bad("an operand is cut short");
+        address += r.u16(p);
+        p += 2;
+        break;
+      default: // operands to skip (set_column, negate_stmt, ...)
+        for (unsigned i = 0; i < opLengths[op]; ++i)
+          if (!uleb(u))
+            return bad("an operand is cut short");
+      }
+    }
+    end = savedEnd;
+    p = unitEnd;
+  }
+  for (Kernel &k : c.kernels)
+    std::sort(k.lines.begin(), k.lines.end(),
+              [](const LineRange &a, const LineRange &b) {
+                return a.begin < b.begin;
+              });
+  return true;
+}
+
 bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
                         std::string &error) {
   Reader r{bytes, error};
@@ -535,5 +777,6 @@ bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,
     return false;
   // .note.nv.tkinfo: the producing tool, its version and its options.
   readToolInfo(r, c);
-  return true;
+  // .debug_line: which machine code comes from which source line.
+  return readLineTable(r, c);
 }

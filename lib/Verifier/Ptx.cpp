@@ -17,6 +17,8 @@
 
 using namespace rake::verifier;
 
+const char *const rake::verifier::kFusedRegionFile = "rake-fused-regions";
+
 namespace {
 
 std::string trim(const std::string &s) {
@@ -132,6 +134,7 @@ struct PtxParser {
   std::vector<std::pair<std::string, size_t>> branches;
   size_t statement = 0;
   int operandBraces = 0; // open vector-operand braces of the statement
+  std::map<unsigned, std::string> files; // .file number -> name
 
   PtxParser(PtxInfo &out, std::string &error) : out(out), error(error) {}
 
@@ -143,6 +146,13 @@ struct PtxParser {
     std::vector<std::string> w = words(line);
     if (w.empty())
       return Step::NextLine;
+    if (w[0] == ".file" && w.size() > 2) {
+      // .file N "name" [, timestamp, size]
+      size_t q = line.find('"'), e = line.find('"', q + 1);
+      if (q != std::string::npos && e != std::string::npos)
+        files[number(w[1])] = line.substr(q + 1, e - q - 1);
+      return Step::NextLine;
+    }
     if (w[0] == ".version" && w.size() > 1)
       out.version = w[1];
     else if (w[0] == ".target" && w.size() > 1)
@@ -326,6 +336,8 @@ struct PtxParser {
   void bodyStatement(size_t ln, const std::string &s) {
     if (entry && !s.empty() && s[0] == '.') {
       std::vector<std::string> dw = words(s);
+      if (dw.size() >= 3 && dw[0] == ".loc")
+        entry->locs.insert({number(dw[1]), number(dw[2])});
       if (std::find(dw.begin(), dw.end(), ".extern") != dw.end() &&
           std::find(dw.begin(), dw.end(), ".shared") != dw.end())
         entry->externShared = true;
@@ -417,6 +429,12 @@ struct PtxParser {
     if (moduleExternShared)
       for (PtxEntry &e : out.entries)
         e.externShared = true;
+    for (PtxEntry &e : out.entries)
+      for (auto [file, line] : e.locs) {
+        auto it = files.find(file);
+        if (it != files.end() && it->second == kFusedRegionFile && line >= 2)
+          e.fusedRegions.insert(line - 2);
+      }
     if (out.version.empty() || out.target.empty()) {
       error = "not PTX: no .version or .target directive";
       return false;

@@ -11,6 +11,8 @@
 //   unknown-instruction, call,            each instruction nvdisasm lists
 //   local-memory, fp-approx, fp-ftz,
 //   fp-rounding, loop
+//   fused-region                          the instructions the line table
+//                                         puts in a fused region
 //
 //===----------------------------------------------------------------------===//
 
@@ -223,6 +225,10 @@ private:
   static constexpr unsigned kShown = 4;
   std::map<std::pair<std::string, std::string>, unsigned> counts;
   void checkHeader();
+  void checkFusedRegions(const cubin::Kernel &k,
+                         const std::vector<const Function *> &fns,
+                         const std::set<std::string> &trustedNames,
+                         KernelReport &rep);
   bool disassemblerPinned(const std::string &producer) const;
   std::string pinnedDisassemblers() const;
   void checkPtx();
@@ -330,15 +336,17 @@ void Checker::checkPtx() {
           f.message + "; profile " + p.name + " forbids it");
 }
 
-/// Whether `in` is FFMA d, r, x, -1: the residual of the reciprocal r of
-/// x in NVIDIA's correctly rounded reciprocal.
+/// Whether `in` is FFMA d, r, x, -1 (or d, x, r, -1): the residual of the
+/// reciprocal r of x in NVIDIA's correctly rounded reciprocal.
 static bool isReciprocalResidual(const Instr &in, llvm::StringRef r,
                                  llvm::StringRef x) {
   if (in.opcode != "FFMA")
     return false;
   std::vector<std::string> ops = in.operandList();
-  return ops.size() == 4 && regOf(ops[1]) == r && regOf(ops[2]) == x &&
-         ops[3] == "-1";
+  // r x - 1 or x r - 1: the same product, rounded once.
+  return ops.size() == 4 && ops[3] == "-1" &&
+         ((regOf(ops[1]) == r && regOf(ops[2]) == x) ||
+          (regOf(ops[1]) == x && regOf(ops[2]) == r));
 }
 
 /// Whether instruction j is such a residual, of a MUFU.RCP just before it.
@@ -655,6 +663,102 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
   if (o.ptx)
     if (const PtxEntry *e = o.ptx->findEntry(k.name))
       checkMatrixFormats(k, *e, fns);
+  checkFusedRegions(k, fns, trustedNames, rep);
+}
+
+/// Machine instructions that move data to or from device memory (global,
+/// generic, texture and surface accesses, TMA and bulk copies) or local
+/// memory (spills and reloads).
+static bool touchesMemoryOffChip(const std::string &base) {
+  static const std::set<std::string> ops = {
+      "LDG",     "STG",     "LD",      "ST",      "ATOM",    "ATOMG",
+      "RED",     "REDG",    "LDGSTS",  "LDL",     "STL",     "CCTL",
+      "UBLKCP",  "UBLKRED", "UBLKPF",  "UTMALDG", "UTMASTG", "UTMAREDG",
+      "UTMAPF",  "SULD",    "SUST",    "SUATOM",  "SURED",   "TLD",
+      "TEX",     "TLD4",    "TMML",    "TXD"};
+  return ops.count(base) > 0;
+}
+
+/// Fused regions (gpuir.fused): code generation marks the region's code in
+/// the line table (file kFusedRegionFile, line 2 + the region's index); in
+/// it, no instruction may touch device or local memory (the region's values
+/// stay in registers and shared memory: no intermediate goes out to device
+/// memory and back, no spill, no reload), call anything but NVIDIA's
+/// arithmetic subroutines (the correctly rounded operations' slow paths),
+/// or branch backward within the region (code generation unrolls its loops,
+/// so a loop there is one the compiler made: a hidden loop). A region the
+/// PTX marks and the cubin's line table does not is an error of evidence.
+void Checker::checkFusedRegions(const cubin::Kernel &k,
+                                const std::vector<const Function *> &fns,
+                                const std::set<std::string> &trustedNames,
+                                KernelReport &rep) {
+  auto regionAt = [&](int64_t offset) -> int {
+    auto it = std::upper_bound(
+        k.lines.begin(), k.lines.end(), uint64_t(offset),
+        [](uint64_t o, const cubin::LineRange &r) { return o < r.begin; });
+    if (it == k.lines.begin())
+      return -1;
+    --it;
+    if (uint64_t(offset) >= it->end || it->file != kFusedRegionFile ||
+        it->line < 2)
+      return -1;
+    return int(it->line - 2);
+  };
+  std::set<int> seen;
+  for (const Function *f : fns) {
+    if (trustedNames.count(f->name))
+      continue;
+    for (const Instr &in : f->code) {
+      int region = regionAt(in.offset);
+      if (region < 0)
+        continue;
+      seen.insert(region);
+      ++rep.fusedInstructions;
+      std::string b = in.base();
+      std::string where = " inside fused region " + std::to_string(region);
+      if (b == "LDL" || b == "STL")
+        error(k.name, in.offset, in.text(), "fused-region",
+              std::string("a local memory ") +
+                  (b == "LDL" ? "load (a reload)" : "store (a spill)") +
+                  where + "; profile " + p.name +
+                  " keeps a fused region's values in registers");
+      else if (touchesMemoryOffChip(b))
+        error(k.name, in.offset, in.text(), "fused-region",
+              "a device memory access (" + b + ")" + where + "; profile " +
+                  p.name +
+                  " keeps a fused region's values in registers and shared "
+                  "memory (read its inputs before the region, write its "
+                  "outputs after it)");
+      if (b == "CALL") {
+        std::vector<std::string> ops = in.operandList();
+        if (ops.empty() || !trustedNames.count(ops.back()))
+          error(k.name, in.offset, in.text(), "fused-region",
+                "a call" + where + "; profile " + p.name +
+                    " forbids calls in fused regions (only NVIDIA's "
+                    "arithmetic subroutines may be called)");
+      }
+      if (b == "BRA") {
+        std::vector<std::string> ops = in.operandList();
+        int64_t t = 0;
+        if (!ops.empty() && !llvm::StringRef(ops.back()).getAsInteger(0, t) &&
+            t <= in.offset && regionAt(t) == region)
+          error(k.name, in.offset, in.text(), "fused-region",
+                "a backward branch (a loop) to 0x" +
+                    llvm::utohexstr(t, false, 4) + where +
+                    ", whose loops code generation unrolls: a loop the "
+                    "source does not have");
+      }
+    }
+  }
+  rep.fusedRegions = seen.size();
+  if (o.ptx)
+    if (const PtxEntry *e = o.ptx->findEntry(k.name))
+      for (unsigned region : e->fusedRegions)
+        if (!seen.count(int(region)))
+          error(k.name, -1, "", "evidence",
+                "the PTX marks fused region " + std::to_string(region) +
+                    ", but the cubin's line table gives it no machine "
+                    "instruction: the region cannot be checked");
 }
 
 /// The input format of a tensor-core instruction: HMMA.16816.F32.BF16 ->
@@ -782,6 +886,9 @@ std::string rake::verifier::formatReport(const Result &r, const Profile &p) {
     for (const std::string &sname : k.subroutines)
       os << " " << sname;
     os << "\n";
+    if (k.fusedRegions)
+      os << "  fused regions: " << k.fusedRegions << " (" << k.fusedInstructions
+         << " instructions checked)\n";
   }
   return s;
 }

@@ -3,7 +3,8 @@
 // A reader for the ELF files that ptxas writes (cubins): the header, the
 // sections, the symbols, the .nv.info and .nv.info.<kernel> attribute records
 // (EIATTR_*), the .nv.compat records, the ptxas note (.note.nv.tkinfo: tool
-// version and options) and the shared and local memory each kernel uses.
+// version and options), the shared and local memory each kernel uses and
+// the line table (.debug_line, DWARF 2 to 4, with its relocations).
 //
 // Plain C++ with no LLVM dependency: the verifier (rake-verify) and the C
 // runtime (librake_runtime, which must build with g++ alone) both use it.
@@ -50,6 +51,15 @@ struct Subroutine {
   uint64_t size = 0;
 };
 
+/// Machine code [begin, end) of a kernel's text section attributed, by the
+/// cubin's line table (.debug_line, which ptxas writes from the PTX's .loc
+/// directives), to line `line` of source file `file`.
+struct LineRange {
+  uint64_t begin = 0, end = 0;
+  std::string file;
+  uint32_t line = 0;
+};
+
 struct Kernel {
   std::string name;
   int textSection = -1;
@@ -81,6 +91,7 @@ struct Kernel {
   uint64_t sharedSize = 0; ///< .nv.shared.<kernel>
   uint64_t localSize = 0;  ///< .nv.local.<kernel>, if present
   std::vector<NvInfoRecord> records; ///< .nv.info.<kernel>, as stored
+  std::vector<LineRange> lines; ///< from .debug_line, if the cubin has one
 };
 
 struct Section {

@@ -52,7 +52,16 @@ struct PtxEntry {
   /// The input formats of its matrix products (mma.sync, wgmma.mma_async):
   /// "f16", "bf16", "tf32", "e4m3", "s8", ...
   std::set<std::string> matrixFormats;
+  /// The fused regions its code has (`.loc F L` with F the file
+  /// `rake-fused-regions`: region L - 2 for L >= 2).
+  std::set<unsigned> fusedRegions;
+  /// (file, line) of each `.loc` in the body, for fusedRegions.
+  std::set<std::pair<unsigned, unsigned>> locs;
 };
+
+/// The line-table file in which code generation marks fused regions
+/// (line 1: outside them; line 2 + i: fused region i).
+extern const char *const kFusedRegionFile;
 struct PtxInfo {
   std::string version, target;
   unsigned addressSize = 0;
@@ -78,6 +87,8 @@ struct KernelReport {
   std::vector<cubin::KParam> params;
   uint32_t paramBankSize = 0;
   bool disassembled = false;
+  /// Fused regions the line table marks, and their instructions.
+  unsigned fusedRegions = 0, fusedInstructions = 0;
 };
 
 struct Options {
