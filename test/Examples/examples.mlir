@@ -273,6 +273,38 @@
 // RUN: rm -rf %t.sm && rake-run --seq %examples/softmax.mlir --sizes=rows=5 --output-dir=%t.sm
 // RUN: %python %S/Inputs/check_norms.py softmax %t.sm/X.bin %t.sm/Y.bin | FileCheck %s --check-prefix=SMREF
 // SMREF: softmax: 5120 elements within the bound
+// The fused forms (one warp per row of 1000 floats, a tail of 8 lanes, the
+// warp's reductions by shuffles): the check accepts them, their sequential
+// meaning is within the same bounds of the double-precision reference, and
+// their PTX marks the fused region in the line table, with no device-memory
+// access under its line.
+// RUN: rake-opt %examples/fused_rmsnorm.mlir --rake-check | FileCheck %s --check-prefix=FRMS
+// FRMS: gpuir.fused {
+// RUN: rm -rf %t.frms && rake-run --seq %examples/fused_rmsnorm.mlir --sizes=blocks=2 --output-dir=%t.frms
+// RUN: %python %S/Inputs/check_norms.py rmsnorm --cols=1000 %t.frms/X.bin %t.frms/W.bin %t.frms/Y.bin | FileCheck %s --check-prefix=FRMSREF
+// FRMSREF: rmsnorm: 16000 elements within the bound
+// RUN: rake-opt %examples/fused_softmax.mlir --rake-check | FileCheck %s --check-prefix=FSM
+// FSM: gpuir.fused {
+// RUN: rm -rf %t.fsm && rake-run --seq %examples/fused_softmax.mlir --sizes=blocks=2 --output-dir=%t.fsm
+// RUN: %python %S/Inputs/check_norms.py softmax --cols=1000 %t.fsm/X.bin %t.fsm/Y.bin | FileCheck %s --check-prefix=FSMREF
+// FSMREF: softmax: 16000 elements within the bound
+// RUN: rake-translate --gpuir-to-ptx %examples/fused_rmsnorm.mlir | FileCheck %s --check-prefix=FRMSPTX
+// FRMSPTX-NOT: {{approx|ftz|__nv_}}
+// FRMSPTX: ld.global
+// FRMSPTX: .loc [[F:[0-9]+]] 2 0
+// FRMSPTX-NOT: {{ld|st}}.global
+// FRMSPTX: shfl.sync.bfly
+// FRMSPTX: sqrt.rn.f32
+// FRMSPTX: .loc [[F]] 1 0
+// FRMSPTX: st.global
+// FRMSPTX: .file [[F]] "rake-fused-regions"
+// RUN: rake-translate --gpuir-to-ptx %examples/fused_softmax.mlir | FileCheck %s --check-prefix=FSMPTX
+// FSMPTX-NOT: {{approx|ftz|ex2|__nv_}}
+// FSMPTX: .loc [[F:[0-9]+]] 2 0
+// FSMPTX-NOT: {{ld|st}}.global
+// FSMPTX: rcp.rn.f32
+// FSMPTX: .loc [[F]] 1 0
+// FSMPTX: st.global
 // Their kernels use only correctly rounded instructions.
 // RUN: rake-translate --gpuir-to-ptx %examples/rmsnorm.mlir -o %t.rms.ptx
 // RUN: FileCheck %s --check-prefix=RMSPTX < %t.rms.ptx

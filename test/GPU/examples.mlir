@@ -23,9 +23,11 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws2 %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/rms %examples/rmsnorm.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/softmax %examples/softmax.mlir --sizes=rows=300
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/frms %examples/fused_rmsnorm.mlir --sizes=blocks=3
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/fsoftmax %examples/fused_softmax.mlir --sizes=blocks=3
 // RUN: %python %rake_src/test/Conversion/GpuIRToCPU/Inputs/math_table.py make %t/table.bin 8192
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mtab %rake_src/test/Conversion/GpuIRToCPU/exact-math.mlir --sizes=n=64 --input=X=%t/table.bin
-// RUN: %rake_src/scripts/gpu-run.sh run %t/mtab %t/rms %t/softmax %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws %t/tmawslag %t/tmaws2 | FileCheck %s
+// RUN: %rake_src/scripts/gpu-run.sh run %t/mtab %t/rms %t/softmax %t/frms %t/fsoftmax %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws %t/tmawslag %t/tmaws2 | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning
@@ -36,6 +38,8 @@
 // CHECK-DAG: math_table: S.bin equals the sequential meaning
 // CHECK-DAG: rmsnorm: Y.bin equals the sequential meaning
 // CHECK-DAG: softmax: Y.bin equals the sequential meaning
+// CHECK-DAG: fused_rmsnorm: Y.bin equals the sequential meaning
+// CHECK-DAG: fused_softmax: Y.bin equals the sequential meaning
 // CHECK-DAG: gemm_sm80: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
 // CHECK-DAG: warp_specialized: Y.bin equals the sequential meaning
 // CHECK-DAG: gemm_sm80_4stage: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001

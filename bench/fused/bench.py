@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""The fused RMSNorm and softmax (examples/fused_rmsnorm.mlir,
+examples/fused_softmax.mlir, rows of 1000 floats, one warp per row) called
+from Python on torch tensors through their verified bundles, against a copy
+of the same tensor (Y.copy_(X): the same bytes read and written, the
+bandwidth a memory-bound kernel can reach) and against PyTorch's own
+rms_norm and softmax, in one run on the same GPU. Prints the times, the
+bandwidth of each, the ratio copy time / Rake time (1.00: as fast as the
+copy; the target is >= 0.90) and torch time / Rake time, and the largest
+error of Rake's result against a float64 reference (exits 1 if it exceeds
+the bound printed).
+
+Each timing is the mean over `--repeat` back-to-back calls between two CUDA
+events, after warm-up, taken in `--rounds` rounds of Rake, copy and torch in
+turn (the clocks drift over a run) and compared by their medians.
+
+usage: bench.py RMSNORM_BUNDLE SOFTMAX_BUNDLE [ROWS ...] [--repeat N] [--rounds R]"""
+import statistics
+import sys
+
+import torch
+
+import rake
+
+argv = sys.argv[1:]
+repeat, rounds = 20, 5
+for flag in ("--repeat", "--rounds"):
+    if flag in argv:
+        i = argv.index(flag)
+        value = int(argv[i + 1])
+        del argv[i:i + 2]
+        if flag == "--repeat":
+            repeat = value
+        else:
+            rounds = value
+rms_bundle, softmax_bundle = argv[:2]
+row_counts = [int(r) for r in argv[2:]] or [32768, 131072]
+COLS, ROWS_PER_TASK = 1000, 8
+
+
+def time_ms(fn):
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(repeat):
+        fn()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / repeat
+
+
+def compare(name, fns):
+    times = {k: [] for k in fns}
+    for _ in range(rounds):
+        for k, fn in fns.items():
+            times[k].append(time_ms(fn))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+rms = rake.load(rms_bundle)
+softmax = rake.load(softmax_bundle)
+print(rms.describe())
+print(softmax.describe())
+status = 0
+torch.manual_seed(0)
+for rows in row_counts:
+    if rows % ROWS_PER_TASK:
+        sys.exit(f"bench.py: {rows} rows: a multiple of {ROWS_PER_TASK} rows is needed")
+    X = torch.randn(rows, COLS, device="cuda", dtype=torch.float32)
+    W = torch.randn(COLS, device="cuda", dtype=torch.float32)
+    Y = torch.empty_like(X)
+    C = torch.empty_like(X)
+    gbytes = 2 * X.numel() * 4 / 1e9
+    X64, W64 = X.double(), W.double()
+    cases = [
+        ("rmsnorm", lambda: rms(rows // ROWS_PER_TASK, X, W, Y),
+         lambda: torch.nn.functional.rms_norm(X, (COLS,), W, eps=1e-6),
+         X64 / torch.sqrt((X64 * X64).mean(dim=1, keepdim=True) + 1e-6) * W64),
+        ("softmax", lambda: softmax(rows // ROWS_PER_TASK, X, Y),
+         lambda: torch.softmax(X, dim=1),
+         torch.softmax(X64, dim=1)),
+    ]
+    for name, run, ref_fn, ref in cases:
+        Y.fill_(float("nan"))
+        run()
+        torch.cuda.synchronize()
+        scale = ref.abs().max().item()
+        err = (Y.double() - ref).abs().max().item() / scale
+        bound = 1e-5
+        ok = err <= bound and not torch.isnan(Y).any().item()
+        t = compare(name, {"rake": run, "copy": lambda: C.copy_(X), "torch": ref_fn})
+        print(f"{name} {rows}x{COLS}: rake {t['rake']:.4f} ms ({gbytes / t['rake'] * 1e3:.0f} GB/s), "
+              f"copy {t['copy']:.4f} ms ({gbytes / t['copy'] * 1e3:.0f} GB/s), "
+              f"torch {t['torch']:.4f} ms; copy/rake {t['copy'] / t['rake']:.3f}, "
+              f"torch/rake {t['torch'] / t['rake']:.3f}; max error {err:.2e} of max |ref| "
+              f"(bound {bound:.0e}) {'ok' if ok else 'TOO LARGE'}")
+        if not ok:
+            status = 1
+sys.exit(status)
