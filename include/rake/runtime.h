@@ -68,7 +68,9 @@ typedef enum rake_status {
   RAKE_ERR_PARAM_BYTES = 26,      /* the parameter buffer's size differs */
   RAKE_ERR_PARAM_COUNT = 27,      /* the number of arguments differs */
   RAKE_ERR_PARAM_SIZE = 28,       /* an argument's size differs */
-  RAKE_ERR_PARAM_ALIGN = 29       /* an argument's alignment differs */
+  RAKE_ERR_PARAM_ALIGN = 29,      /* an argument's alignment differs */
+  RAKE_ERR_DATA_ALIGN = 30        /* a buffer's data is less aligned than
+                                     its role (argK.alignedN) requires */
 } rake_status;
 
 typedef struct rake_error {

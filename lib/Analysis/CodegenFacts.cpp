@@ -267,6 +267,30 @@ public:
     return false;
   }
 
+  /// Whether `e` (already lifted over the domain's values) can be other
+  /// than a multiple of `k` in the domain: e = k q + r, 1 <= r < k has an
+  /// integer solution. Not affine counts as possible.
+  bool canMissMultiple(AffineExpr e, int64_t k) {
+    if (k <= 1)
+      return false;
+    FlatLinearConstraints cst = constraints();
+    unsigned z = cst.appendDimVar();
+    unsigned q = cst.appendDimVar();
+    unsigned r = cst.appendDimVar();
+    MLIRContext *ctx = e.getContext();
+    AffineMap map = AffineMap::get(cst.getNumDimVars(), 0, e);
+    if (failed(cst.addBound(presburger::BoundType::EQ, z, map)))
+      return true;
+    AffineMap split = AffineMap::get(
+        cst.getNumDimVars(), 0,
+        getAffineDimExpr(q, ctx) * k + getAffineDimExpr(r, ctx));
+    if (failed(cst.addBound(presburger::BoundType::EQ, z, split)))
+      return true;
+    cst.addBound(presburger::BoundType::LB, r, 1);
+    cst.addBound(presburger::BoundType::UB, r, k - 1);
+    return !cst.isIntegerEmpty();
+  }
+
 private:
   /// The loops' bounds and the ifs' conditions, over the values (and one
   /// slack variable per comparison, after them).
@@ -391,6 +415,78 @@ LogicalResult mlir::rake::verifyStaticBounds(ProcOp proc) {
       if (Domain(op).canLeave(e, indices, type.getDimSize(d), false))
         return refuse(op, d, type.getDimSize(d)), WalkResult::interrupt();
     }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult mlir::rake::verifyVectorAlignment(
+    ProcOp proc,
+    llvm::function_ref<std::optional<VectorAccess>(Operation *)> accessOf) {
+  WalkResult result = proc.walk([&](Operation *op) -> WalkResult {
+    std::optional<VectorAccess> access = accessOf(op);
+    if (!access)
+      return WalkResult::advance();
+    int64_t bytes = access->bytes;
+    Domain dom(op);
+    // The access's offset from its buffer's first element, in elements: the
+    // windows' starts times their sources' strides, down to the parameter.
+    AffineExpr offset = getAffineConstantExpr(0, op->getContext());
+    Value v = access->global;
+    while (auto window = v.getDefiningOp<WindowOp>()) {
+      auto type = cast<MemRefType>(window.getSource().getType());
+      SmallVector<int64_t> strides;
+      int64_t base;
+      if (failed(type.getStridesAndOffset(strides, base)))
+        return op->emitOpError() << "is a vector access whose window's "
+                                    "source has no strided layout; its "
+                                    "alignment cannot be proven",
+               WalkResult::interrupt();
+      AffineMap m = window.getMap();
+      unsigned r = 0;
+      for (auto [d, isInterval] : llvm::enumerate(window.getIntervals())) {
+        AffineExpr lo = m.getResult(r++);
+        if (isInterval)
+          ++r;
+        if (ShapedType::isDynamic(strides[d]))
+          return op->emitOpError()
+                     << "is a vector access of " << bytes
+                     << " bytes through dimension " << d << " of " << type
+                     << ", whose stride is not static; its alignment cannot "
+                        "be proven (give the buffer static inner extents)",
+                 WalkResult::interrupt();
+        offset = offset + dom.lift(lo, window.getIndices()) * strides[d];
+      }
+      v = window.getSource();
+    }
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner()->getParentOp() != proc.getOperation())
+      return op->emitOpError() << "is a vector access of global memory that "
+                                  "is not a window of a procedure's buffer "
+                                  "parameter",
+             WalkResult::interrupt();
+    auto type = cast<MemRefType>(v.getType());
+    unsigned index = arg.getArgNumber();
+    auto align = proc.getArgAttrOfType<IntegerAttr>(index, kAlignAttrName);
+    if (!align || align.getInt() < bytes)
+      return op->emitOpError()
+                 << "moves " << bytes << " bytes at once, which needs the "
+                 << "first element of its buffer (parameter #" << index
+                 << ") aligned to " << bytes << " bytes; declare it with {"
+                 << kAlignAttrName << " = " << bytes
+                 << "} (every launch must then pass a buffer so aligned)",
+             WalkResult::interrupt();
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t k = bytes / elementBytes;
+    if (dom.canMissMultiple(offset, k))
+      return op->emitOpError()
+                 << "moves " << bytes << " bytes at once, but its window "
+                 << "can start at an element offset that is not a multiple "
+                    "of "
+                 << k << " for some values of the loops and sizes under "
+                 << "its guards; start each run at a multiple of " << k
+                 << " elements, or read the elements one by one",
+             WalkResult::interrupt();
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

@@ -142,7 +142,12 @@ FailureOr<KernelABI> mlir::rake::computeKernelABI(ProcOp proc) {
     std::string arg = "arg" + std::to_string(i);
     if (auto m = dyn_cast<MemRefType>(t)) {
       abi.roles.push_back(arg + ".allocated");
-      abi.roles.push_back(arg + ".aligned");
+      // A declared alignment (gpuir.align) is part of the role, so that the
+      // runtime checks it at each launch: argK.alignedN.
+      std::string align;
+      if (auto a = proc.getArgAttrOfType<IntegerAttr>(i, kAlignAttrName))
+        align = std::to_string(a.getInt());
+      abi.roles.push_back(arg + ".aligned" + align);
       abi.roles.push_back(arg + ".offset");
       for (int64_t d = 0; d < m.getRank(); ++d)
         abi.roles.push_back(arg + ".size" + std::to_string(d));

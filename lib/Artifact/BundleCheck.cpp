@@ -499,8 +499,21 @@ void Checker::roles(const KernelEntry &k) {
       ++i;
       continue;
     }
+    auto alignedRole = [&](const std::string &s) {
+      // argK.aligned, or argK.alignedN with N a power of two up to 256.
+      if (s.rfind(a + "aligned", 0) != 0)
+        return false;
+      std::string n = s.substr(a.size() + 7);
+      if (n.empty())
+        return true;
+      if (n.size() > 3 || n[0] == '0' ||
+          n.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+      unsigned v = std::stoul(n);
+      return v <= 256 && (v & (v - 1)) == 0;
+    };
     if (r != a + "allocated" || i + 2 >= rs.size() ||
-        rs[i + 1] != a + "aligned" || rs[i + 2] != a + "offset")
+        !alignedRole(rs[i + 1]) || rs[i + 2] != a + "offset")
       return refuse(i, "does not start an index or a memref of argument " +
                            std::to_string(arg));
     i += 3;

@@ -624,6 +624,31 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
                           const char *kernel, const rake_launch_config *cfg,
                           CUstream stream, std::vector<void *> &args,
                           rake_error *err) {
+  // A buffer whose role is argK.alignedN (gpuir.align = N: the kernel's
+  // vector accesses rely on it) must start N-aligned: its aligned pointer a
+  // multiple of N, and its offset (in elements) a multiple of N, which keeps
+  // the first element aligned whatever the element's size.
+  for (size_t i = 0; i + 1 < k->params.size(); ++i) {
+    const std::string &role = k->params[i].role;
+    size_t at = role.find(".aligned");
+    if (at == std::string::npos || at + 8 == role.size())
+      continue;
+    uint64_t n = std::strtoull(role.c_str() + at + 8, nullptr, 10);
+    if (n < 2 || k->params[i].size != 8 || k->params[i + 1].size != 8)
+      continue;
+    uint64_t ptr = 0, offset = 0;
+    std::memcpy(&ptr, args[i], 8);
+    std::memcpy(&offset, args[i + 1], 8);
+    if (ptr % n != 0 || offset % n != 0)
+      return fail(err, RAKE_ERR_DATA_ALIGN,
+                  "kernel '%s' parameter %zu (%s): the buffer's data at 0x%llx "
+                  "(offset %llu elements) is not %llu-byte aligned, which the "
+                  "kernel's vector accesses need (gpuir.align = %llu); pass a "
+                  "buffer whose first element is so aligned",
+                  kernel, i, role.c_str(), (unsigned long long)ptr,
+                  (unsigned long long)offset, (unsigned long long)n,
+                  (unsigned long long)n);
+  }
   Driver &d = m->driver;
   CUresult r = d.cuCtxPushCurrent(m->context);
   if (r != 0)

@@ -73,6 +73,7 @@ _STATUS_NAMES = {
     25: "RAKE_ERR_PARAM_LAYOUT", 26: "RAKE_ERR_PARAM_BYTES",
     27: "RAKE_ERR_PARAM_COUNT", 28: "RAKE_ERR_PARAM_SIZE",
     29: "RAKE_ERR_PARAM_ALIGN",
+    30: "RAKE_ERR_DATA_ALIGN",
 }
 
 # ---------------------------------------------------------------------------
@@ -520,7 +521,7 @@ class Kernel:
         indices = [(i, p["name"]) for i, p in enumerate(sig) if p["kind"] == "index"]
         fmt, pos, values = "<", 0, []
         for index, (offset, size, role) in enumerate(self._params):
-            m = re.fullmatch(r"arg(\d+)\.(index|allocated|aligned|offset|size(\d+)|stride(\d+))", role)
+            m = re.fullmatch(r"arg(\d+)\.(index|allocated|aligned(?:\d+)?|offset|size(\d+)|stride(\d+))", role)
             t = re.fullmatch(r"tensormap\.arg(\d+)\.(\d+)x(\d+)\.swizzle(\d+)", role)
             if size not in (4, 8) or offset < pos:
                 raise RuntimeFailure(
@@ -531,6 +532,8 @@ class Kernel:
             if m:
                 arg, what = int(m.group(1)), m.group(2)
                 dim = int(m.group(3) or m.group(4) or 0)
+                if what.startswith("aligned"):
+                    what = "aligned"
                 code = {"index": _V_INDEX, "allocated": _V_PTR, "aligned": _V_PTR,
                         "offset": _V_ZERO}.get(what, _V_SIZE if what.startswith("size") else _V_STRIDE)
                 values.append((code, arg, dim))

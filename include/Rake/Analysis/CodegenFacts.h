@@ -63,6 +63,25 @@ LogicalResult verifyOneDeviceFunction(gpuir::ProcOp proc);
 /// sizes the check never saw.
 LogicalResult verifyStaticBounds(gpuir::ProcOp proc);
 
+/// A vector access of global memory: the op, its operand in global memory
+/// and the bytes it moves at once (the alignment it needs).
+struct VectorAccess {
+  Value global;
+  int64_t bytes;
+};
+
+/// Code generation lowers a vector access to one 8- or 16-byte load or
+/// store, which the hardware requires aligned: refuses, at the op, an access
+/// whose window is not proven to start at a multiple of its size in bytes
+/// for every value of the loop variables and sizes under its guards
+/// (Presburger arithmetic on the windows' offsets and static strides), or
+/// whose buffer does not declare at least that alignment (gpuir.align,
+/// which the runtime checks at each launch). `accessOf` says which ops are
+/// vector accesses.
+LogicalResult verifyVectorAlignment(
+    gpuir::ProcOp proc,
+    llvm::function_ref<std::optional<VectorAccess>(Operation *)> accessOf);
+
 } // namespace mlir::rake
 
 #endif // RAKE_ANALYSIS_CODEGENFACTS_H

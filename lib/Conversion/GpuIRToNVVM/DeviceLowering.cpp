@@ -13,6 +13,7 @@
 
 #include "Rake/Analysis/CodegenFacts.h"
 #include "Rake/Analysis/KernelABI.h"
+#include "Rake/Dialect/GpuIR/Instrs/Sm80.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -27,7 +28,19 @@ LogicalResult DeviceLowering::lowerProc(ProcOp proc,
                                         gpu::GPUModuleOp gpuModule) {
   Block &body = proc.getBody().front();
   if (failed(verifyOneDeviceFunction(proc)) ||
-      failed(verifyStaticBounds(proc)))
+      failed(verifyStaticBounds(proc)) ||
+      failed(verifyVectorAlignment(
+          proc, [](Operation *op) -> std::optional<VectorAccess> {
+            auto run = [](Value v) {
+              auto t = cast<MemRefType>(v.getType());
+              return t.getNumElements() * t.getElementTypeBitWidth() / 8;
+            };
+            if (auto ld = dyn_cast<LdGlobalOp>(op))
+              return VectorAccess{ld.getSrc(), run(ld.getSrc())};
+            if (auto st = dyn_cast<StGlobalOp>(op))
+              return VectorAccess{st.getDst(), run(st.getDst())};
+            return std::nullopt;
+          })))
     return failure();
   DeviceFunctionOp device;
   for (Operation &op : body) {

@@ -347,3 +347,98 @@ gpuir.proc @warp_sum_types(%n: index) {
     }
   }
 }
+
+// -----
+
+gpuir.proc @ld_global_size(%G: memref<64xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %r = gpuir.alloc : memref<8xf32, #gpuir.rmem>
+      %g = gpuir.window %G[0 : 8] : memref<64xf32, #gpuir.gmem> -> memref<8xf32, strided<[1]>, #gpuir.gmem>
+      // expected-error @+1 {{'gpuir.sm80.ld_global' op moves 4, 8 or 16 bytes, found 32}}
+      gpuir.sm80.ld_global %r, %g : memref<8xf32, #gpuir.rmem>, memref<8xf32, strided<[1]>, #gpuir.gmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @ld_global_types(%G: memref<64xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %r = gpuir.alloc : memref<4xi32, #gpuir.rmem>
+      %g = gpuir.window %G[0 : 4] : memref<64xf32, #gpuir.gmem> -> memref<4xf32, strided<[1]>, #gpuir.gmem>
+      // expected-error @+1 {{'gpuir.sm80.ld_global' op dst and src must have the same size and element type, found 4 x 'i32' and 4 x 'f32'}}
+      gpuir.sm80.ld_global %r, %g : memref<4xi32, #gpuir.rmem>, memref<4xf32, strided<[1]>, #gpuir.gmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @ld_global_rank(%G: memref<4x4xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %r = gpuir.alloc : memref<4x4xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.ld_global' op moves a run of elements: dst and src must be one-dimensional windows of static size}}
+      gpuir.sm80.ld_global %r, %G : memref<4x4xf32, #gpuir.rmem>, memref<4x4xf32, #gpuir.gmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @ld_global_stride(%G: memref<4x4xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %r = gpuir.alloc : memref<4xf32, #gpuir.rmem>
+      %g = gpuir.window %G[0 : 4, 0] : memref<4x4xf32, #gpuir.gmem> -> memref<4xf32, strided<[4]>, #gpuir.gmem>
+      // expected-error @+1 {{'gpuir.sm80.ld_global' op moves contiguous elements: dst and src must have unit stride}}
+      gpuir.sm80.ld_global %r, %g : memref<4xf32, #gpuir.rmem>, memref<4xf32, strided<[4]>, #gpuir.gmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @ld_global_from_shared(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %s = gpuir.alloc : memref<4xf32, #gpuir.smem>
+      %r = gpuir.alloc : memref<4xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.ld_global' op parameter 'src' cannot take a buffer in smem memory}}
+      gpuir.sm80.ld_global %r, %s : memref<4xf32, #gpuir.rmem>, memref<4xf32, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @st_global_to_registers(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %a = gpuir.alloc : memref<4xf32, #gpuir.rmem>
+      %r = gpuir.alloc : memref<4xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.st_global' op parameter 'dst' cannot take a buffer in rmem memory}}
+      gpuir.sm80.st_global %a, %r : memref<4xf32, #gpuir.rmem>, memref<4xf32, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #0 has gpuir.align = 2 : i64; expected the alignment of its first element in bytes, a power of two from 4 (its element's size) to 256, e.g. {gpuir.align = 16}}}
+gpuir.proc @align_small(%G: memref<64xf32, #gpuir.gmem> {gpuir.align = 2}) {
+}
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #0 has gpuir.align = 24 : i64; expected the alignment of its first element in bytes, a power of two}}
+gpuir.proc @align_odd(%G: memref<64xf32, #gpuir.gmem> {gpuir.align = 24}) {
+}
+
+// -----
+
+// expected-error @+1 {{'gpuir.proc' op parameter #0 has gpuir.align, which only a buffer in global memory (#gpuir.gmem) takes}}
+gpuir.proc @align_host(%G: memref<64xf32, #gpuir.host> {gpuir.align = 16}) {
+}

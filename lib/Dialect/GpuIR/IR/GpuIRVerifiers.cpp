@@ -153,6 +153,26 @@ LogicalResult ProcOp::verify() {
                                    "parameter #" + std::to_string(i))) ||
           failed(verifyExtents(i, memref)))
         return failure();
+      if (Attribute align = getArgAttr(i, kAlignAttrName)) {
+        auto value = dyn_cast<IntegerAttr>(align);
+        int64_t elementBytes =
+            memref.getElementType().isIntOrFloat()
+                ? std::max<int64_t>(1, memref.getElementTypeBitWidth() / 8)
+                : 1;
+        if (!value || value.getInt() < elementBytes || value.getInt() > 256 ||
+            !llvm::isPowerOf2_64(value.getInt()))
+          return emitOpError()
+                 << "parameter #" << i << " has " << kAlignAttrName << " = "
+                 << align << "; expected the alignment of its first element "
+                 << "in bytes, a power of two from " << elementBytes
+                 << " (its element's size) to 256, e.g. {" << kAlignAttrName
+                 << " = 16}";
+        if (!isa_and_nonnull<GmemAttr>(memref.getMemorySpace()))
+          return emitOpError()
+                 << "parameter #" << i << " has " << kAlignAttrName
+                 << ", which only a buffer in global memory (#gpuir.gmem) "
+                    "takes";
+      }
       continue;
     }
     if (isa<TensorMapType>(t))

@@ -664,6 +664,138 @@ LogicalResult BallotOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
 }
 
 //===----------------------------------------------------------------------===//
+// Vector loads and stores of global memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The rules ld_global and st_global share: `global` is a window of global
+/// memory, `regs` of the thread's registers, one run of 4, 8 or 16 bytes.
+LogicalResult verifyGlobalVector(Operation *op, Value regs, Value global) {
+  MemRefType r = memrefOf(regs), g = memrefOf(global);
+  if (r.getRank() != 1 || g.getRank() != 1 || !r.hasStaticShape() ||
+      !g.hasStaticShape())
+    return op->emitOpError() << "moves a run of elements: dst and src must "
+                                "be one-dimensional windows of static size";
+  if (r.getElementType() != g.getElementType() ||
+      r.getDimSize(0) != g.getDimSize(0))
+    return op->emitOpError()
+           << "dst and src must have the same size and element type, found "
+           << r.getDimSize(0) << " x " << r.getElementType() << " and "
+           << g.getDimSize(0) << " x " << g.getElementType();
+  if (!r.getElementType().isIntOrFloat() ||
+      r.getElementTypeBitWidth() % 8 != 0)
+    return op->emitOpError() << "moves whole bytes of scalars, found "
+                             << r.getElementType();
+  int64_t bytes = r.getDimSize(0) * r.getElementTypeBitWidth() / 8;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return op->emitOpError() << "moves 4, 8 or 16 bytes, found " << bytes;
+  if (!hasUnitInnerStride(r) || !hasUnitInnerStride(g))
+    return op->emitOpError() << "moves contiguous elements: dst and src "
+                                "must have unit stride";
+  return success();
+}
+
+/// The global window as a memref in the global address space (kernel
+/// parameters are generic pointers).
+Value asGlobal(OpBuilder &b, Location loc, Value v) {
+  MemRefType t = memrefOf(v);
+  auto global = MemRefType::get(
+      t.getShape(), t.getElementType(), t.getLayout(),
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Global));
+  return memref::MemorySpaceCastOp::create(b, loc, global, v);
+}
+
+int64_t runBytes(Value v) {
+  MemRefType t = memrefOf(v);
+  return t.getDimSize(0) * t.getElementTypeBitWidth() / 8;
+}
+} // namespace
+
+LogicalResult LdGlobalOp::verify() {
+  return verifyGlobalVector(*this, getDst(), getSrc());
+}
+CollUnitAttr LdGlobalOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::thread);
+}
+InstrTimeline LdGlobalOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+SmallVector<InstrParam> LdGlobalOp::getParams() {
+  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::cuda_in_order_rmem,
+                 {TypeID::get<RmemAttr>()}};
+  InstrParam src{1, "src", AccessMode::read, QualTimeline::cuda_in_order_ram,
+                 {TypeID::get<GmemAttr>()}};
+  return {dst, src};
+}
+LogicalResult LdGlobalOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  forRange(b, loc, memrefOf(operands[0]).getDimSize(0), [&](Value i) {
+    memref::StoreOp::create(
+        b, loc, memref::LoadOp::create(b, loc, operands[1], i), operands[0], i);
+  });
+  return success();
+}
+LogicalResult LdGlobalOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                      Value) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = asGlobal(b, loc, operands[1]);
+  MemRefType t = memrefOf(src);
+  int64_t n = t.getDimSize(0);
+  auto vec = VectorType::get({n}, t.getElementType());
+  // The alignment code generation proved (verifyVectorAlignment).
+  Value loaded = vector::LoadOp::create(
+      b, loc, vec, src, ValueRange{cIndex(b, loc, 0)}, /*nontemporal=*/false,
+      llvm::MaybeAlign(runBytes(src)));
+  for (int64_t e = 0; e < n; ++e)
+    memref::StoreOp::create(
+        b, loc, vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{e}),
+        dst, ValueRange{cIndex(b, loc, e)});
+  return success();
+}
+
+LogicalResult StGlobalOp::verify() {
+  return verifyGlobalVector(*this, getSrc(), getDst());
+}
+CollUnitAttr StGlobalOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::thread);
+}
+InstrTimeline StGlobalOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+SmallVector<InstrParam> StGlobalOp::getParams() {
+  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::cuda_in_order_ram,
+                 {TypeID::get<GmemAttr>()}};
+  InstrParam src{1, "src", AccessMode::read, QualTimeline::cuda_in_order_rmem,
+                 {TypeID::get<RmemAttr>()}};
+  return {dst, src};
+}
+LogicalResult StGlobalOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  forRange(b, loc, memrefOf(operands[0]).getDimSize(0), [&](Value i) {
+    memref::StoreOp::create(
+        b, loc, memref::LoadOp::create(b, loc, operands[1], i), operands[0], i);
+  });
+  return success();
+}
+LogicalResult StGlobalOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                      Value) {
+  Location loc = getLoc();
+  Value dst = asGlobal(b, loc, operands[0]), src = operands[1];
+  MemRefType t = memrefOf(dst);
+  int64_t n = t.getDimSize(0);
+  SmallVector<Value> elements;
+  for (int64_t e = 0; e < n; ++e)
+    elements.push_back(
+        memref::LoadOp::create(b, loc, src, ValueRange{cIndex(b, loc, e)}));
+  Value vec = vector::FromElementsOp::create(
+      b, loc, VectorType::get({n}, t.getElementType()), elements);
+  vector::StoreOp::create(b, loc, vec, dst, ValueRange{cIndex(b, loc, 0)},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(runBytes(dst)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Warp sums and scans through published shuffle sequences
 //===----------------------------------------------------------------------===//
 

@@ -128,6 +128,13 @@ LogicalResult verifyInstrOp(Operation *op);
 /// order, with one result per dimension.
 constexpr llvm::StringLiteral kExtentsAttrName = "gpuir.extents";
 
+/// The argument attribute of a procedure's buffer parameter in global
+/// memory that gives the alignment, in bytes, of its first element: a power
+/// of two from the element's size to 256 that every caller must meet (the
+/// runtime refuses a launch that does not). Vector accesses
+/// (gpuir.sm80.ld_global, st_global) need it.
+constexpr llvm::StringLiteral kAlignAttrName = "gpuir.align";
+
 /// The shared memory one CTA may use on the largest target Rake compiles
 /// for (sm_90a: 227 KiB, with the opt-in for more than 48 KiB of dynamic
 /// shared memory). A profile may allow less; rake-verify checks that.

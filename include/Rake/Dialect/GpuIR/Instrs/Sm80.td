@@ -121,6 +121,45 @@ class Sm80_ShuffleOp<string mnemonic, string what> : Sm80_Instr<mnemonic> {
   }];
 }
 
+class Sm80_GlobalVectorOp<string mnemonic, string what> : Sm80_Instr<mnemonic> {
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let assemblyFormat = [{
+    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+  }];
+}
+
+def Sm80_LdGlobalOp : Sm80_GlobalVectorOp<"ld_global", "load"> {
+  let summary = "one thread loads 4, 8 or 16 contiguous bytes of global memory at once";
+  let description = [{
+    One thread copies a contiguous run of 4, 8 or 16 bytes from global
+    memory (`src`, a window of a procedure's buffer) into its registers
+    (`dst`) with one vector load (`ld.global.v4.f32` for four floats). The
+    lane-to-address mapping is the window's index, written out; the count
+    is the window's size; the alignment is the run's size in bytes, which
+    code generation proves: the buffer declares the alignment of its first
+    element (`{gpuir.align = 16}`, which every launch must meet) and the
+    window's offset is a multiple of the run for every value of the loop
+    variables and sizes, under its guards (refused otherwise). A tail that
+    is not a whole run is written with ordinary reads under a guard.
+
+    ```mlir
+    %s = gpuir.window %X[%r, %c * 4 : %c * 4 + 4] : ...
+    gpuir.sm80.ld_global %d, %s : memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>,
+                                  memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+    ```
+  }];
+}
+
+def Sm80_StGlobalOp : Sm80_GlobalVectorOp<"st_global", "store"> {
+  let summary = "one thread stores 4, 8 or 16 contiguous bytes to global memory at once";
+  let description = [{
+    One thread copies a contiguous run of 4, 8 or 16 bytes from its
+    registers (`src`) to global memory (`dst`, a window of a procedure's
+    buffer) with one vector store (`st.global.v4.f32` for four floats),
+    under the same alignment rule as `gpuir.sm80.ld_global`.
+  }];
+}
+
 def Sm80_BallotOp : Sm80_Instr<"ballot"> {
   let summary = "the warp's vote: each lane gets the mask of the lanes whose value is nonzero";
   let description = [{
