@@ -45,6 +45,17 @@
 // RUN: rm -rf %t.v && rake-run --seq %examples/vector_add.mlir --sizes=n=1000 --shape=A=1000,B=1000,C=1000 --output-dir=%t.v
 // RUN: rake-example-ref vector_add %t.v/A.bin %t.v/B.bin %t.v/C.bin | FileCheck %s --check-prefix=VREF
 // VREF: vector_add: 1000 elements match
+// The same with 16-byte vector accesses and a tail of one element (n = 1001):
+// checked, equal to the reference, and lowered to ld/st.global.v4.
+// RUN: rake-opt %examples/vector_add_v4.mlir --rake-check | FileCheck %s --check-prefix=V4
+// V4: gpuir.proc @vector_add_v4
+// RUN: rm -rf %t.v4 && rake-run --seq %examples/vector_add_v4.mlir --sizes=n=1001 --shape=A=1001,B=1001,C=1001 --output-dir=%t.v4
+// RUN: rake-example-ref vector_add %t.v4/A.bin %t.v4/B.bin %t.v4/C.bin | FileCheck %s --check-prefix=V4REF
+// V4REF: vector_add: 1001 elements match
+// RUN: rake-translate --gpuir-to-ptx %examples/vector_add_v4.mlir | FileCheck %s --check-prefix=V4PTX
+// V4PTX-COUNT-2: ld.global.v4.b32
+// V4PTX: st.global.v4.b32
+// V4PTX-NOT: .local
 // RUN: rake-translate --gpuir-to-ptx %examples/vector_add.mlir | FileCheck %s --check-prefix=VPTX
 // VPTX: .maxntid 256, 1, 1
 // VPTX: add.rn.f32

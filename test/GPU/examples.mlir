@@ -25,12 +25,14 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/softmax %examples/softmax.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/frms %examples/fused_rmsnorm.mlir --sizes=blocks=3
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/fsoftmax %examples/fused_softmax.mlir --sizes=blocks=3
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/vadd4 %examples/vector_add_v4.mlir --sizes=n=100003 --shape=A=100003,B=100003,C=100003
 // RUN: %python %rake_src/test/Conversion/GpuIRToCPU/Inputs/math_table.py make %t/table.bin 8192
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mtab %rake_src/test/Conversion/GpuIRToCPU/exact-math.mlir --sizes=n=64 --input=X=%t/table.bin
-// RUN: %rake_src/scripts/gpu-run.sh run %t/mtab %t/rms %t/softmax %t/frms %t/fsoftmax %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws %t/tmawslag %t/tmaws2 | FileCheck %s
+// RUN: %rake_src/scripts/gpu-run.sh run %t/mtab %t/rms %t/softmax %t/frms %t/fsoftmax %t/vadd4 %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws %t/tmawslag %t/tmaws2 | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning
+// CHECK-DAG: vector_add_v4: C.bin equals the sequential meaning
 // CHECK-DAG: transpose: Y.bin equals the sequential meaning
 // CHECK-DAG: warpgroup_reverse: X.bin equals the sequential meaning
 // CHECK-DAG: block_sums: S.bin equals the sequential meaning
