@@ -1,8 +1,12 @@
 // A fused RMSNorm, one warp per row: Y[r, j] = X[r, j] / sqrt(mean_j
 // X[r, j]^2 + 1e-6) * W[j] for rows of 1000 floats, 8 rows (8 warps) per
-// CTA. Lane l holds columns 32 i + l (i < 32) in registers; 1000 is not a
-// multiple of 32, so in the last step only lanes 0..7 have a column (the
-// tail: the other lanes read and write nothing and add 0 to the sum). The
+// CTA. A row is 250 runs of 4 floats; lane l holds runs 32 s + l (s < 8),
+// loaded and stored with one 16-byte access each (gpuir.sm80.ld_global,
+// st_global: the buffers are declared 16-byte aligned and a row of 1000
+// floats keeps every run aligned), register 4 s + e holding column
+// 128 s + 4 l + e. 250 is not a multiple of 32, so in the last step only
+// lanes 0..25 have a run (the tail: the other lanes read and write nothing
+// and add 0 to the sum). The
 // warp's sum is gpuir.sm80.warp_sum (a butterfly of shuffles, its order of
 // additions the sequential meaning), then each lane takes the correctly
 // rounded square root and reciprocal and scales its values.
@@ -17,7 +21,7 @@
 //   build/bin/rake-opt examples/fused_rmsnorm.mlir --rake-check
 //   build/bin/rake-run --seq examples/fused_rmsnorm.mlir --sizes=blocks=1 --print=Y
 //   build/bin/rake-translate --gpuir-to-ptx examples/fused_rmsnorm.mlir
-gpuir.proc @fused_rmsnorm(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>}, %W: memref<1000xf32, #gpuir.gmem>, %Y: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>})
+gpuir.proc @fused_rmsnorm(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>, gpuir.align = 16}, %W: memref<1000xf32, #gpuir.gmem> {gpuir.align = 16}, %Y: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>, gpuir.align = 16})
     attributes {gpuir.check_sizes = [{blocks = 3}, {blocks = 1}]} {
   gpuir.device_function blocks_per_sm(2) block(256) {
     gpuir.for %b = 0 to %blocks : cuda_tasks {
@@ -31,12 +35,14 @@ gpuir.proc @fused_rmsnorm(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
       %scale = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
       gpuir.for %v = 0 to 8 : cuda_threads<#gpuir.unit<warp>> {
         gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-          gpuir.for %i = 0 to 32 : seq {
-            gpuir.if %i * 32 + %l < 1000 {
-              %a = gpuir.read %X[%b * 8 + %v, %i * 32 + %l] : memref<?x1000xf32, #gpuir.gmem>
-              gpuir.write %a, %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-              %c = gpuir.read %W[%i * 32 + %l] : memref<1000xf32, #gpuir.gmem>
-              gpuir.write %c, %w[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
+          gpuir.for %s = 0 to 8 : seq {
+            gpuir.if %s * 32 + %l < 250 {
+              %gX = gpuir.window %X[%b * 8 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+              %rX = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+              %gW = gpuir.window %W[%s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+              %rW = gpuir.window %w[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+              gpuir.sm80.ld_global %rX, %gX : memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+              gpuir.sm80.ld_global %rW, %gW : memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
             }
           }
         }
@@ -47,7 +53,7 @@ gpuir.proc @fused_rmsnorm(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
             %zero = arith.constant 0.0 : f32
             gpuir.write %zero, %part[%v, %l] : memref<8x32xf32, #gpuir.rmem>
             gpuir.for %i = 0 to 32 : seq {
-              gpuir.if %i * 32 + %l < 1000 {
+              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
                 %a = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
                 %sq = arith.mulf %a, %a : f32
                 gpuir.reduce %sq, %part[%v, %l] : memref<8x32xf32, #gpuir.rmem>
@@ -66,7 +72,7 @@ gpuir.proc @fused_rmsnorm(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
             %inv = arith.divf %one, %rms : f32
             gpuir.write %inv, %scale[%v, %l] : memref<8x32xf32, #gpuir.rmem>
             gpuir.for %i = 0 to 32 : seq {
-              gpuir.if %i * 32 + %l < 1000 {
+              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
                 %a = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
                 %c = gpuir.read %w[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
                 %k = gpuir.read %scale[%v, %l] : memref<8x32xf32, #gpuir.rmem>
@@ -78,10 +84,11 @@ gpuir.proc @fused_rmsnorm(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
           }
         }
         gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-          gpuir.for %i = 0 to 32 : seq {
-            gpuir.if %i * 32 + %l < 1000 {
-              %y = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-              gpuir.write %y, %Y[%b * 8 + %v, %i * 32 + %l] : memref<?x1000xf32, #gpuir.gmem>
+          gpuir.for %s = 0 to 8 : seq {
+            gpuir.if %s * 32 + %l < 250 {
+              %gY = gpuir.window %Y[%b * 8 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+              %rY = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+              gpuir.sm80.st_global %gY, %rY : memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
             }
           }
         }

@@ -1,10 +1,13 @@
 // A fused softmax, one warp per row: Y[r, j] = e^(X[r, j] - m) * (1 / s)
 // with m the row's maximum and s = sum_j e^(X[r, j] - m), for rows of 1000
-// floats, 8 rows (8 warps) per CTA. Lane l holds columns 32 i + l (i < 32)
-// in registers; 1000 is not a multiple of 32, so in the last step only
-// lanes 0..7 have a column (the tail: the other lanes read and write
-// nothing and supply the neutral operands, -inf to the maximum and 0 to the
-// sum). The warp's maximum is five butterfly shuffles (gpuir.sm80.shfl_bfly
+// floats, 8 rows (8 warps) per CTA. A row is 250 runs of 4 floats; lane l
+// holds runs 32 s + l (s < 8), loaded and stored with one 16-byte access
+// each (gpuir.sm80.ld_global, st_global: the buffers are declared 16-byte
+// aligned and a row of 1000 floats keeps every run aligned), register
+// 4 s + e holding column 128 s + 4 l + e. 250 is not a multiple of 32, so
+// in the last step only lanes 0..25 have a run (the tail: the other lanes
+// read and write nothing and supply the neutral operands, -inf to the
+// maximum and 0 to the sum). The warp's maximum is five butterfly shuffles (gpuir.sm80.shfl_bfly
 // 16, 8, 4, 2, 1, each followed by arith.maximumf), its sum
 // gpuir.sm80.warp_sum; math.exp is Rake's exp (within 1 ulp, from correctly
 // rounded operations: docs/GpuIR.md, "Math"), and each lane multiplies its
@@ -19,7 +22,7 @@
 //   build/bin/rake-opt examples/fused_softmax.mlir --rake-check
 //   build/bin/rake-run --seq examples/fused_softmax.mlir --sizes=blocks=1 --print=Y
 //   build/bin/rake-translate --gpuir-to-ptx examples/fused_softmax.mlir
-gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>}, %Y: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>})
+gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>, gpuir.align = 16}, %Y: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>, gpuir.align = 16})
     attributes {gpuir.check_sizes = [{blocks = 3}, {blocks = 1}]} {
   gpuir.device_function blocks_per_sm(2) block(256) {
     gpuir.for %b = 0 to %blocks : cuda_tasks {
@@ -34,10 +37,11 @@ gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
       %inv = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
       gpuir.for %v = 0 to 8 : cuda_threads<#gpuir.unit<warp>> {
         gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-          gpuir.for %i = 0 to 32 : seq {
-            gpuir.if %i * 32 + %l < 1000 {
-              %a = gpuir.read %X[%b * 8 + %v, %i * 32 + %l] : memref<?x1000xf32, #gpuir.gmem>
-              gpuir.write %a, %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
+          gpuir.for %s = 0 to 8 : seq {
+            gpuir.if %s * 32 + %l < 250 {
+              %gX = gpuir.window %X[%b * 8 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+              %rX = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+              gpuir.sm80.ld_global %rX, %gX : memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
             }
           }
         }
@@ -50,7 +54,7 @@ gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
             %ninf = arith.constant 0xFF800000 : f32
             gpuir.write %ninf, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
             gpuir.for %i = 0 to 32 : seq {
-              gpuir.if %i * 32 + %l < 1000 {
+              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
                 %a = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
                 %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
                 %n = arith.maximumf %c, %a : f32
@@ -97,7 +101,7 @@ gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
             %zero = arith.constant 0.0 : f32
             gpuir.write %zero, %part[%v, %l] : memref<8x32xf32, #gpuir.rmem>
             gpuir.for %i = 0 to 32 : seq {
-              gpuir.if %i * 32 + %l < 1000 {
+              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
                 %a = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
                 %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
                 %t = arith.subf %a, %c : f32
@@ -114,7 +118,7 @@ gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
             %r = arith.divf %one, %s : f32
             gpuir.write %r, %inv[%v, %l] : memref<8x32xf32, #gpuir.rmem>
             gpuir.for %i = 0 to 32 : seq {
-              gpuir.if %i * 32 + %l < 1000 {
+              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
                 %e = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
                 %k = gpuir.read %inv[%v, %l] : memref<8x32xf32, #gpuir.rmem>
                 %y = arith.mulf %e, %k : f32
@@ -124,10 +128,11 @@ gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {g
           }
         }
         gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-          gpuir.for %i = 0 to 32 : seq {
-            gpuir.if %i * 32 + %l < 1000 {
-              %y = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-              gpuir.write %y, %Y[%b * 8 + %v, %i * 32 + %l] : memref<?x1000xf32, #gpuir.gmem>
+          gpuir.for %s = 0 to 8 : seq {
+            gpuir.if %s * 32 + %l < 250 {
+              %gY = gpuir.window %Y[%b * 8 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+              %rY = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+              gpuir.sm80.st_global %gY, %rY : memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
             }
           }
         }
