@@ -183,7 +183,11 @@ typedef struct rake_launch_config {
  * (RAKE_ERR_LAUNCH_SHARED), grid[0] a multiple of the cluster
  * (RAKE_ERR_LAUNCH_CLUSTER), no zero grid dimension (RAKE_ERR_LAUNCH_GRID);
  * a kernel without a recorded shape is not launched
- * (RAKE_ERR_LAUNCH_NO_SHAPE). Above 48 KiB of dynamic shared memory the
+ * (RAKE_ERR_LAUNCH_NO_SHAPE). A buffer whose aligned pointer has the role
+ * argK.alignedN (its procedure parameter declares gpuir.align = N, which the
+ * kernel's vector accesses rely on) must have that pointer and its offset
+ * (the next parameter, in elements) multiples of N (RAKE_ERR_DATA_ALIGN).
+ * Above 48 KiB of dynamic shared memory the
  * runtime raises the function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
  * first. */
 rake_status rake_launch(rake_module *module, const char *kernel,

@@ -2,7 +2,8 @@
  * GPU (RAKE_LIBCUDA=.../librake-fake-cuda.so). "Device memory" is host
  * memory; the compute capability comes from FAKE_CUDA_CC (default 90).
  * cuModuleLoadData accepts only an ELF image (a cubin), never PTX text, and
- * says so on stderr; cuLaunchKernel of "vector_add" runs C = A + B on the
+ * says so on stderr; cuLaunchKernel of "vector_add" (or "vector_add_v4",
+ * the same parameters) runs C = A + B on the
  * host from the parameters exactly as the runtime laid them out. Launches
  * and cuFuncSetAttribute calls are logged on stderr with their shared
  * memory. */
@@ -97,7 +98,8 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   fprintf(stderr, "fake-cuda: cuLaunchKernel %s grid %ux%ux%u block %ux%ux%u shared %u\n",
           (const char *)f, gx, gy, gz, bx, by, bz, shm);
   if (!loaded) return 400;
-  if (strcmp((const char *)f, "vector_add") == 0) {
+  if (strcmp((const char *)f, "vector_add") == 0 ||
+      strcmp((const char *)f, "vector_add_v4") == 0) {
     /* n, then A, B, C as (allocated, aligned, offset, size, stride). */
     int64_t n = *(int64_t *)args[0];
     float *a = *(float **)args[2], *b = *(float **)args[7], *c = *(float **)args[12];

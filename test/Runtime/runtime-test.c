@@ -141,7 +141,7 @@ static int pack(const rake_bundle *b, const char *k, unsigned char *buf,
     }
     if (!strcmp(field, ".index"))
       v = (unsigned long long)n;
-    else if (!strcmp(field, ".allocated") || !strcmp(field, ".aligned"))
+    else if (!strcmp(field, ".allocated") || !strncmp(field, ".aligned", 8))
       v = bufs[arg];
     else if (!strcmp(field, ".size0"))
       v = (unsigned long long)n;
@@ -242,6 +242,24 @@ static int run(const char *dir, long long n) {
     printf("short parameter buffer: %d: %s\n", (int)e.code, e.message);
   if (rake_launch(m, k, &cfg, NULL, 2, params, bytes, &e) != RAKE_OK)
     printf("layout version 2: %d: %s\n", (int)e.code, e.message);
+  /* A buffer whose role asks for an alignment (argK.alignedN) that its data
+   * does not have: A one float in. */
+  {
+    rake_param_info p;
+    if (rake_kernel_param(b, k, 2, &p, &e) == RAKE_OK &&
+        strncmp(p.role, "arg1.aligned", 12) == 0 && p.role[12]) {
+      unsigned char *shifted = malloc(bytes);
+      memcpy(shifted, params, bytes);
+      unsigned long long v;
+      memcpy(&v, shifted + p.offset, 8);
+      v += 4;
+      memcpy(shifted + p.offset, &v, 8);
+      if (rake_launch(m, k, &cfg, NULL, RAKE_PARAM_LAYOUT_V1, shifted, bytes,
+                      &e) != RAKE_OK)
+        printf("misaligned buffer: %d: %s\n", (int)e.code, e.message);
+      free(shifted);
+    }
+  }
   if (rake_launch(m, k, &cfg, NULL, RAKE_PARAM_LAYOUT_V1, params, bytes, &e) !=
       RAKE_OK)
     return refused(&e);
