@@ -433,7 +433,28 @@ LogicalResult mlir::rake::verifyVectorAlignment(
     // windows' starts times their sources' strides, down to the parameter.
     AffineExpr offset = getAffineConstantExpr(0, op->getContext());
     Value v = access->global;
+    // A static offset in a memref type is what the lowering addresses
+    // through (the windows' verifier holds it to the window's own; a
+    // parameter's is the caller's promise): it pins the offset from there.
+    auto staticOffset = [](Value m) -> std::optional<int64_t> {
+      SmallVector<int64_t> strides;
+      int64_t off;
+      if (failed(cast<MemRefType>(m.getType()).getStridesAndOffset(strides,
+                                                                  off)) ||
+          ShapedType::isDynamic(off))
+        return std::nullopt;
+      return off;
+    };
+    bool pinned = false;
+    if (std::optional<int64_t> c = staticOffset(v)) {
+      offset = offset + *c;
+      pinned = true;
+    }
     while (auto window = v.getDefiningOp<WindowOp>()) {
+      if (pinned) {
+        v = window.getSource();
+        continue;
+      }
       auto type = cast<MemRefType>(window.getSource().getType());
       SmallVector<int64_t> strides;
       int64_t base;
@@ -458,6 +479,10 @@ LogicalResult mlir::rake::verifyVectorAlignment(
         offset = offset + dom.lift(lo, window.getIndices()) * strides[d];
       }
       v = window.getSource();
+      if (std::optional<int64_t> c = staticOffset(v)) {
+        offset = offset + *c;
+        pinned = true;
+      }
     }
     auto arg = dyn_cast<BlockArgument>(v);
     if (!arg || arg.getOwner()->getParentOp() != proc.getOperation())

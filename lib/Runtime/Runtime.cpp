@@ -634,8 +634,14 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
     if (at == std::string::npos || at + 8 == role.size())
       continue;
     uint64_t n = std::strtoull(role.c_str() + at + 8, nullptr, 10);
-    if (n < 2 || k->params[i].size != 8 || k->params[i + 1].size != 8)
+    if (n < 2)
       continue;
+    if (k->params[i].size != 8 || k->params[i + 1].size != 8)
+      return fail(err, RAKE_ERR_DATA_ALIGN,
+                  "kernel '%s' parameter %zu (%s): an aligned pointer and its "
+                  "offset are 8-byte parameters; the bundle says %u and %u",
+                  kernel, i, role.c_str(), k->params[i].size,
+                  k->params[i + 1].size);
     uint64_t ptr = 0, offset = 0;
     std::memcpy(&ptr, args[i], 8);
     std::memcpy(&offset, args[i + 1], 8);

@@ -128,3 +128,47 @@ gpuir.proc @guarded(%n: index, %A: memref<?xf32, #gpuir.gmem> {gpuir.extents = a
     }
   }
 }
+
+// -----
+
+!g4 = memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+!r4 = memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+
+// A parameter whose layout puts its first element 3 floats in: the static
+// offset is part of every address.
+gpuir.proc @parameter_offset(%n: index, %A: memref<1027xf32, strided<[1], offset: 3>, #gpuir.gmem> {gpuir.align = 16}) {
+  gpuir.device_function block(256) {
+    gpuir.for %task = 0 to 1 : cuda_tasks {
+      %r = gpuir.alloc : memref<256x4xf32, #gpuir.rmem>
+      gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
+        %g = gpuir.window %A[%t * 4 : %t * 4 + 4] : memref<1027xf32, strided<[1], offset: 3>, #gpuir.gmem> -> !g4
+        %w = gpuir.window %r[%t, 0 : 4] : memref<256x4xf32, #gpuir.rmem> -> !r4
+        // expected-error @+1 {{'gpuir.sm80.ld_global' op moves 16 bytes at once, but its window can start at an element offset that is not a multiple of 4}}
+        gpuir.sm80.ld_global %w, %g : !r4, !g4
+      }
+    }
+  }
+}
+
+// -----
+
+!r4 = memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+
+// A window of a window, the inner one at a static offset: 8 + 4 = 12 floats,
+// a multiple of 4: accepted (the proof follows both windows).
+gpuir.proc @nested_window(%A: memref<1024xf32, #gpuir.gmem> {gpuir.align = 16}, %B: memref<1024xf32, #gpuir.gmem> {gpuir.align = 16}) {
+  gpuir.device_function block(32) {
+    gpuir.for %task = 0 to 1 : cuda_tasks {
+      %r = gpuir.alloc : memref<32x4xf32, #gpuir.rmem>
+      %outer = gpuir.window %A[8 : 40] : memref<1024xf32, #gpuir.gmem> -> memref<32xf32, strided<[1], offset: 8>, #gpuir.gmem>
+      %inner = gpuir.window %outer[4 : 8] : memref<32xf32, strided<[1], offset: 8>, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: 12>, #gpuir.gmem>
+      %odd = gpuir.window %outer[2 : 6] : memref<32xf32, strided<[1], offset: 8>, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: 10>, #gpuir.gmem>
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %w = gpuir.window %r[%t, 0 : 4] : memref<32x4xf32, #gpuir.rmem> -> !r4
+        gpuir.sm80.ld_global %w, %inner : !r4, memref<4xf32, strided<[1], offset: 12>, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm80.ld_global' op moves 16 bytes at once, but its window can start at an element offset that is not a multiple of 4}}
+        gpuir.sm80.ld_global %w, %odd : !r4, memref<4xf32, strided<[1], offset: 10>, #gpuir.gmem>
+      }
+    }
+  }
+}

@@ -749,6 +749,34 @@ LogicalResult WindowOp::verify() {
         return emitOpError() << "the window's strides are " << show(expected)
                              << " but the result type says "
                              << show(resultStrides);
+    // A static offset in the result type is what the lowering addresses
+    // through: it must be the window's own (the source's offset plus the
+    // starts times the strides), known at compile time.
+    if (!ShapedType::isDynamic(resultOffset)) {
+      std::optional<int64_t> own;
+      if (!ShapedType::isDynamic(sourceOffset)) {
+        own = sourceOffset;
+        AffineMap m = getMap();
+        unsigned r = 0;
+        for (auto [d, isInterval] : llvm::enumerate(getIntervals())) {
+          auto lo = dyn_cast<AffineConstantExpr>(m.getResult(r++));
+          if (isInterval)
+            ++r;
+          if (!lo || ShapedType::isDynamic(sourceStrides[d])) {
+            own.reset();
+            break;
+          }
+          *own += lo.getValue() * sourceStrides[d];
+        }
+      }
+      if (!own || *own != resultOffset)
+        return emitOpError()
+               << "the window starts at element offset "
+               << (own ? std::to_string(*own)
+                       : std::string("known only at run time"))
+               << " of its buffer but the result type says offset: "
+               << resultOffset << "; write offset: ? (or the window's own)";
+    }
   }
   return success();
 }
