@@ -674,7 +674,7 @@ static bool touchesMemoryOffChip(const std::string &base) {
       "LDG",     "STG",     "LD",      "ST",      "ATOM",    "ATOMG",
       "RED",     "REDG",    "LDGSTS",  "LDL",     "STL",     "CCTL",
       "UBLKCP",  "UBLKRED", "UBLKPF",  "UTMALDG", "UTMASTG", "UTMAREDG",
-      "UTMAPF",  "SULD",    "SUST",    "SUATOM",  "SURED",   "TLD",
+      "UTMAPF",  "UTMACCTL", "SULD",   "SUST",    "SUATOM",  "SURED",   "TLD",
       "TEX",     "TLD4",    "TMML",    "TXD"};
   return ops.count(base) > 0;
 }
@@ -704,6 +704,37 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
       return -1;
     return int(it->line - 2);
   };
+  // Where the PTX marks fused regions, every instruction of the kernel's
+  // own code must have exactly one row: an instruction without one, or in
+  // two overlapping rows, could belong to a region unchecked.
+  const PtxEntry *marked = o.ptx ? o.ptx->findEntry(k.name) : nullptr;
+  if (marked && !marked->fusedRegions.empty()) {
+    for (size_t i = 1; i < k.lines.size(); ++i)
+      if (k.lines[i].begin < k.lines[i - 1].end) {
+        error(k.name, int64_t(k.lines[i].begin), "", "evidence",
+              "the cubin's line table gives overlapping rows at 0x" +
+                  llvm::utohexstr(k.lines[i].begin, false, 4) +
+                  ": the fused regions cannot be checked");
+        return;
+      }
+    auto hasRow = [&](int64_t offset) {
+      auto it = std::upper_bound(
+          k.lines.begin(), k.lines.end(), uint64_t(offset),
+          [](uint64_t o, const cubin::LineRange &r) { return o < r.begin; });
+      return it != k.lines.begin() && uint64_t(offset) < std::prev(it)->end;
+    };
+    for (const Function *f : fns) {
+      if (trustedNames.count(f->name))
+        continue;
+      for (const Instr &in : f->code)
+        if (!hasRow(in.offset)) {
+          error(k.name, in.offset, in.text(), "evidence",
+                "the cubin's line table gives this instruction no row, so "
+                "it may belong to a fused region unchecked");
+          return;
+        }
+    }
+  }
   std::set<int> seen;
   for (const Function *f : fns) {
     if (trustedNames.count(f->name))
