@@ -726,7 +726,11 @@ bool readLineTable(Reader &r, Cubin &c) {
       case 3: // DW_LNS_advance_line
         if (!sleb(sv))
           return bad("an operand is cut short");
-        line += sv;
+        // Saturated: a line far outside 32 bits is no line of ours, and an
+        // untrusted advance must not overflow.
+        if (__builtin_add_overflow(line, sv, &line) || line > INT32_MAX ||
+            line < INT32_MIN)
+          line = INT32_MIN;
         break;
       case 4: // DW_LNS_set_file
         if (!uleb(u))
