@@ -15,6 +15,7 @@ events, after warm-up, taken in `--rounds` rounds of Rake, copy and torch in
 turn (the clocks drift over a run) and compared by their medians.
 
 usage: bench.py RMSNORM_BUNDLE SOFTMAX_BUNDLE [ROWS ...] [--repeat N] [--rounds R]"""
+import argparse
 import statistics
 import sys
 
@@ -22,37 +23,25 @@ import torch
 
 import rake
 
-argv = sys.argv[1:]
-repeat, rounds = 20, 5
-for flag in ("--repeat", "--rounds"):
-    if flag in argv:
-        i = argv.index(flag)
-        value = int(argv[i + 1])
-        del argv[i:i + 2]
-        if flag == "--repeat":
-            repeat = value
-        else:
-            rounds = value
-rms_bundle, softmax_bundle = argv[:2]
-row_counts = [int(r) for r in argv[2:]] or [32768, 131072]
+parser = argparse.ArgumentParser(description="fused RMSNorm and softmax against the copy bandwidth")
+parser.add_argument("rms_bundle")
+parser.add_argument("softmax_bundle")
+parser.add_argument("rows", type=int, nargs="*", default=[32768, 131072])
+parser.add_argument("--repeat", type=int, default=20)
+parser.add_argument("--rounds", type=int, default=5)
+args = parser.parse_args()
+rms_bundle, softmax_bundle, row_counts = args.rms_bundle, args.softmax_bundle, args.rows
 COLS, ROWS_PER_TASK = 1000, 8
 
 
 def time_ms(fn):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(repeat):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / repeat
+    """One sample of `--repeat` back-to-back calls after one warm-up call."""
+    return rake.bench(fn, warmup=1, repeat=1, batch=args.repeat).median_ms
 
 
 def compare(name, fns):
     times = {k: [] for k in fns}
-    for _ in range(rounds):
+    for _ in range(args.rounds):
         for k, fn in fns.items():
             times[k].append(time_ms(fn))
     return {k: statistics.median(v) for k, v in times.items()}

@@ -9,6 +9,7 @@ A + B exactly, and checks that the vector kernel refuses a buffer that is
 not 16-byte aligned (exits 1 on any failure).
 
 usage: bench.py SCALAR_BUNDLE V4_BUNDLE [N ...] [--repeat N] [--rounds R]"""
+import argparse
 import statistics
 import sys
 
@@ -16,31 +17,19 @@ import torch
 
 import rake
 
-argv = sys.argv[1:]
-repeat, rounds = 20, 5
-for flag in ("--repeat", "--rounds"):
-    if flag in argv:
-        i = argv.index(flag)
-        value = int(argv[i + 1])
-        del argv[i:i + 2]
-        if flag == "--repeat":
-            repeat = value
-        else:
-            rounds = value
-scalar_bundle, v4_bundle = argv[:2]
-sizes = [int(n) for n in argv[2:]] or [1 << 24, 1 << 28]
+parser = argparse.ArgumentParser(description="vector_add and vector_add_v4 against torch.add")
+parser.add_argument("scalar_bundle")
+parser.add_argument("v4_bundle")
+parser.add_argument("sizes", type=int, nargs="*", default=[1 << 24, 1 << 28])
+parser.add_argument("--repeat", type=int, default=20)
+parser.add_argument("--rounds", type=int, default=5)
+args = parser.parse_args()
+scalar_bundle, v4_bundle, sizes, rounds = args.scalar_bundle, args.v4_bundle, args.sizes, args.rounds
 
 
 def time_ms(fn):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(repeat):
-        fn()
-    end.record()
-    torch.cuda.synchronize()
-    return start.elapsed_time(end) / repeat
+    """One sample of `--repeat` back-to-back calls after one warm-up call."""
+    return rake.bench(fn, warmup=1, repeat=1, batch=args.repeat).median_ms
 
 
 print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")

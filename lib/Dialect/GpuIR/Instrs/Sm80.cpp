@@ -705,6 +705,14 @@ Value asGlobal(OpBuilder &b, Location loc, Value v) {
   return memref::MemorySpaceCastOp::create(b, loc, global, v);
 }
 
+/// The sequential behavior of both: dst[i] = src[i] over the run.
+void copyRun(OpBuilder &b, Location loc, Value dst, Value src) {
+  forRange(b, loc, memrefOf(dst).getDimSize(0), [&](Value i) {
+    memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, src, i),
+                            dst, i);
+  });
+}
+
 int64_t runBytes(Value v) {
   MemRefType t = memrefOf(v);
   return t.getDimSize(0) * t.getElementTypeBitWidth() / 8;
@@ -728,11 +736,7 @@ SmallVector<InstrParam> LdGlobalOp::getParams() {
   return {dst, src};
 }
 LogicalResult LdGlobalOp::buildSequential(OpBuilder &b, ValueRange operands) {
-  Location loc = getLoc();
-  forRange(b, loc, memrefOf(operands[0]).getDimSize(0), [&](Value i) {
-    memref::StoreOp::create(
-        b, loc, memref::LoadOp::create(b, loc, operands[1], i), operands[0], i);
-  });
+  copyRun(b, getLoc(), operands[0], operands[1]);
   return success();
 }
 LogicalResult LdGlobalOp::buildDevice(OpBuilder &b, ValueRange operands,
@@ -770,11 +774,7 @@ SmallVector<InstrParam> StGlobalOp::getParams() {
   return {dst, src};
 }
 LogicalResult StGlobalOp::buildSequential(OpBuilder &b, ValueRange operands) {
-  Location loc = getLoc();
-  forRange(b, loc, memrefOf(operands[0]).getDimSize(0), [&](Value i) {
-    memref::StoreOp::create(
-        b, loc, memref::LoadOp::create(b, loc, operands[1], i), operands[0], i);
-  });
+  copyRun(b, getLoc(), operands[0], operands[1]);
   return success();
 }
 LogicalResult StGlobalOp::buildDevice(OpBuilder &b, ValueRange operands,
