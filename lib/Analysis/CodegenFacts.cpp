@@ -395,19 +395,12 @@ LogicalResult mlir::rake::verifyStaticBounds(ProcOp proc) {
       }
       return WalkResult::advance();
     }
-    Value memref;
-    AffineMap m;
-    ValueRange indices;
-    if (auto read = dyn_cast<ReadOp>(op))
-      memref = read.getMemref(), m = read.getMap(), indices = read.getIndices();
-    else if (auto write = dyn_cast<WriteOp>(op))
-      memref = write.getMemref(), m = write.getMap(),
-      indices = write.getIndices();
-    else if (auto reduce = dyn_cast<ReduceOp>(op))
-      memref = reduce.getMemref(), m = reduce.getMap(),
-      indices = reduce.getIndices();
-    else
+    auto access = dyn_cast<AccessOpInterface>(op);
+    if (!access || !access.isElementAccess())
       return WalkResult::advance();
+    Value memref = access.getBuffer();
+    AffineMap m = access.getMap();
+    ValueRange indices = access.getIndices();
     auto type = cast<MemRefType>(memref.getType());
     for (auto [d, e] : llvm::enumerate(m.getResults())) {
       if (type.isDynamicDim(d))

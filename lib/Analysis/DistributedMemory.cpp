@@ -200,32 +200,18 @@ collectAccesses(Value value, ArrayRef<Coord> outer, SmallVectorImpl<Access> &out
     Operation *user = use.getOwner();
     if (isa<FreeOp>(user))
       continue;
-    if (auto read = dyn_cast<ReadOp>(user)) {
-      out.push_back({user, compose(windowCoords(read.getMap(), read.getIndices(),
-                                                SmallVector<bool>(read.getMap().getNumResults(), false)))});
-      continue;
-    }
-    if (auto write = dyn_cast<WriteOp>(user)) {
-      if (use.getOperandNumber() != 1)
+    if (auto access = dyn_cast<AccessOpInterface>(user)) {
+      if (&use != &access.getBufferOperand())
+        continue; // The value a write stores.
+      SmallVector<Coord> coords = compose(windowCoords(
+          access.getMap(), access.getIndices(), access.getIntervalFlags()));
+      if (!access.isElementAccess()) {
+        if (failed(collectAccesses(user->getResult(0), coords, out, error,
+                                   errorOp)))
+          return failure();
         continue;
-      out.push_back({user, compose(windowCoords(write.getMap(), write.getIndices(),
-                                                SmallVector<bool>(write.getMap().getNumResults(), false)))});
-      continue;
-    }
-    if (auto reduce = dyn_cast<ReduceOp>(user)) {
-      if (use.getOperandNumber() != 1)
-        continue;
-      out.push_back({user, compose(windowCoords(reduce.getMap(), reduce.getIndices(),
-                                                SmallVector<bool>(reduce.getMap().getNumResults(), false)))});
-      continue;
-    }
-    if (auto window = dyn_cast<WindowOp>(user)) {
-      SmallVector<Coord> coords =
-          compose(windowCoords(window.getMap(), window.getIndices(),
-                               window.getIntervals()));
-      if (failed(collectAccesses(window.getResult(), coords, out, error,
-                                 errorOp)))
-        return failure();
+      }
+      out.push_back({user, coords});
       continue;
     }
     if (auto arrive = dyn_cast<ArriveOp>(user)) {

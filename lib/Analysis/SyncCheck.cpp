@@ -47,16 +47,18 @@ static std::string qualName(uint32_t q) {
   return gpuir::stringifyQualTimeline(static_cast<QualTimeline>(q));
 }
 
-void Interpreter::execCheck(Operation *op, Value v, ValueRange indices,
-                            AffineMap map, ArrayRef<bool> intervals,
-                            QualTimeline q, bool mutate, Level required) {
-  Var *var = lookup(op, v);
+void Interpreter::visitCheck(amir::AccessOpInterface check) {
+  Operation *op = check;
+  bool mutate = check.isMutation();
+  Level required = *check.getCheckedLevel();
+  Var *var = lookup(op, check.getVariable());
   if (!var)
     return;
-  Box region = evalWindow(*var, indices, map, intervals);
+  Box region = evalWindow(*var, check.getIndices(), check.getMap(),
+                          check.getIntervals());
   if (footprint && var->global && current.kind == ThreadSet::Device)
     footprint->add(var->alloc, region, mutate);
-  uint32_t qual = static_cast<uint32_t>(q);
+  uint32_t qual = static_cast<uint32_t>(check.getQuals());
   if (!inBounds(op, *var, region, mutate))
     return;
   RecordPtr hazard;

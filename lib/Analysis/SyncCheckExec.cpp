@@ -165,94 +165,72 @@ bool Interpreter::narrow(Attribute mapping, int64_t i) {
   return false;
 }
 
-void Interpreter::exec(Operation *op) {
-  if (auto loop = dyn_cast<LoopOp>(op))
-    return execLoop(loop);
-  if (auto guard = dyn_cast<GuardOp>(op)) {
-    ThreadSet saved = current;
-    if (auto threads = guard.getThreads()) {
-      if (auto domainAttr = dyn_cast<DomainAttr>(*threads);
-          domainAttr && domainAttr.getExtents().size() > kMaxDomainRank) {
-        report(guard, "the synchronization check supports thread domains "
-                      "of at most " +
-                          std::to_string(kMaxDomainRank) +
-                          " dimensions; this device function's has " +
-                          std::to_string(domainAttr.getExtents().size()),
-               {});
-        return;
-      }
-      if (auto domainAttr = dyn_cast<DomainAttr>(*threads)) {
-        domains.push_back(std::make_unique<SmallVector<int64_t>>(
-            domainAttr.getExtents()));
-        current.kind = ThreadSet::Device;
-        current.domain = domains.back().get();
-        current.lo.assign(domainAttr.getExtents().size(), 0);
-        current.hi.assign(domainAttr.getExtents().begin(),
-                          domainAttr.getExtents().end());
-      } else {
-        narrow(*threads, 0);
-      }
+void Interpreter::visitStmt(GuardOp guard) {
+  ThreadSet saved = current;
+  if (auto threads = guard.getThreads()) {
+    if (auto domainAttr = dyn_cast<DomainAttr>(*threads);
+        domainAttr && domainAttr.getExtents().size() > kMaxDomainRank) {
+      report(guard, "the synchronization check supports thread domains "
+                    "of at most " +
+                        std::to_string(kMaxDomainRank) +
+                        " dimensions; this device function's has " +
+                        std::to_string(domainAttr.getExtents().size()),
+             {});
+      return;
     }
-    if (conditionHolds(guard))
-      runBlock(guard.getBody().front());
-    else if (!guard.getElseBody().empty())
-      runBlock(guard.getElseBody().front());
-    current = saved;
-    return;
-  }
-  if (auto alloc = dyn_cast<AllocOp>(op)) {
-    if (alloc.getShared() && current.kind == ThreadSet::Device)
-      checkPendingFrees(current.task, alloc,
-                        "a later allocation that may take its memory");
-    auto var = std::make_unique<Var>();
-    var->name = alloc.getName().str();
-    var->shape.assign(alloc.getShape().begin(), alloc.getShape().end());
-    var->shared = alloc.getShared();
-    var->global = current.kind == ThreadSet::Cpu;
-    var->alloc = op;
-    if (auto bt = dyn_cast<BarrierType>(alloc.getResult().getType())) {
-      var->isBarrier = true;
-      var->mechanism = bt.getMechanism();
+    if (auto domainAttr = dyn_cast<DomainAttr>(*threads)) {
+      domains.push_back(std::make_unique<SmallVector<int64_t>>(
+          domainAttr.getExtents()));
+      current.kind = ThreadSet::Device;
+      current.domain = domains.back().get();
+      current.lo.assign(domainAttr.getExtents().size(), 0);
+      current.hi.assign(domainAttr.getExtents().begin(),
+                        domainAttr.getExtents().end());
+    } else {
+      narrow(*threads, 0);
     }
-    var->extents =
-        allocExtents(alloc, [&](Value v) { return env.lookup(v); });
-    if (std::optional<int64_t> arrivals = alloc.getArrivals())
-      var->arrivals = *arrivals;
-    vars[alloc.getResult()] = var.get();
-    storage.push_back(std::move(var));
-    return;
   }
-  if (auto freeOp = dyn_cast<FreeOp>(op))
-    return execFree(freeOp);
-  if (auto rec = dyn_cast<RecordReadOp>(op))
-    return record(op, rec.getVariable(), rec.getIndices(), rec.getMap(),
-                  rec.getIntervals(), rec.getQuals(), false,
-                  rec.getOutOfOrder());
-  if (auto rec = dyn_cast<RecordMutateOp>(op))
-    return record(op, rec.getVariable(), rec.getIndices(), rec.getMap(),
-                  rec.getIntervals(), rec.getQuals(), true,
-                  rec.getOutOfOrder());
-  if (auto check = dyn_cast<CheckReadsOp>(op))
-    return execCheck(op, check.getVariable(), check.getIndices(),
-                     check.getMap(), check.getIntervals(), check.getQuals(),
-                     /*mutate=*/false, check.getRequiredLevel());
-  if (auto check = dyn_cast<CheckMutatesOp>(op))
-    return execCheck(op, check.getVariable(), check.getIndices(),
-                     check.getMap(), check.getIntervals(), check.getQuals(),
-                     /*mutate=*/true, check.getRequiredLevel());
-  if (isa<CheckBarrierOp>(op))
-    return;
-  if (auto fence = dyn_cast<FenceOp>(op)) {
-    uint32_t pre = static_cast<uint32_t>(fence.getPre());
-    SmallVector<Captured> captured = capture(pre, fence.getTransitive(), op);
-    publish(captured, syncActors(), static_cast<uint32_t>(fence.getFull()),
-            static_cast<uint32_t>(fence.getTemporal()), op);
-    return;
+  if (conditionHolds(guard))
+    runBlock(guard.getBody().front());
+  else if (!guard.getElseBody().empty())
+    runBlock(guard.getElseBody().front());
+  current = saved;
+}
+
+void Interpreter::visitStmt(AllocOp alloc) {
+  if (alloc.getShared() && current.kind == ThreadSet::Device)
+    checkPendingFrees(current.task, alloc,
+                      "a later allocation that may take its memory");
+  auto var = std::make_unique<Var>();
+  var->name = alloc.getName().str();
+  var->shape.assign(alloc.getShape().begin(), alloc.getShape().end());
+  var->shared = alloc.getShared();
+  var->global = current.kind == ThreadSet::Cpu;
+  var->alloc = alloc;
+  if (auto bt = dyn_cast<BarrierType>(alloc.getResult().getType())) {
+    var->isBarrier = true;
+    var->mechanism = bt.getMechanism();
   }
-  if (auto arrive = dyn_cast<ArriveOp>(op))
-    return execArrive(arrive);
-  if (auto await = dyn_cast<AwaitOp>(op))
-    return execAwait(await);
+  var->extents = allocExtents(alloc, [&](Value v) { return env.lookup(v); });
+  if (std::optional<int64_t> arrivals = alloc.getArrivals())
+    var->arrivals = *arrivals;
+  vars[alloc.getResult()] = var.get();
+  storage.push_back(std::move(var));
+}
+
+void Interpreter::visitStmt(FenceOp fence) {
+  uint32_t pre = static_cast<uint32_t>(fence.getPre());
+  SmallVector<Captured> captured = capture(pre, fence.getTransitive(), fence);
+  publish(captured, syncActors(), static_cast<uint32_t>(fence.getFull()),
+          static_cast<uint32_t>(fence.getTemporal()), fence);
+}
+
+void Interpreter::visitUnhandledStmt(Operation *op) {
+  report(op, "the synchronization check cannot interpret '" +
+                 op->getName().getStringRef().str() +
+                 "'; an abstract-machine procedure holds only AMIR "
+                 "statements (docs/AMIR.md)",
+         {});
 }
 
 /// The threads a synchronization statement acts for: at CPU scope the
@@ -341,25 +319,16 @@ bool Interpreter::collapsible(LoopOp loop) {
       ivs.push_back(inner.getBody().getArgument(0));
       return;
     }
-    if (isa<CheckReadsOp, CheckMutatesOp>(op))
-      return;
-    if (auto r = dyn_cast<RecordReadOp>(op)) {
-      ok &= !r.getOutOfOrder();
-      return;
-    }
-    if (auto r = dyn_cast<RecordMutateOp>(op)) {
-      ok &= !r.getOutOfOrder();
+    if (auto access = dyn_cast<amir::AccessOpInterface>(op)) {
+      ok &= !access.isOutOfOrder();
       return;
     }
     ok = false;
   });
   if (ok)
-    loop.walk([&](Operation *op) {
-      if (!isa<CheckReadsOp, CheckMutatesOp, RecordReadOp, RecordMutateOp>(
-              op))
-        return;
-      AffineMap map = cast<AffineMapAttr>(op->getAttr("map")).getValue();
-      ValueRange operands = op->getOperands().drop_front();
+    loop.walk([&](amir::AccessOpInterface access) {
+      AffineMap map = access.getMap();
+      ValueRange operands = access.getIndices();
       SmallVector<unsigned> dimsOf(ivs.size(), 0);
       for (AffineExpr e : map.getResults()) {
         unsigned depending = 0;
@@ -422,18 +391,19 @@ Var *Interpreter::lookup(Operation *op, Value v) {
   return var;
 }
 
-void Interpreter::record(Operation *op, Value v, ValueRange indices,
-                         AffineMap map, ArrayRef<bool> intervals,
-                         QualTimeline q, bool mutate, bool outOfOrder) {
-  Var *var = lookup(op, v);
+void Interpreter::visitRecord(amir::AccessOpInterface access) {
+  Operation *op = access;
+  bool mutate = access.isMutation(), outOfOrder = access.isOutOfOrder();
+  Var *var = lookup(op, access.getVariable());
   if (!var)
     return;
   auto r = std::make_shared<Record>();
-  r->region = evalWindow(*var, indices, map, intervals);
+  r->region = evalWindow(*var, access.getIndices(), access.getMap(),
+                         access.getIntervals());
   if (footprint && var->global && current.kind == ThreadSet::Device)
     footprint->add(var->alloc, r->region, mutate);
   r->actors = current;
-  r->qual = static_cast<uint32_t>(q);
+  r->qual = static_cast<uint32_t>(access.getQuals());
   r->mutate = mutate;
   r->outOfOrder = outOfOrder;
   r->op = op;

@@ -13,6 +13,7 @@
 #define RAKE_LIB_ANALYSIS_SYNCCHECKINTERNAL_H
 
 #include "Rake/Analysis/SyncCheck.h"
+#include "Rake/Dialect/AMIR/IR/Visitors.h"
 #include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -490,7 +491,7 @@ inline DimRange dimRange(ArrayRef<Footprint::Access> accesses, size_t d) {
   return r;
 }
 
-class Interpreter {
+class Interpreter : public amir::StmtVisitor<Interpreter> {
 public:
   Interpreter(const SyncCheckOptions &options) : options(options) {}
   unsigned run(amir::ProcOp proc, ArrayRef<int64_t> controls);
@@ -515,8 +516,23 @@ private:
                  ArrayRef<bool> intervals);
   bool conditionHolds(amir::GuardOp guard);
   bool narrow(Attribute mapping, int64_t i);
-  void exec(Operation *op);
+  void exec(Operation *op) { dispatchStmt(op); }
   ThreadSet syncActors();
+
+  // Each statement (amir::StmtVisitor); records here, checks in
+  // SyncCheck.cpp.
+  friend class amir::StmtVisitor<Interpreter>;
+  using StmtVisitor::visitStmt;
+  void visitStmt(amir::LoopOp loop) { execLoop(loop); }
+  void visitStmt(amir::GuardOp guard);
+  void visitStmt(amir::AllocOp alloc);
+  void visitStmt(amir::FreeOp freeOp) { execFree(freeOp); }
+  void visitStmt(amir::FenceOp fence);
+  void visitStmt(amir::ArriveOp arrive) { execArrive(arrive); }
+  void visitStmt(amir::AwaitOp await) { execAwait(await); }
+  void visitRecord(amir::AccessOpInterface access);
+  void visitCheck(amir::AccessOpInterface check);
+  void visitUnhandledStmt(Operation *op);
   void execLoop(amir::LoopOp loop);
   bool collapsible(amir::LoopOp loop);
   static std::optional<int64_t> coefficient(AffineExpr e, ValueRange operands,
@@ -524,9 +540,6 @@ private:
   Var *lookup(Operation *op, Value v);
   amir::ArriveOp awaitMissing(const Record &r, const ThreadSet &t);
   std::string barrierName(amir::ArriveOp arrive);
-  void record(Operation *op, Value v, ValueRange indices, AffineMap map,
-              ArrayRef<bool> intervals, QualTimeline q, bool mutate,
-              bool outOfOrder);
   int64_t linearize(const Var &var, ArrayRef<int64_t> index);
   SmallVector<int64_t> elements(const Var &var, const Box &box);
   static bool phased(const Var &var);
@@ -576,9 +589,6 @@ private:
                              Fn drop);
 
   // The checks and the reports (SyncCheck.cpp).
-  void execCheck(Operation *op, Value v, ValueRange indices, AffineMap map,
-                 ArrayRef<bool> intervals, QualTimeline q, bool mutate,
-                 Level required);
   bool inBounds(Operation *op, const Var &var, const Box &region,
                 bool mutate);
   const SyncEvent *missedSync(const Record &r);

@@ -368,16 +368,7 @@ bool Planner::scanTask(std::string &why) {
       }
       return WalkResult::advance();
     }
-    if (auto a = dyn_cast<CheckReadsOp>(op))
-      ok = scanAccess(op, a.getVariable(), a.getIndices(), a.getMap(),
-                      a.getIntervals(), why);
-    else if (auto a = dyn_cast<CheckMutatesOp>(op))
-      ok = scanAccess(op, a.getVariable(), a.getIndices(), a.getMap(),
-                      a.getIntervals(), why);
-    else if (auto a = dyn_cast<RecordReadOp>(op))
-      ok = scanAccess(op, a.getVariable(), a.getIndices(), a.getMap(),
-                      a.getIntervals(), why);
-    else if (auto a = dyn_cast<RecordMutateOp>(op))
+    if (auto a = dyn_cast<amir::AccessOpInterface>(op))
       ok = scanAccess(op, a.getVariable(), a.getIndices(), a.getMap(),
                       a.getIntervals(), why);
     else

@@ -3,6 +3,7 @@
 #include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
 #include "Rake/Analysis/CodegenFacts.h"
 #include "Rake/Conversion/Passes.h"
+#include "Rake/Dialect/GpuIR/IR/Visitors.h"
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IRMapping.h"
@@ -36,17 +37,41 @@ struct Window {
   bool exempt = false;
 };
 
-class Converter {
+class Converter : public StmtVisitor<Converter, LogicalResult> {
 public:
   Converter(const CollectiveAnalysis &coll, OpBuilder &b) : coll(coll), b(b) {}
 
   FailureOr<amir::ProcOp> convert(ProcOp proc);
 
+  // Each statement's abstract-machine program (StmtVisitor).
+  using StmtVisitor::visitStmt;
+  LogicalResult visitStmt(ForOp loop) { return convertFor(loop); }
+  LogicalResult visitStmt(DeviceFunctionOp device) {
+    return convertDevice(device);
+  }
+  LogicalResult visitStmt(IfOp ifOp) { return convertIf(ifOp); }
+  LogicalResult visitStmt(WarpsOp warps) { return convertWarps(warps); }
+  /// A fused region is a promise about code generation; its statements run
+  /// where it stands.
+  LogicalResult visitStmt(FusedOp fused) {
+    return convertBlock(*fused.getBodyBlock());
+  }
+  LogicalResult visitStmt(AllocOp alloc) { return convertAlloc(alloc); }
+  LogicalResult visitStmt(FreeOp freeOp);
+  LogicalResult visitStmt(TensorMapOp map);
+  LogicalResult visitStmt(CallOp call);
+  LogicalResult visitAccess(AccessOpInterface access);
+  LogicalResult visitSync(Operation *op) { return convertSync(op); }
+  LogicalResult visitInstr(InstrOpInterface instr) {
+    return convertInstr(instr);
+  }
+  LogicalResult visitOther(Operation *op);
+  LogicalResult visitUnhandledStmt(Operation *op) { return visitOther(op); }
+
 private:
   LogicalResult convertBlock(Block &block, bool endsTask = false);
   /// The barrier of each CTA that ends a device task.
   LogicalResult emitCtaBarriers(Operation *at);
-  LogicalResult convertOp(Operation *op);
   /// A GpuIR if as an AMIR guard, with its then and else blocks.
   LogicalResult convertIf(IfOp ifOp);
   /// A warps region as an AMIR guard on the threads it maps to.
@@ -57,8 +82,6 @@ private:
   LogicalResult convertWindow(WindowOp window);
   LogicalResult convertFor(ForOp loop);
   LogicalResult convertDevice(DeviceFunctionOp device);
-  LogicalResult convertAccess(Operation *op, Value memref, ValueRange indices,
-                              AffineMap map, bool read, bool mutate);
   LogicalResult convertInstr(InstrOpInterface instr);
   FailureOr<Window> perThread(InstrOpInterface instr, const InstrParam &p,
                               const Window &w);
@@ -200,19 +223,22 @@ static bool hasArrivals(AllocOp alloc) {
   });
 }
 
-LogicalResult Converter::convertAccess(Operation *op, Value memref,
-                                       ValueRange indices, AffineMap map,
-                                       bool read, bool mutate) {
-  FailureOr<Window> w = windowOf(op, memref);
+/// An element access: its checks, then its record.
+LogicalResult Converter::visitAccess(AccessOpInterface access) {
+  if (auto window = dyn_cast<WindowOp>(access.getOperation()))
+    return convertWindow(window);
+  FailureOr<Window> w = windowOf(access, access.getBuffer());
   if (failed(w))
     return failure();
   if (w->exempt)
     return success();
+  ValueRange indices = access.getIndices();
   Window point =
-      compose(*w, SmallVector<Value>(indices.begin(), indices.end()), map,
-              /*asPoints=*/true);
-  auto qual = QualTimelineAttr::get(b.getContext(), plainQual(op, *w));
-  Location loc = op->getLoc();
+      compose(*w, SmallVector<Value>(indices.begin(), indices.end()),
+              access.getMap(), /*asPoints=*/true);
+  auto qual = QualTimelineAttr::get(b.getContext(), plainQual(access, *w));
+  Location loc = access->getLoc();
+  bool read = access.readsElement(), mutate = access.mutatesElement();
   if (read)
     emitOnWindow<amir::CheckReadsOp>(loc, point, qual, nullptr);
   if (mutate)
@@ -646,58 +672,32 @@ LogicalResult Converter::convertWindow(WindowOp window) {
   return success();
 }
 
-LogicalResult Converter::convertOp(Operation *op) {
-  Location loc = op->getLoc();
-  if (auto loop = dyn_cast<ForOp>(op))
-    return convertFor(loop);
-  if (auto device = dyn_cast<DeviceFunctionOp>(op))
-    return convertDevice(device);
-  if (auto ifOp = dyn_cast<IfOp>(op))
-    return convertIf(ifOp);
-  if (auto warps = dyn_cast<WarpsOp>(op))
-    return convertWarps(warps);
-  // A fused region is a promise about code generation; its statements run
-  // where it stands.
-  if (auto fused = dyn_cast<FusedOp>(op))
-    return convertBlock(*fused.getBodyBlock());
-  if (auto alloc = dyn_cast<AllocOp>(op))
-    return convertAlloc(alloc);
-  if (auto freeOp = dyn_cast<FreeOp>(op)) {
-    FailureOr<Window> w = windowOf(op, freeOp.getBuffer());
-    if (failed(w))
-      return failure();
-    amir::FreeOp::create(b, loc, w->var, UnitAttr());
-    freed.insert(w->var);
-    return success();
-  }
-  if (auto window = dyn_cast<WindowOp>(op))
-    return convertWindow(window);
-  if (isa<TensorMapOp>(op)) {
-    // A tensor map is a description made on the CPU; TMA instructions read
-    // through it as their global-memory parameter.
-    FailureOr<Window> src = windowOf(op, cast<TensorMapOp>(op).getSource());
-    if (failed(src))
-      return failure();
-    windows[op->getResult(0)] = *src;
-    return success();
-  }
-  if (auto read = dyn_cast<ReadOp>(op))
-    return convertAccess(op, read.getMemref(), read.getIndices(), read.getMap(),
-                         /*read=*/true, /*mutate=*/false);
-  if (auto write = dyn_cast<WriteOp>(op))
-    return convertAccess(op, write.getMemref(), write.getIndices(),
-                         write.getMap(), /*read=*/false, /*mutate=*/true);
-  if (auto reduce = dyn_cast<ReduceOp>(op))
-    return convertAccess(op, reduce.getMemref(), reduce.getIndices(),
-                         reduce.getMap(), /*read=*/true, /*mutate=*/true);
-  if (isa<FenceOp, ArriveOp, AwaitOp>(op))
-    return convertSync(op);
-  if (auto instr = dyn_cast<InstrOpInterface>(op))
-    return convertInstr(instr);
-  if (auto call = dyn_cast<CallOp>(op))
-    return call.emitOpError()
-           << "calls '" << call.getCallee()
-           << "'; the synchronization check needs calls inlined first";
+LogicalResult Converter::visitStmt(FreeOp freeOp) {
+  FailureOr<Window> w = windowOf(freeOp, freeOp.getBuffer());
+  if (failed(w))
+    return failure();
+  amir::FreeOp::create(b, freeOp.getLoc(), w->var, UnitAttr());
+  freed.insert(w->var);
+  return success();
+}
+
+/// A tensor map is a description made on the CPU; TMA instructions read
+/// through it as their global-memory parameter.
+LogicalResult Converter::visitStmt(TensorMapOp map) {
+  FailureOr<Window> src = windowOf(map, map.getSource());
+  if (failed(src))
+    return failure();
+  windows[map.getResult()] = *src;
+  return success();
+}
+
+LogicalResult Converter::visitStmt(CallOp call) {
+  return call.emitOpError()
+         << "calls '" << call.getCallee()
+         << "'; the synchronization check needs calls inlined first";
+}
+
+LogicalResult Converter::visitOther(Operation *op) {
   // Scalar arithmetic on data values has no memory effects to check.
   if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
     return success();
@@ -758,7 +758,7 @@ LogicalResult Converter::emitCtaBarriers(Operation *at) {
 LogicalResult Converter::convertBlock(Block &block, bool endsTask) {
   SmallVector<Value> allocated;
   for (Operation &op : block) {
-    if (failed(convertOp(&op)))
+    if (failed(dispatchStmt(&op)))
       return failure();
     if (auto alloc = dyn_cast<AllocOp>(&op))
       allocated.push_back(alloc.getResult());

@@ -2,7 +2,7 @@
 
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
-#include "SequentialLowering.h"
+#include "Rake/Conversion/Common/SequentialLowering.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -372,46 +372,48 @@ LogicalResult DeviceLowering::lowerDevice(DeviceFunctionOp device) {
   return success();
 }
 
-LogicalResult DeviceLowering::lowerOp(Operation *op) {
-  if (auto loop = dyn_cast<ForOp>(op)) {
-    if (loop.getMode() == LoopMode::cuda_threads)
-      return lowerThreadLoop(loop);
-    return lowerSeqLoop(loop);
-  }
-  if (auto fence = dyn_cast<FenceOp>(op))
-    return lowerFence(fence);
+LogicalResult DeviceLowering::visitStmt(ForOp loop) {
+  if (loop.getMode() == LoopMode::cuda_threads)
+    return lowerThreadLoop(loop);
+  return lowerSeqLoop(loop);
+}
+
+LogicalResult DeviceLowering::visitStmt(AllocOp alloc) {
+  return lowerAlloc(alloc);
+}
+
+// Shared and register buffers need no free.
+LogicalResult DeviceLowering::visitStmt(FreeOp) { return success(); }
+
+// A fused region's ops carry its marker in their locations
+// (markFusedRegions); the region itself lowers to its body, as the
+// sequential lowering's scopes do.
+LogicalResult DeviceLowering::visitScope(Operation *op, Block &body) {
   if (auto warps = dyn_cast<WarpsOp>(op))
     return lowerWarps(warps);
-  // A fused region's ops carry its marker in their locations
-  // (markFusedRegions); the region itself lowers to its body.
-  if (auto fused = dyn_cast<FusedOp>(op))
-    return lowerBlock(*fused.getBodyBlock());
-  if (auto arrive = dyn_cast<ArriveOp>(op))
-    return lowerArrive(arrive);
-  if (auto await = dyn_cast<AwaitOp>(op))
-    return lowerAwait(await);
-  if (auto tma = dyn_cast<TmaLoadOp>(op))
-    return lowerTmaLoad(tma);
-  if (auto instr = dyn_cast<InstrOpInterface>(op)) {
-    noteAsyncRegisters(instr);
-    return instr.buildDevice(b, instrOperands(op), threadId);
-  }
-  if (auto alloc = dyn_cast<AllocOp>(op))
-    return lowerAlloc(alloc);
-  if (isa<FreeOp>(op))
-    return success(); // Shared and register buffers need no free.
-  if (auto read = dyn_cast<ReadOp>(op);
-      read && failed(checkNotSwizzled(op, read.getMemref())))
-    return failure();
-  if (auto write = dyn_cast<WriteOp>(op);
-      write && failed(checkNotSwizzled(op, write.getMemref())))
-    return failure();
-  if (auto reduce = dyn_cast<ReduceOp>(op);
-      reduce && failed(checkNotSwizzled(op, reduce.getMemref())))
-    return failure();
-  if (auto window = dyn_cast<WindowOp>(op))
+  return Lowering::visitScope(op, body);
+}
+
+LogicalResult DeviceLowering::visitSync(Operation *op) {
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](FenceOp fence) { return lowerFence(fence); })
+      .Case([&](ArriveOp arrive) { return lowerArrive(arrive); })
+      .Case([&](AwaitOp await) { return lowerAwait(await); });
+}
+
+LogicalResult DeviceLowering::visitAccess(AccessOpInterface access) {
+  if (auto window = dyn_cast<WindowOp>(access.getOperation()))
     return lowerLocalWindow(window);
-  return Lowering::lowerOp(op);
+  if (failed(checkNotSwizzled(access, access.getBuffer())))
+    return failure();
+  return Lowering::visitAccess(access);
+}
+
+LogicalResult DeviceLowering::visitInstr(InstrOpInterface instr) {
+  if (auto tma = dyn_cast<TmaLoadOp>(instr.getOperation()))
+    return lowerTmaLoad(tma);
+  noteAsyncRegisters(instr);
+  return instr.buildDevice(b, instrOperands(instr), threadId);
 }
 
 /// A sequential loop; loops with constant bounds over register buffers
@@ -444,21 +446,9 @@ bool DeviceLowering::indexesRegisters(ForOp loop) {
     return t && isa_and_nonnull<RmemAttr>(t.getMemorySpace());
   };
   bool found = false;
-  loop.getBodyBlock()->walk([&](Operation *op) {
-    if (found)
-      return;
-    Value buf;
-    ValueRange idx;
-    if (auto r = dyn_cast<ReadOp>(op))
-      buf = r.getMemref(), idx = r.getIndices();
-    else if (auto w = dyn_cast<WriteOp>(op))
-      buf = w.getMemref(), idx = w.getIndices();
-    else if (auto d = dyn_cast<ReduceOp>(op))
-      buf = d.getMemref(), idx = d.getIndices();
-    else if (auto win = dyn_cast<WindowOp>(op))
-      buf = win.getSource(), idx = win.getIndices();
-    if (buf && isRmem(buf) &&
-        llvm::is_contained(idx, loop.getInductionVar()))
+  loop.getBodyBlock()->walk([&](AccessOpInterface access) {
+    if (!found && isRmem(access.getBuffer()) &&
+        llvm::is_contained(access.getIndices(), loop.getInductionVar()))
       found = true;
     // Instructions on register fragments inside the loop: their windows
     // are found above; a whole buffer passed in a loop is loop-invariant.

@@ -17,7 +17,7 @@
 #include "Rake/Analysis/KernelABI.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
-#include "../GpuIRToCPU/SequentialLowering.h"
+#include "Rake/Conversion/Common/SequentialLowering.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -65,11 +65,21 @@ private:
     return success();
   }
 
-  // The kernel's structure, loops, the dispatch of ops (DeviceLowering.cpp).
+  // What the statements mean on the device (the StmtVisitor handlers the
+  // sequential lowering's are replaced by); the rest lower as there.
+  using Lowering::visitStmt;
+  LogicalResult visitStmt(ForOp loop) override;
+  LogicalResult visitStmt(AllocOp alloc) override;
+  LogicalResult visitStmt(FreeOp freeOp) override;
+  LogicalResult visitScope(Operation *op, Block &body) override;
+  LogicalResult visitSync(Operation *op) override;
+  LogicalResult visitAccess(AccessOpInterface access) override;
+  LogicalResult visitInstr(InstrOpInterface instr) override;
+
+  // The kernel's structure and loops (DeviceLowering.cpp).
   LogicalResult lowerPaths(DeviceFunctionOp device);
   LogicalResult lowerWarps(WarpsOp warps);
   LogicalResult lowerDevice(DeviceFunctionOp device);
-  LogicalResult lowerOp(Operation *op) override;
   LogicalResult lowerSeqLoop(ForOp loop);
   static bool indexesRegisters(ForOp loop);
   LogicalResult lowerThreadLoop(ForOp loop);

@@ -99,13 +99,6 @@ amir.proc @window_results() {
 
 // -----
 
-amir.proc @check_data_as_barrier() {
-  %x = amir.alloc "x" [4] : !amir.data
-  // expected-error @+1 {{'amir.check_barrier' op checks a barrier variable, found '!amir.data'}}
-  amir.check_barrier %x[0] on cuda_in_order_ram : !amir.data
-}
-
-// -----
 
 amir.proc @await_interval() {
   %b = amir.alloc "b" [4] : !amir.barrier<mbarrier>

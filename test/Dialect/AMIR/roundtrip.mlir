@@ -34,8 +34,6 @@ amir.proc @reverse_tiles(%n: index) {
         // CHECK: amir.check_mutates %[[TILE]][0 : 256] on cuda_in_order_ram at fully_ordered : !amir.data
         amir.check_mutates %tile[0 : 256] on cuda_in_order_ram at fully_ordered : !amir.data
       }
-      // CHECK: amir.check_barrier %[[BAR]][%[[T]] mod 4] on cuda_in_order_ram : !amir.barrier<mbarrier>
-      amir.check_barrier %bar[%task mod 4] on cuda_in_order_ram : !amir.barrier<mbarrier>
       // CHECK: amir.arrive %[[BAR]][%[[T]] mod 4] pre(cuda_in_order_rmem | cuda_in_order_ram) on cuda_in_order_ram transitive : !amir.barrier<mbarrier>
       amir.arrive %bar[%task mod 4] pre(cuda_in_order_rmem | cuda_in_order_ram) on cuda_in_order_ram transitive : !amir.barrier<mbarrier>
       // CHECK: amir.await %[[BAR]][%[[T]] mod 4] full(cuda_in_order_rmem | cuda_in_order_ram) temporal(cuda_in_order_ram) lag(1) : !amir.barrier<mbarrier>

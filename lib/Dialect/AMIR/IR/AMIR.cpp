@@ -12,6 +12,7 @@ using namespace mlir::rake;
 using namespace mlir::rake::amir;
 
 #include "Rake/Dialect/AMIR/IR/Dialect.cpp.inc"
+#include "Rake/Dialect/AMIR/IR/OpInterfaces.cpp.inc"
 #include "Rake/Dialect/AMIR/IR/Enums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -328,12 +329,6 @@ LogicalResult CheckReadsOp::verify() {
   return verifyWindow(*this, getIndices(), getMap(), getIntervals());
 }
 LogicalResult CheckMutatesOp::verify() {
-  return verifyWindow(*this, getIndices(), getMap(), getIntervals());
-}
-LogicalResult CheckBarrierOp::verify() {
-  if (!isa<BarrierType>(getVariable().getType()))
-    return emitOpError() << "checks a barrier variable, found "
-                         << getVariable().getType();
   return verifyWindow(*this, getIndices(), getMap(), getIntervals());
 }
 LogicalResult ArriveOp::verify() {

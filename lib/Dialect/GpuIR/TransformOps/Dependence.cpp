@@ -60,16 +60,13 @@ LogicalResult mlir::rake::gpuir::collectAccesses(Operation *stmt,
     auto add = [&](Value operand, AccessMode mode, bool whole) {
       out.push_back({op, operand, mode, whole, rootOf(operand)});
     };
-    if (auto read = dyn_cast<ReadOp>(op)) {
-      add(read.getMemref(), AccessMode::read, false);
-      return WalkResult::advance();
-    }
-    if (auto write = dyn_cast<WriteOp>(op)) {
-      add(write.getMemref(), AccessMode::write, false);
-      return WalkResult::advance();
-    }
-    if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      add(reduce.getMemref(), AccessMode::read_write, false);
+    if (auto access = dyn_cast<AccessOpInterface>(op);
+        access && access.isElementAccess()) {
+      add(access.getBuffer(),
+          !access.mutatesElement() ? AccessMode::read
+          : !access.readsElement() ? AccessMode::write
+                                   : AccessMode::read_write,
+          false);
       return WalkResult::advance();
     }
     if (auto instr = dyn_cast<InstrOpInterface>(op)) {
@@ -229,14 +226,9 @@ InstancePair::addInstance(unsigned k, const Access &access) {
   Value v = access.operand;
   SmallVector<AffineExpr> idx;
   if (!access.whole) {
-    AffineMap map;
-    ValueRange indices;
-    if (auto read = dyn_cast<ReadOp>(access.op))
-      map = read.getMap(), indices = read.getIndices();
-    else if (auto write = dyn_cast<WriteOp>(access.op))
-      map = write.getMap(), indices = write.getIndices();
-    else if (auto reduce = dyn_cast<ReduceOp>(access.op))
-      map = reduce.getMap(), indices = reduce.getIndices();
+    auto element = cast<AccessOpInterface>(access.op);
+    AffineMap map = element.getMap();
+    ValueRange indices = element.getIndices();
     for (AffineExpr e : map.getResults()) {
       FailureOr<AffineExpr> a = align(k, e, indices);
       if (failed(a))

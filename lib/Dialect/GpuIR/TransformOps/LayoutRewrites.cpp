@@ -38,25 +38,12 @@ FailureOr<SmallVector<Coords, 4>> bufferUses(Value buffer, Refusal &why) {
   for (OpOperand &use : buffer.getUses()) {
     Operation *op = use.getOwner();
     Coords c{op, {}, {}, {}, {}};
-    auto element = [&](AffineMap map, ValueRange indices) {
-      c.operands = llvm::to_vector(indices);
-      for (AffineExpr e : map.getResults()) {
-        c.lo.push_back(e);
-        c.hi.push_back(AffineExpr());
-        c.interval.push_back(false);
-      }
-    };
-    if (auto read = dyn_cast<ReadOp>(op))
-      element(read.getMap(), read.getIndices());
-    else if (auto write = dyn_cast<WriteOp>(op); write && write.getMemref() == buffer)
-      element(write.getMap(), write.getIndices());
-    else if (auto reduce = dyn_cast<ReduceOp>(op); reduce && reduce.getMemref() == buffer)
-      element(reduce.getMap(), reduce.getIndices());
-    else if (auto window = dyn_cast<WindowOp>(op); window && window.getSource() == buffer) {
-      c.operands = llvm::to_vector(window.getIndices());
-      AffineMap map = window.getMap();
+    if (auto access = dyn_cast<AccessOpInterface>(op);
+        access && &use == &access.getBufferOperand()) {
+      c.operands = llvm::to_vector(access.getIndices());
+      AffineMap map = access.getMap();
       unsigned r = 0;
-      for (bool isInterval : window.getIntervals()) {
+      for (bool isInterval : access.getIntervalFlags()) {
         c.lo.push_back(map.getResult(r));
         c.hi.push_back(isInterval ? map.getResult(r + 1) : AffineExpr());
         c.interval.push_back(isInterval);

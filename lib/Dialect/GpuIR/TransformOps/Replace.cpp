@@ -659,17 +659,13 @@ LogicalResult NestRun::runOp(Operation &op) {
         return failure();
       return success();
     }
-    if (auto read = dyn_cast<ReadOp>(op))
-      return access(read, read.getMemref(), read.getMap(), read.getIndices(),
-                    std::nullopt, false);
-    if (auto write = dyn_cast<WriteOp>(op))
-      return access(write, write.getMemref(), write.getMap(),
-                    write.getIndices(), env.lookup(write.getValue()).node,
-                    false);
-    if (auto reduce = dyn_cast<ReduceOp>(op))
-      return access(reduce, reduce.getMemref(), reduce.getMap(),
-                    reduce.getIndices(), env.lookup(reduce.getValue()).node,
-                    true);
+    if (auto a = dyn_cast<AccessOpInterface>(op); a && a.isElementAccess()) {
+      std::optional<int> stored;
+      if (Value v = a.getStoredValue())
+        stored = env.lookup(v).node;
+      return access(a, a.getBuffer(), a.getMap(), a.getIndices(), stored,
+                    a.getAccessKind() == AccessKind::Reduce);
+    }
     if (isa<FenceOp, ArriveOp, AwaitOp>(op))
       return why.refuse(op.getLoc(), "the nest to replace must not "
                                      "synchronize");
@@ -708,11 +704,8 @@ FailureOr<Operation *> mlir::rake::gpuir::replaceWithInstruction(
     nest->walk([&](Operation *op) {
       if (first)
         return;
-      if (auto r = dyn_cast<ReadOp>(op); r && r.getMemref() == b)
-        first = op;
-      if (auto w = dyn_cast<WriteOp>(op); w && w.getMemref() == b)
-        first = op;
-      if (auto w = dyn_cast<ReduceOp>(op); w && w.getMemref() == b)
+      if (auto a = dyn_cast<AccessOpInterface>(op);
+          a && a.isElementAccess() && a.getBuffer() == b)
         first = op;
     });
     if (!first)

@@ -487,14 +487,10 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
                             "; " + describeAccess(a) +
                             " accesses it through a window");
     ElementAccess ea{a, {}, {}, {}};
-    if (auto read = dyn_cast<ReadOp>(a.op))
-      ea.map = read.getMap(), ea.indices = llvm::to_vector(read.getIndices());
-    else if (auto write = dyn_cast<WriteOp>(a.op))
-      ea.map = write.getMap(),
-      ea.indices = llvm::to_vector(write.getIndices());
-    else if (auto reduce = dyn_cast<ReduceOp>(a.op))
-      ea.map = reduce.getMap(),
-      ea.indices = llvm::to_vector(reduce.getIndices());
+    if (auto element = dyn_cast<AccessOpInterface>(a.op);
+        element && element.isElementAccess())
+      ea.map = element.getMap(),
+      ea.indices = llvm::to_vector(element.getIndices());
     llvm::SmallBitVector outerDims(ea.indices.size());
     for (auto [i, v] : llvm::enumerate(ea.indices))
       outerDims[i] = !innerValues.contains(v);
@@ -805,12 +801,9 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
         {ea.indices, AffineMap::get(ea.indices.size(), 0, offsets, ctx)});
     Operation *op = ea.access.op;
     rewriter.modifyOpInPlace(op, [&] {
-      if (auto read = dyn_cast<ReadOp>(op))
-        read.getMemrefMutable().assign(alloc.getResult());
-      else if (auto write = dyn_cast<WriteOp>(op))
-        write.getMemrefMutable().assign(alloc.getResult());
-      else if (auto reduce = dyn_cast<ReduceOp>(op))
-        reduce.getMemrefMutable().assign(alloc.getResult());
+      if (auto element = dyn_cast<AccessOpInterface>(op);
+          element && element.isElementAccess())
+        element.getBufferOperand().assign(alloc.getResult());
       setControlGroups(op, g);
     });
   }

@@ -14,6 +14,8 @@
 #define GET_TYPEDEF_CLASSES
 #include "Rake/Dialect/AMIR/IR/Types.h.inc"
 
+#include "Rake/Dialect/AMIR/IR/OpInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "Rake/Dialect/AMIR/IR/Ops.h.inc"
 

@@ -11,6 +11,7 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "Rake/Dialect/AMIR/IR/Dialect.td"
 include "Rake/Dialect/AMIR/IR/Attrs.td"
 include "Rake/Dialect/GpuIR/IR/Attrs.td"
+include "Rake/Dialect/AMIR/IR/Interfaces.td"
 
 defvar AMIR_ScopeTraits = [SingleBlock, NoTerminator];
 
@@ -140,8 +141,8 @@ def AMIR_FreeOp : AMIR_Op<"free"> {
   let assemblyFormat = "$variable (`implicit` $implicit^)? attr-dict `:` type($variable)";
 }
 
-class AMIR_AccessOp<string mnemonic, string summaryText>
-    : AMIR_Op<mnemonic> {
+class AMIR_AccessOp<string mnemonic, string summaryText, string mutation>
+    : AMIR_Op<mnemonic, [AMIR_AccessOpInterface]> {
   let summary = summaryText;
   let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
@@ -151,10 +152,18 @@ class AMIR_AccessOp<string mnemonic, string summaryText>
     `on` custom<QualSet>($quals) (`out_of_order` $out_of_order^)? attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isMutation() { return }] # mutation # [{; }
+    bool isCheck() { return false; }
+    bool isOutOfOrder() { return getOutOfOrder(); }
+    std::optional<::mlir::rake::amir::VisibilityLevel> getCheckedLevel() {
+      return std::nullopt;
+    }
+  }];
 }
 
 def AMIR_RecordReadOp : AMIR_AccessOp<"record_read",
-    "record a read of a window by the current threads"> {
+    "record a read of a window by the current threads", "false"> {
   let description = [{
     ```mlir
     amir.record_read %A[%task * 256 + %t] on cuda_in_order_ram : !amir.data
@@ -162,7 +171,7 @@ def AMIR_RecordReadOp : AMIR_AccessOp<"record_read",
   }];
 }
 def AMIR_RecordMutateOp : AMIR_AccessOp<"record_mutate",
-    "record a write or reduction of a window by the current threads"> {
+    "record a write or reduction of a window by the current threads", "true"> {
   let description = [{
     An `out_of_order` access (an asynchronous instruction's) is not visible
     even to the threads that issued it until a synchronization makes it so.
@@ -174,8 +183,9 @@ def AMIR_RecordMutateOp : AMIR_AccessOp<"record_mutate",
   }];
 }
 
-class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel>
-    : AMIR_Op<mnemonic> {
+class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel,
+                   string mutation>
+    : AMIR_Op<mnemonic, [AMIR_AccessOpInterface]> {
   let summary = summaryText;
   let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
@@ -194,11 +204,18 @@ class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel>
         return *l;
       return ::mlir::rake::amir::VisibilityLevel::}] # defaultLevel # [{;
     }
+    bool isMutation() { return }] # mutation # [{; }
+    bool isCheck() { return true; }
+    bool isOutOfOrder() { return false; }
+    std::optional<::mlir::rake::amir::VisibilityLevel> getCheckedLevel() {
+      return getRequiredLevel();
+    }
   }];
 }
 
 def AMIR_CheckReadsOp : AMIR_CheckOp<"check_reads",
-    "check that the window may be read: prior mutations are visible", "fully_ordered"> {
+    "check that the window may be read: prior mutations are visible", "fully_ordered",
+    "false"> {
   let description = [{
     Fails unless every prior mutation of the window is visible to the
     current threads on the given timelines at least at `level`.
@@ -210,15 +227,12 @@ def AMIR_CheckReadsOp : AMIR_CheckOp<"check_reads",
 }
 def AMIR_CheckMutatesOp : AMIR_CheckOp<"check_mutates",
     "check that the window may be mutated: prior accesses are ordered before",
-    "temporally_ordered"> {
+    "temporally_ordered", "true"> {
   let description = [{
     Fails unless every prior read and mutation of the window is visible to
     the current threads on the given timelines at least at `level`.
   }];
 }
-def AMIR_CheckBarrierOp : AMIR_CheckOp<"check_barrier",
-    "check that a barrier may be used: it is allocated and initialized",
-    "temporally_ordered">;
 
 def AMIR_FenceOp : AMIR_Op<"fence"> {
   let summary = "a fence of the current threads";

@@ -154,6 +154,12 @@ constexpr int64_t kUnboundedExtent = int64_t(1) << 40;
 #define GET_TYPEDEF_CLASSES
 #include "Rake/Dialect/GpuIR/IR/Types.h.inc"
 
+namespace mlir::rake::gpuir {
+/// What an access (AccessOpInterface) does to its element: a window does
+/// nothing itself; it is a view that instructions take as an argument.
+enum class AccessKind { Read, Write, Reduce, Window };
+} // namespace mlir::rake::gpuir
+
 #include "Rake/Dialect/GpuIR/IR/OpInterfaces.h.inc"
 
 #define GET_OP_CLASSES

@@ -101,4 +101,55 @@ def GpuIR_InstrOpInterface : OpInterface<"InstrOpInterface"> {
   let verify = [{ return ::mlir::rake::gpuir::verifyInstrOp($_op); }];
 }
 
+def GpuIR_AccessOpInterface : OpInterface<"AccessOpInterface"> {
+  let cppNamespace = "::mlir::rake::gpuir";
+  let description = [{
+    An access of part of a buffer written as a coordinate expression: a read,
+    write or reduction of one element, or a window (a view that instructions
+    take as arguments). Every analysis and conversion takes an access apart
+    through this interface: the buffer, the index operands, the map from
+    them to each coordinate (a point's index; an interval's lo and hi), and
+    which coordinates are intervals.
+  }];
+  let methods = [
+    InterfaceMethod<"The buffer accessed (a window's source).",
+      "::mlir::Value", "getBuffer", (ins), [{}],
+      [{ return $_op.getBufferOperand().get(); }]>,
+    InterfaceMethod<"The operand that holds the buffer.",
+      "::mlir::OpOperand &", "getBufferOperand">,
+    InterfaceMethod<"The index operands of the coordinate expression.",
+      "::mlir::OperandRange", "getIndices">,
+    InterfaceMethod<[{The map from the indices to the coordinates: one result
+      per point coordinate, two (lo, hi) per interval.}],
+      "::mlir::AffineMap", "getMap">,
+    InterfaceMethod<"Which coordinates are intervals (none for an element).",
+      "::llvm::SmallVector<bool>", "getIntervalFlags", (ins), [{}],
+      [{ return ::llvm::SmallVector<bool>($_op.getMap().getNumResults(),
+                                          false); }]>,
+    InterfaceMethod<"What the access does to its element (or that it is a view).",
+      "::mlir::rake::gpuir::AccessKind", "getAccessKind">,
+    InterfaceMethod<"The value written or added; null for a read or a window.",
+      "::mlir::Value", "getStoredValue", (ins), [{}], [{ return nullptr; }]>,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Whether it accesses one element (a read, write or reduction), not a
+    /// window.
+    bool isElementAccess() {
+      return $_op.getAccessKind() != ::mlir::rake::gpuir::AccessKind::Window;
+    }
+    /// Whether the access reads its element (a read or a reduction).
+    bool readsElement() {
+      auto k = $_op.getAccessKind();
+      return k == ::mlir::rake::gpuir::AccessKind::Read ||
+             k == ::mlir::rake::gpuir::AccessKind::Reduce;
+    }
+    /// Whether the access changes its element (a write or a reduction).
+    bool mutatesElement() {
+      auto k = $_op.getAccessKind();
+      return k == ::mlir::rake::gpuir::AccessKind::Write ||
+             k == ::mlir::rake::gpuir::AccessKind::Reduce;
+    }
+  }];
+}
+
 #endif // RAKE_GPUIR_INTERFACES

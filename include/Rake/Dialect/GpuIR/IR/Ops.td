@@ -305,14 +305,22 @@ def GpuIR_FreeOp : GpuIR_Op<"free"> {
 // Data access
 //===----------------------------------------------------------------------===//
 
-class GpuIR_AccessOp<string mnemonic, list<Trait> traits = []>
-    : GpuIR_Op<mnemonic, traits> {
+class GpuIR_AccessOp<string mnemonic, string kind, list<Trait> traits = []>
+    : GpuIR_Op<mnemonic, traits # [GpuIR_AccessOpInterface]> {
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  code accessDecl = [{}];
+  code accessDecl = [{
+    ::mlir::OpOperand &getBufferOperand() { return getMemrefMutable(); }
+    ::mlir::rake::gpuir::AccessKind getAccessKind() {
+      return ::mlir::rake::gpuir::AccessKind::}] # kind # [{;
+    }
+  }];
+  code storingDecl = accessDecl # [{
+    ::mlir::Value getStoredValue() { return getValue(); }
+  }];
 }
 
-def GpuIR_ReadOp : GpuIR_AccessOp<"read"> {
+def GpuIR_ReadOp : GpuIR_AccessOp<"read", "Read"> {
   let summary = "read one element of a buffer";
   let description = [{
     ```mlir
@@ -325,7 +333,7 @@ def GpuIR_ReadOp : GpuIR_AccessOp<"read"> {
   let extraClassDeclaration = accessDecl;
 }
 
-def GpuIR_WriteOp : GpuIR_AccessOp<"write"> {
+def GpuIR_WriteOp : GpuIR_AccessOp<"write", "Write"> {
   let summary = "write one element of a buffer";
   let description = [{
     ```mlir
@@ -334,10 +342,10 @@ def GpuIR_WriteOp : GpuIR_AccessOp<"write"> {
   }];
   let arguments = (ins AnyType:$value, AnyMemRef:$memref,
                        Variadic<Index>:$indices, AffineMapAttr:$map);
-  let extraClassDeclaration = accessDecl;
+  let extraClassDeclaration = storingDecl;
 }
 
-def GpuIR_ReduceOp : GpuIR_AccessOp<"reduce"> {
+def GpuIR_ReduceOp : GpuIR_AccessOp<"reduce", "Reduce"> {
   let summary = "add to one element of a buffer (+=)";
   let description = [{
     A reduction reads and writes its element; unlike a write, the order of
@@ -349,10 +357,10 @@ def GpuIR_ReduceOp : GpuIR_AccessOp<"reduce"> {
   }];
   let arguments = (ins AnyType:$value, AnyMemRef:$memref,
                        Variadic<Index>:$indices, AffineMapAttr:$map);
-  let extraClassDeclaration = accessDecl;
+  let extraClassDeclaration = storingDecl;
 }
 
-def GpuIR_WindowOp : GpuIR_Op<"window", [Pure,
+def GpuIR_WindowOp : GpuIR_Op<"window", [Pure, GpuIR_AccessOpInterface,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "a view of part of a buffer";
   let description = [{
@@ -375,6 +383,15 @@ def GpuIR_WindowOp : GpuIR_Op<"window", [Pure,
     /// Where the window starts in each dimension of the source (a point's
     /// index, an interval's lo), as expressions of the map's dimensions.
     ::llvm::SmallVector<::mlir::AffineExpr> getStarts();
+
+    // AccessOpInterface.
+    ::mlir::OpOperand &getBufferOperand() { return getSourceMutable(); }
+    ::llvm::SmallVector<bool> getIntervalFlags() {
+      return ::llvm::SmallVector<bool>(getIntervals());
+    }
+    ::mlir::rake::gpuir::AccessKind getAccessKind() {
+      return ::mlir::rake::gpuir::AccessKind::Window;
+    }
   }];
 }
 

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SequentialLowering.h"
+#include "Rake/Conversion/Common/SequentialLowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
