@@ -517,38 +517,82 @@ void readToolInfo(Reader &r, Cubin &c) {
 
 } // namespace
 
-/// Reads .debug_line (DWARF 2 to 4 line programs, as ptxas writes them from
-/// the PTX's .loc directives) into the kernels' line ranges. Each sequence
-/// starts with DW_LNE_set_address, which .rela.debug_line relocates against
-/// a symbol of the kernel's text section; without a relocation the
-/// sequence belongs to the only kernel, or the cubin is refused.
-bool readLineTable(Reader &r, Cubin &c) {
-  int lineIndex = -1;
-  for (size_t i = 0; i < c.sections.size(); ++i)
-    if (c.sections[i].name == ".debug_line")
-      lineIndex = int(i);
-  if (lineIndex < 0)
-    return true;
-  const Section &sec = c.sections[lineIndex];
-  if (!r.ok(sec.offset, sec.size, ".debug_line"))
-    return false;
-  // Relocations of .debug_line: offset in the section -> (symbol, addend).
-  std::map<uint64_t, std::pair<uint32_t, int64_t>> relocs;
-  for (const Section &s : c.sections) {
-    if (s.type != 4 /*SHT_RELA*/ || s.info != uint32_t(lineIndex))
-      continue;
-    if (!r.ok(s.offset, s.size, ".rela.debug_line"))
+namespace {
+
+/// A reader of .debug_line (DWARF 2 to 4 line programs, as ptxas writes
+/// them from the PTX's .loc directives) into the kernels' line ranges. Each
+/// sequence starts with DW_LNE_set_address, which .rela.debug_line
+/// relocates against a symbol of the kernel's text section; without a
+/// relocation the sequence belongs to the only kernel, or the cubin is
+/// refused.
+class LineTableReader {
+public:
+  LineTableReader(Reader &r, Cubin &c) : r(r), c(c) {}
+
+  bool read() {
+    int lineIndex = -1;
+    for (size_t i = 0; i < c.sections.size(); ++i)
+      if (c.sections[i].name == ".debug_line")
+        lineIndex = int(i);
+    if (lineIndex < 0)
+      return true;
+    const Section &sec = c.sections[lineIndex];
+    if (!r.ok(sec.offset, sec.size, ".debug_line") ||
+        !readRelocations(lineIndex))
       return false;
-    for (uint64_t o = 0; o + 24 <= s.size; o += 24)
-      relocs[r.u64(s.offset + o)] = {uint32_t(r.u64(s.offset + o + 8) >> 32),
-                                     int64_t(r.u64(s.offset + o + 16))};
+    base = p = sec.offset;
+    end = sec.offset + sec.size;
+    while (p < end)
+      if (!readUnit())
+        return false;
+    for (Kernel &k : c.kernels)
+      std::sort(k.lines.begin(), k.lines.end(),
+                [](const LineRange &a, const LineRange &b) {
+                  return a.begin < b.begin;
+                });
+    return true;
   }
-  auto bad = [&](const std::string &why) {
+
+private:
+  /// A unit's header: what its line program needs.
+  struct Header {
+    uint8_t minInst = 1;
+    int8_t lineBase = 0;
+    uint8_t lineRange = 1;
+    uint8_t opcodeBase = 1;
+    std::vector<uint8_t> opLengths;
+    std::vector<std::string> files{""};
+  };
+  /// The line program's state machine.
+  struct State {
+    uint64_t address = 0;
+    uint64_t file = 1;
+    int64_t line = 1;
+    Kernel *kernel = nullptr;
+    bool haveRow = false;
+    LineRange row;
+  };
+
+  bool bad(const std::string &why) {
     r.error = "the cubin's line table (.debug_line) is malformed: " + why;
     return false;
-  };
-  uint64_t base = sec.offset, end = sec.offset + sec.size, p = base;
-  auto uleb = [&](uint64_t &v) {
+  }
+
+  /// Relocations of .debug_line: offset in the section -> (symbol, addend).
+  bool readRelocations(int lineIndex) {
+    for (const Section &s : c.sections) {
+      if (s.type != 4 /*SHT_RELA*/ || s.info != uint32_t(lineIndex))
+        continue;
+      if (!r.ok(s.offset, s.size, ".rela.debug_line"))
+        return false;
+      for (uint64_t o = 0; o + 24 <= s.size; o += 24)
+        relocs[r.u64(s.offset + o)] = {uint32_t(r.u64(s.offset + o + 8) >> 32),
+                                       int64_t(r.u64(s.offset + o + 16))};
+    }
+    return true;
+  }
+
+  bool uleb(uint64_t &v) {
     v = 0;
     for (unsigned shift = 0; p < end && shift < 64; shift += 7) {
       uint8_t byte = r.b[p++];
@@ -557,8 +601,9 @@ bool readLineTable(Reader &r, Cubin &c) {
         return true;
     }
     return false;
-  };
-  auto sleb = [&](int64_t &v) {
+  }
+
+  bool sleb(int64_t &v) {
     uint64_t u = 0;
     unsigned shift = 0;
     uint8_t byte = 0x80;
@@ -573,8 +618,9 @@ bool readLineTable(Reader &r, Cubin &c) {
       u |= ~uint64_t(0) << shift;
     v = int64_t(u);
     return true;
-  };
-  auto cstring = [&](std::string &s) {
+  }
+
+  bool cstring(std::string &s) {
     s.clear();
     while (p < end && r.b[p])
       s.push_back(char(r.b[p++]));
@@ -582,8 +628,10 @@ bool readLineTable(Reader &r, Cubin &c) {
       return false;
     ++p;
     return true;
-  };
-  while (p < end) {
+  }
+
+  /// One unit: its header, then its line program, read within its length.
+  bool readUnit() {
     if (end - p < 4)
       return bad("a unit header is cut short");
     uint64_t unitLength = r.u32(p);
@@ -595,6 +643,19 @@ bool readLineTable(Reader &r, Cubin &c) {
     uint64_t unitEnd = p + unitLength;
     uint64_t savedEnd = end;
     end = unitEnd;
+    Header h;
+    uint64_t programStart = 0;
+    if (!readHeader(h, programStart))
+      return false;
+    p = programStart;
+    if (!runProgram(h))
+      return false;
+    end = savedEnd;
+    p = unitEnd;
+    return true;
+  }
+
+  bool readHeader(Header &h, uint64_t &programStart) {
     if (end - p < 2 + 4 + 4)
       return bad("a unit header is cut short");
     uint16_t version = r.u16(p);
@@ -606,24 +667,23 @@ bool readLineTable(Reader &r, Cubin &c) {
     p += 4;
     if (headerLength > end - p)
       return bad("a unit header runs past its unit");
-    uint64_t programStart = p + headerLength;
-    uint8_t minInst = r.b[p++];
+    programStart = p + headerLength;
+    h.minInst = r.b[p++];
     if (version >= 4)
       ++p; // maximum_operations_per_instruction
     if (p + 4 > end)
       return bad("a unit header is cut short");
-    bool defaultIsStmt = r.b[p++] != 0;
-    (void)defaultIsStmt;
-    int8_t lineBase = int8_t(r.b[p++]);
-    uint8_t lineRange = r.b[p++];
-    uint8_t opcodeBase = r.b[p++];
-    if (lineRange == 0 || opcodeBase == 0)
+    ++p; // default_is_stmt
+    h.lineBase = int8_t(r.b[p++]);
+    h.lineRange = r.b[p++];
+    h.opcodeBase = r.b[p++];
+    if (h.lineRange == 0 || h.opcodeBase == 0)
       return bad("a zero line_range or opcode_base");
-    std::vector<uint8_t> opLengths(opcodeBase, 0);
-    for (unsigned i = 1; i < opcodeBase; ++i) {
+    h.opLengths.assign(h.opcodeBase, 0);
+    for (unsigned i = 1; i < h.opcodeBase; ++i) {
       if (p >= end)
         return bad("the standard opcode lengths are cut short");
-      opLengths[i] = r.b[p++];
+      h.opLengths[i] = r.b[p++];
     }
     std::string s;
     while (true) { // include_directories
@@ -632,7 +692,6 @@ bool readLineTable(Reader &r, Cubin &c) {
       if (s.empty())
         break;
     }
-    std::vector<std::string> files{""};
     while (true) { // file_names
       if (!cstring(s))
         return bad("the file names are cut short");
@@ -641,126 +700,144 @@ bool readLineTable(Reader &r, Cubin &c) {
       uint64_t dir, mtime, length;
       if (!uleb(dir) || !uleb(mtime) || !uleb(length))
         return bad("a file entry is cut short");
-      files.push_back(s);
+      h.files.push_back(s);
     }
-    p = programStart;
-    // The state machine.
-    uint64_t address = 0;
-    uint64_t file = 1;
-    int64_t line = 1;
-    Kernel *kernel = nullptr;
-    bool haveRow = false;
-    LineRange row;
-    auto emit = [&](bool endSequence) {
-      if (haveRow && kernel && address >= row.begin) {
-        row.end = address;
-        if (row.end > row.begin)
-          kernel->lines.push_back(row);
-      }
-      haveRow = !endSequence;
-      row.begin = address;
-      row.file = file < files.size() ? files[file] : "";
-      row.line = uint32_t(line < 0 ? 0 : line);
-    };
+    return true;
+  }
+
+  /// Ends the pending row at the current address (kept if it covers
+  /// something of a kernel) and starts the next, unless the sequence ends.
+  static void emit(const Header &h, State &st, bool endSequence) {
+    if (st.haveRow && st.kernel && st.address >= st.row.begin) {
+      st.row.end = st.address;
+      if (st.row.end > st.row.begin)
+        st.kernel->lines.push_back(st.row);
+    }
+    st.haveRow = !endSequence;
+    st.row.begin = st.address;
+    st.row.file = st.file < h.files.size() ? h.files[st.file] : "";
+    st.row.line = uint32_t(st.line < 0 ? 0 : st.line);
+  }
+
+  bool runProgram(const Header &h) {
+    State st;
     while (p < end) {
       uint8_t op = r.b[p++];
-      if (op >= opcodeBase) {
-        unsigned adj = op - opcodeBase;
-        address += uint64_t(adj / lineRange) * minInst;
-        line += lineBase + int(adj % lineRange);
-        emit(false);
+      if (op >= h.opcodeBase) { // a special opcode
+        unsigned adj = op - h.opcodeBase;
+        st.address += uint64_t(adj / h.lineRange) * h.minInst;
+        st.line += h.lineBase + int(adj % h.lineRange);
+        emit(h, st, false);
         continue;
       }
-      uint64_t u = 0;
-      int64_t sv = 0;
-      switch (op) {
-      case 0: { // extended
-        uint64_t len;
-        if (!uleb(len) || len == 0 || len > end - p)
-          return bad("an extended opcode is cut short");
-        uint64_t next = p + len;
-        uint8_t sub = r.b[p++];
-        if (sub == 1) { // DW_LNE_end_sequence
-          emit(true);
-          address = 0;
-          file = 1;
-          line = 1;
-          kernel = nullptr;
-        } else if (sub == 2) { // DW_LNE_set_address
-          uint64_t at = p - base;
-          uint64_t raw = len - 1 == 8 ? r.u64(p) : len - 1 == 4 ? r.u32(p) : 0;
-          auto it = relocs.find(at);
-          kernel = nullptr;
-          if (it != relocs.end()) {
-            uint32_t symIndex = it->second.first;
-            if (symIndex >= c.symbols.size())
-              return bad("a relocation names symbol " +
-                         std::to_string(symIndex) + ", which does not exist");
-            const Symbol &sym = c.symbols[symIndex];
-            for (Kernel &k : c.kernels)
-              if (int(sym.section) == k.textSection)
-                kernel = &k;
-            address = sym.value + uint64_t(it->second.second) + raw;
-          } else if (c.kernels.size() == 1) {
-            kernel = &c.kernels.front();
-            address = raw;
-          } else {
-            return bad("a sequence's start address has no relocation, and "
-                       "the cubin has several kernels");
-          }
-          if (!kernel)
-            return bad("a sequence starts in a section that is no kernel's "
-                       "text");
-        }
-        p = next;
-        break;
-      }
-      case 1: // DW_LNS_copy
-        emit(false);
-        break;
-      case 2: // DW_LNS_advance_pc
-        if (!uleb(u))
-          return bad("an operand is cut short");
-        address += u * minInst;
-        break;
-      case 3: // DW_LNS_advance_line
-        if (!sleb(sv))
-          return bad("an operand is cut short");
-        // Saturated: a line far outside 32 bits is no line of ours, and an
-        // untrusted advance must not overflow.
-        if (__builtin_add_overflow(line, sv, &line) || line > INT32_MAX ||
-            line < INT32_MIN)
-          line = INT32_MIN;
-        break;
-      case 4: // DW_LNS_set_file
-        if (!uleb(u))
-          return bad("an operand is cut short");
-        file = u;
-        break;
-      case 8: // DW_LNS_const_add_pc
-        address += uint64_t((255 - opcodeBase) / lineRange) * minInst;
-        break;
-      case 9: // DW_LNS_fixed_advance_pc
-        if (end - p < 2)
-          return bad("an operand is cut short");
-        address += r.u16(p);
-        p += 2;
-        break;
-      default: // operands to skip (set_column, negate_stmt, ...)
-        for (unsigned i = 0; i < opLengths[op]; ++i)
-          if (!uleb(u))
-            return bad("an operand is cut short");
-      }
+      if (!(op == 0 ? runExtended(h, st) : runStandard(h, st, op)))
+        return false;
     }
-    end = savedEnd;
-    p = unitEnd;
+    return true;
   }
-  for (Kernel &k : c.kernels)
-    std::sort(k.lines.begin(), k.lines.end(),
-              [](const LineRange &a, const LineRange &b) {
-                return a.begin < b.begin;
-              });
-  return true;
+
+  bool runExtended(const Header &h, State &st) {
+    uint64_t len;
+    if (!uleb(len) || len == 0 || len > end - p)
+      return bad("an extended opcode is cut short");
+    uint64_t next = p + len;
+    uint8_t sub = r.b[p++];
+    if (sub == 1) { // DW_LNE_end_sequence
+      emit(h, st, true);
+      st.address = 0;
+      st.file = 1;
+      st.line = 1;
+      st.kernel = nullptr;
+    } else if (sub == 2) { // DW_LNE_set_address
+      if (!setAddress(st, len - 1))
+        return false;
+    }
+    p = next;
+    return true;
+  }
+
+  /// DW_LNE_set_address: the kernel and address of the sequence, through
+  /// the operand's relocation.
+  bool setAddress(State &st, uint64_t size) {
+    uint64_t at = p - base;
+    uint64_t raw = size == 8 ? r.u64(p) : size == 4 ? r.u32(p) : 0;
+    auto it = relocs.find(at);
+    st.kernel = nullptr;
+    if (it != relocs.end()) {
+      uint32_t symIndex = it->second.first;
+      if (symIndex >= c.symbols.size())
+        return bad("a relocation names symbol " + std::to_string(symIndex) +
+                   ", which does not exist");
+      const Symbol &sym = c.symbols[symIndex];
+      for (Kernel &k : c.kernels)
+        if (int(sym.section) == k.textSection)
+          st.kernel = &k;
+      st.address = sym.value + uint64_t(it->second.second) + raw;
+    } else if (c.kernels.size() == 1) {
+      st.kernel = &c.kernels.front();
+      st.address = raw;
+    } else {
+      return bad("a sequence's start address has no relocation, and the "
+                 "cubin has several kernels");
+    }
+    if (!st.kernel)
+      return bad("a sequence starts in a section that is no kernel's text");
+    return true;
+  }
+
+  bool runStandard(const Header &h, State &st, uint8_t op) {
+    uint64_t u = 0;
+    int64_t sv = 0;
+    switch (op) {
+    case 1: // DW_LNS_copy
+      emit(h, st, false);
+      return true;
+    case 2: // DW_LNS_advance_pc
+      if (!uleb(u))
+        return bad("an operand is cut short");
+      st.address += u * h.minInst;
+      return true;
+    case 3: // DW_LNS_advance_line
+      if (!sleb(sv))
+        return bad("an operand is cut short");
+      // Saturated: a line far outside 32 bits is no line of ours, and an
+      // untrusted advance must not overflow.
+      if (__builtin_add_overflow(st.line, sv, &st.line) ||
+          st.line > INT32_MAX || st.line < INT32_MIN)
+        st.line = INT32_MIN;
+      return true;
+    case 4: // DW_LNS_set_file
+      if (!uleb(u))
+        return bad("an operand is cut short");
+      st.file = u;
+      return true;
+    case 8: // DW_LNS_const_add_pc
+      st.address += uint64_t((255 - h.opcodeBase) / h.lineRange) * h.minInst;
+      return true;
+    case 9: // DW_LNS_fixed_advance_pc
+      if (end - p < 2)
+        return bad("an operand is cut short");
+      st.address += r.u16(p);
+      p += 2;
+      return true;
+    default: // operands to skip (set_column, negate_stmt, ...)
+      for (unsigned i = 0; i < h.opLengths[op]; ++i)
+        if (!uleb(u))
+          return bad("an operand is cut short");
+      return true;
+    }
+  }
+
+  Reader &r;
+  Cubin &c;
+  std::map<uint64_t, std::pair<uint32_t, int64_t>> relocs;
+  uint64_t base = 0, end = 0, p = 0;
+};
+
+} // namespace
+
+static bool readLineTable(Reader &r, Cubin &c) {
+  return LineTableReader(r, c).read();
 }
 
 bool rake::cubin::parse(const std::vector<uint8_t> &bytes, Cubin &c,

@@ -239,6 +239,15 @@ private:
   void checkFunction(const cubin::Kernel &k, const Function &f, bool trusted,
                      bool isKernel, const std::set<std::string> &trustedNames,
                      KernelReport &rep);
+  std::vector<bool> reachable(const cubin::Kernel &k, const Function &f);
+  void checkCallsAndLoops(const cubin::Kernel &k, const Function &f, size_t i,
+                          bool reached, bool counted,
+                          const std::set<std::string> &trustedNames,
+                          KernelReport &rep);
+  void checkReciprocal(const cubin::Kernel &k, const Function &f, size_t i,
+                       const std::set<std::string> &trustedNames);
+  void checkFlushToZero(const cubin::Kernel &k, const Function &f, size_t i,
+                        const std::set<std::string> &trustedNames);
 
   const cubin::Cubin &c;
   const Options &o;
@@ -360,12 +369,21 @@ static bool residualOfReciprocal(const Function &f, size_t j) {
   return false;
 }
 
-void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
-                            bool trusted, bool isKernel,
-                            const std::set<std::string> &trustedNames,
-                            KernelReport &rep) {
-  const std::string &kn = k.name;
-  // Reachability from the function's first instruction.
+/// The target of a branch (its last operand), or -1.
+static int64_t branchTarget(const Instr &in) {
+  std::vector<std::string> ops = in.operandList();
+  if (ops.empty())
+    return -1;
+  int64_t t = 0;
+  if (llvm::StringRef(ops.back()).getAsInteger(0, t))
+    return -1;
+  return t;
+}
+
+/// Which instructions of the function its first one reaches; a branch to
+/// no instruction of it is an evidence error.
+std::vector<bool> Checker::reachable(const cubin::Kernel &k,
+                                     const Function &f) {
   size_t n = f.code.size();
   std::vector<bool> reach(n, false);
   std::vector<size_t> work;
@@ -373,15 +391,6 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
     reach[0] = true;
     work.push_back(0);
   }
-  auto targetOf = [&](const Instr &in) -> int64_t {
-    std::vector<std::string> ops = in.operandList();
-    if (ops.empty())
-      return -1;
-    int64_t t = 0;
-    if (llvm::StringRef(ops.back()).getAsInteger(0, t))
-      return -1;
-    return t;
-  };
   bool cfOk = true;
   while (!work.empty()) {
     size_t i = work.back();
@@ -393,11 +402,11 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
     if (!ends && i + 1 < n)
       next.push_back(i + 1);
     if (b == "BRA") {
-      int64_t t = targetOf(in);
+      int64_t t = branchTarget(in);
       int64_t idx = (t - f.start) / 16;
       if (t < 0 || t < f.start || idx >= int64_t(n) || (t - f.start) % 16) {
         if (cfOk)
-          error(kn, in.offset, in.text(), "evidence",
+          error(k.name, in.offset, in.text(), "evidence",
                 "a branch whose target is not an instruction of " + f.name);
         cfOk = false;
       } else {
@@ -410,157 +419,196 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
         work.push_back(j);
       }
   }
+  return reach;
+}
 
-  for (size_t i = 0; i < n; ++i) {
+void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
+                            bool trusted, bool isKernel,
+                            const std::set<std::string> &trustedNames,
+                            KernelReport &rep) {
+  std::vector<bool> reach = reachable(k, f);
+  for (size_t i = 0; i < f.code.size(); ++i) {
     const Instr &in = f.code[i];
     std::string b = in.base();
     if (isKernel || !trusted)
       ++rep.instructions;
     std::string cls = p.classOf(in.opcode);
     if (cls.empty()) {
-      error(kn, in.offset, in.text(), "unknown-instruction",
+      error(k.name, in.offset, in.text(), "unknown-instruction",
             "instruction " + b + " is not known to profile " + p.name);
       continue;
     }
     if (p.isTensorCore(in.opcode))
       ++rep.tensorCore[in.opcode];
-    if (b == "CALL") {
-      std::vector<std::string> ops = in.operandList();
-      std::string target = ops.empty() ? "" : ops.back();
-      if (trustedNames.count(target)) {
-        std::string nm = internalName(target);
-        if (!llvm::is_contained(rep.subroutines, nm))
-          rep.subroutines.push_back(nm);
-      } else {
-        error(kn, in.offset, in.text(), "call",
-              "a call to the helper function '" + target + "'; profile " +
-                  p.name + " forbids calls (only NVIDIA's arithmetic "
-                  "subroutines may be called)");
-      }
-    }
-    if (b == "LDL" || b == "STL")
-      error(kn, in.offset, in.text(), "local-memory",
-            std::string("a local memory ") + (b == "LDL" ? "load" : "store") +
-                " (a spill or a local array); profile " + p.name +
-                " forbids local memory");
-    // Loops: a reachable branch back to itself or an earlier instruction.
-    if (b == "BRA" && reach[i] && (isKernel || !trusted)) {
-      int64_t t = targetOf(in);
-      if (t >= 0 && t <= in.offset) {
-        ++rep.backwardBranches;
-        if (rep.sourceLoops == 0)
-          error(kn, in.offset, in.text(), "loop",
-                "a backward branch (a loop) to 0x" +
-                    llvm::utohexstr(t, false, 4) +
-                    " in the machine code, but the source has no loop");
-        else if (rep.sourceLoops < 0)
-          error(kn, in.offset, in.text(), "evidence",
-                "a backward branch (a loop), and no evidence of the "
-                "source's loops (no PTX, no manifest field) to explain it");
-      }
-    }
+    checkCallsAndLoops(k, f, i, reach[i], isKernel || !trusted, trustedNames,
+                       rep);
     if (trusted)
       continue;
     // Floating point, outside NVIDIA's correctly rounded subroutines.
     bool fpArith = cls == "float32" || cls == "half" || cls == "float64";
-    if (b == "MUFU") {
-      std::vector<std::string> ops = in.operandList();
-      std::string fn = in.opcode.substr(5);
-      if (fn == "RCP") {
-        // Correctly rounded division checks its result with FCHK of the
-        // same divisor (ptxas may compute the reciprocal of a divisor
-        // shared by several divisions early); the correctly rounded
-        // reciprocal (rcp.rn) refines it with the residual FFMA r, x, -1
-        // and has NVIDIA's slow path; integer division starts from the
-        // reciprocal of an I2F.*.RP conversion.
-        bool fchk = false, rcpRn = false, intDiv = false;
-        std::string dst = ops.empty() ? "" : regOf(ops[0]);
-        std::string src = ops.size() > 1 ? regOf(ops[1]) : "";
-        for (size_t j = i + 1; j < n && j <= i + 64; ++j) {
-          std::vector<std::string> jops = f.code[j].operandList();
-          if (f.code[j].base() == "FCHK" && jops.size() > 2 &&
-              regOf(jops[2]) == src) {
-            fchk = true;
-            break;
-          }
-          if (!jops.empty() && regOf(jops[0]) == src)
-            break;
-        }
-        bool rcpSlowPath = false;
-        for (const std::string &t : trustedNames)
-          rcpSlowPath |= llvm::StringRef(t).contains("rcp_rn");
-        for (size_t j = i + 1; j < n && j <= i + 3 && rcpSlowPath; ++j)
-          rcpRn |= isReciprocalResidual(f.code[j], dst, src);
-        for (size_t j = i; j-- > 0;) {
-          std::vector<std::string> dops = f.code[j].operandList();
-          if (!dops.empty() && regOf(dops[0]) == src) {
-            intDiv = (f.code[j].base() == "I2F" || f.code[j].base() == "UI2F") &&
-                     f.code[j].has("RP");
-            break;
-          }
-        }
-        if (!fchk && !rcpRn && !intDiv)
-          error(kn, in.offset, in.text(), "fp-approx",
-                "an approximate reciprocal that is not part of a correctly "
-                "rounded divide (no FCHK follows it) nor of an integer "
-                "divide; profile " + p.name + " requires correctly rounded "
-                "division");
-      } else if (fn == "RSQ") {
-        bool slow = false;
-        for (const std::string &t : trustedNames)
-          slow |= llvm::StringRef(t).contains("sqrt_rn");
-        if (!slow)
-          error(kn, in.offset, in.text(), "fp-approx",
-                "an approximate reciprocal square root outside the correctly "
-                "rounded square root (no call of its slow path); profile " +
-                    p.name + " requires correctly rounded square root");
-      } else {
-        error(kn, in.offset, in.text(), "fp-approx",
-              "MUFU." + fn + " is an approximation; profile " + p.name +
-                  " forbids approximate functions");
-      }
-    }
-    if (in.has("FTZ") && (fpArith || b == "F2F" || b == "F2I")) {
-      // F2I with truncation gives 0 for a subnormal either way; the
-      // correctly rounded square root's fast path refines MUFU.RSQ with FTZ
-      // operations whose inputs are never subnormal.
-      bool harmless = b == "F2I" && in.has("TRUNC");
-      if (!harmless) {
-        std::vector<std::string> ops = in.operandList();
-        for (size_t a = 1; a < ops.size() && !harmless; ++a) {
-          std::string src = regOf(ops[a]);
-          if (src.empty())
-            continue;
-          for (size_t j = i; j-- > 0;) {
-            std::vector<std::string> dops = f.code[j].operandList();
-            // The return address set up for a call of a trusted slow path
-            // is on the other branch of the fast path's test.
-            if (f.code[j].base() == "MOV" && j + 1 < n &&
-                f.code[j + 1].base() == "CALL" &&
-                !f.code[j + 1].operandList().empty() &&
-                trustedNames.count(f.code[j + 1].operandList().back()))
-              continue;
-            if (!dops.empty() && regOf(dops[0]) == src) {
-              // Or the negated residual of a correctly rounded reciprocal
-              // (r x - 1 for r = MUFU.RCP x: never subnormal on its fast
-              // path, which the exponent test in front of it guarantees).
-              harmless = f.code[j].opcode == "MUFU.RSQ" ||
-                         residualOfReciprocal(f, j);
-              break;
-            }
-          }
-        }
-      }
-      if (!harmless)
-        error(kn, in.offset, in.text(), "fp-ftz",
-              in.opcode + " flushes subnormals to zero; profile " + p.name +
-                  " keeps subnormals");
-    }
+    if (b == "MUFU")
+      checkReciprocal(k, f, i, trustedNames);
+    if (in.has("FTZ") && (fpArith || b == "F2F" || b == "F2I"))
+      checkFlushToZero(k, f, i, trustedNames);
     if (fpArith && (in.has("RM") || in.has("RP") || in.has("RZ")))
-      error(kn, in.offset, in.text(), "fp-rounding",
+      error(k.name, in.offset, in.text(), "fp-rounding",
             in.opcode + " rounds other than to nearest even; profile " +
                 p.name + " requires round to nearest even");
   }
+}
+
+/// Calls other than of trusted subroutines, local memory, and loops the
+/// source does not explain. `counted`: the instruction is the kernel's or
+/// of an untrusted function (loops in trusted subroutines are theirs).
+void Checker::checkCallsAndLoops(const cubin::Kernel &k, const Function &f,
+                                 size_t i, bool reached, bool counted,
+                                 const std::set<std::string> &trustedNames,
+                                 KernelReport &rep) {
+  const std::string &kn = k.name;
+  const Instr &in = f.code[i];
+  std::string b = in.base();
+  if (b == "CALL") {
+    std::vector<std::string> ops = in.operandList();
+    std::string target = ops.empty() ? "" : ops.back();
+    if (trustedNames.count(target)) {
+      std::string nm = internalName(target);
+      if (!llvm::is_contained(rep.subroutines, nm))
+        rep.subroutines.push_back(nm);
+    } else {
+      error(kn, in.offset, in.text(), "call",
+            "a call to the helper function '" + target + "'; profile " +
+                p.name +
+                " forbids calls (only NVIDIA's arithmetic "
+                "subroutines may be called)");
+    }
+  }
+  if (b == "LDL" || b == "STL")
+    error(kn, in.offset, in.text(), "local-memory",
+          std::string("a local memory ") + (b == "LDL" ? "load" : "store") +
+              " (a spill or a local array); profile " + p.name +
+              " forbids local memory");
+  // Loops: a reachable branch back to itself or an earlier instruction.
+  if (b == "BRA" && reached && counted) {
+    int64_t t = branchTarget(in);
+    if (t >= 0 && t <= in.offset) {
+      ++rep.backwardBranches;
+      if (rep.sourceLoops == 0)
+        error(kn, in.offset, in.text(), "loop",
+              "a backward branch (a loop) to 0x" +
+                  llvm::utohexstr(t, false, 4) +
+                  " in the machine code, but the source has no loop");
+      else if (rep.sourceLoops < 0)
+        error(kn, in.offset, in.text(), "evidence",
+              "a backward branch (a loop), and no evidence of the "
+              "source's loops (no PTX, no manifest field) to explain it");
+    }
+  }
+}
+
+/// MUFU: only the reciprocal of a correctly rounded divide, reciprocal or
+/// integer divide, and the reciprocal square root of the correctly rounded
+/// square root; every other MUFU is an approximation.
+void Checker::checkReciprocal(const cubin::Kernel &k, const Function &f,
+                              size_t i,
+                              const std::set<std::string> &trustedNames) {
+  const std::string &kn = k.name;
+  const Instr &in = f.code[i];
+  size_t n = f.code.size();
+  std::vector<std::string> ops = in.operandList();
+  std::string fn = in.opcode.substr(5);
+  if (fn == "RCP") {
+    // Correctly rounded division checks its result with FCHK of the same
+    // divisor (ptxas may compute the reciprocal of a divisor shared by
+    // several divisions early); the correctly rounded reciprocal (rcp.rn)
+    // refines it with the residual FFMA r, x, -1 and has NVIDIA's slow
+    // path; integer division starts from the reciprocal of an I2F.*.RP
+    // conversion.
+    bool fchk = false, rcpRn = false, intDiv = false;
+    std::string dst = ops.empty() ? "" : regOf(ops[0]);
+    std::string src = ops.size() > 1 ? regOf(ops[1]) : "";
+    for (size_t j = i + 1; j < n && j <= i + 64; ++j) {
+      std::vector<std::string> jops = f.code[j].operandList();
+      if (f.code[j].base() == "FCHK" && jops.size() > 2 &&
+          regOf(jops[2]) == src) {
+        fchk = true;
+        break;
+      }
+      if (!jops.empty() && regOf(jops[0]) == src)
+        break;
+    }
+    bool rcpSlowPath = false;
+    for (const std::string &t : trustedNames)
+      rcpSlowPath |= llvm::StringRef(t).contains("rcp_rn");
+    for (size_t j = i + 1; j < n && j <= i + 3 && rcpSlowPath; ++j)
+      rcpRn |= isReciprocalResidual(f.code[j], dst, src);
+    for (size_t j = i; j-- > 0;) {
+      std::vector<std::string> dops = f.code[j].operandList();
+      if (!dops.empty() && regOf(dops[0]) == src) {
+        intDiv = (f.code[j].base() == "I2F" || f.code[j].base() == "UI2F") &&
+                 f.code[j].has("RP");
+        break;
+      }
+    }
+    if (!fchk && !rcpRn && !intDiv)
+      error(kn, in.offset, in.text(), "fp-approx",
+            "an approximate reciprocal that is not part of a correctly "
+            "rounded divide (no FCHK follows it) nor of an integer "
+            "divide; profile " +
+                p.name +
+                " requires correctly rounded "
+                "division");
+  } else if (fn == "RSQ") {
+    bool slow = false;
+    for (const std::string &t : trustedNames)
+      slow |= llvm::StringRef(t).contains("sqrt_rn");
+    if (!slow)
+      error(kn, in.offset, in.text(), "fp-approx",
+            "an approximate reciprocal square root outside the correctly "
+            "rounded square root (no call of its slow path); profile " +
+                p.name + " requires correctly rounded square root");
+  } else {
+    error(kn, in.offset, in.text(), "fp-approx",
+          "MUFU." + fn + " is an approximation; profile " + p.name +
+              " forbids approximate functions");
+  }
+}
+
+/// An FTZ modifier is harmless where no input can be subnormal: F2I with
+/// truncation (0 for a subnormal either way), and the operations of the
+/// correctly rounded square root's and reciprocal's fast paths, whose
+/// inputs the exponent test in front of them keeps normal.
+void Checker::checkFlushToZero(const cubin::Kernel &k, const Function &f,
+                               size_t i,
+                               const std::set<std::string> &trustedNames) {
+  const Instr &in = f.code[i];
+  size_t n = f.code.size();
+  bool harmless = in.base() == "F2I" && in.has("TRUNC");
+  std::vector<std::string> ops = in.operandList();
+  for (size_t a = 1; a < ops.size() && !harmless; ++a) {
+    std::string src = regOf(ops[a]);
+    if (src.empty())
+      continue;
+    for (size_t j = i; j-- > 0;) {
+      std::vector<std::string> dops = f.code[j].operandList();
+      // The return address set up for a call of a trusted slow path is on
+      // the other branch of the fast path's test.
+      if (f.code[j].base() == "MOV" && j + 1 < n &&
+          f.code[j + 1].base() == "CALL" &&
+          !f.code[j + 1].operandList().empty() &&
+          trustedNames.count(f.code[j + 1].operandList().back()))
+        continue;
+      if (!dops.empty() && regOf(dops[0]) == src) {
+        // Or the negated residual of a correctly rounded reciprocal
+        // (r x - 1 for r = MUFU.RCP x: never subnormal on its fast path).
+        harmless = f.code[j].opcode == "MUFU.RSQ" || residualOfReciprocal(f, j);
+        break;
+      }
+    }
+  }
+  if (!harmless)
+    error(k.name, in.offset, in.text(), "fp-ftz",
+          in.opcode + " flushes subnormals to zero; profile " + p.name +
+              " keeps subnormals");
 }
 
 void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,

@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 #include "Rake/Dialect/GpuIR/TransformOps/Rewrites.h"
 #include "RewriteUtils.h"
-#include "Rake/Dialect/GpuIR/IR/Syntax.h"
+#include "TransformOpUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,9 +24,10 @@ using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
 using namespace mlir::transform;
+using namespace mlir::rake::gpuir::detail;
 
-static DiagnosedSilenceableFailure refused(Operation *transformOp,
-                                           const Refusal &why) {
+DiagnosedSilenceableFailure
+mlir::rake::gpuir::detail::refused(Operation *transformOp, const Refusal &why) {
   DiagnosedSilenceableFailure diag = emitSilenceableFailure(why.loc)
                                      << why.message;
   for (const auto &[loc, text] : why.notes)
@@ -34,8 +36,8 @@ static DiagnosedSilenceableFailure refused(Operation *transformOp,
   return diag;
 }
 
-static DiagnosedSilenceableFailure notALoop(Operation *transformOp,
-                                            Operation *target) {
+DiagnosedSilenceableFailure
+mlir::rake::gpuir::detail::notALoop(Operation *transformOp, Operation *target) {
   Refusal why(target->getLoc());
   (void)why.refuse(target->getLoc(),
                    "'" + transformOp->getName().getStringRef() +
@@ -329,7 +331,7 @@ void transform::GpuIRSimplifyOp::getEffects(
 
 /// A rewrite that keeps its target (and what is in it) and may return new
 /// handles.
-static void readsTargetModifiesPayload(
+void mlir::rake::gpuir::detail::readsTargetModifiesPayload(
     Operation *op, MutableArrayRef<OpOperand> target,
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(target, effects);
@@ -527,11 +529,6 @@ void transform::GpuIRStageMemOp::getEffects(
   producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
 }
-
-static LogicalResult syncOperands(Operation *target, StringRef barrier,
-                                  std::optional<AffineMap> coords,
-                                  std::optional<ArrayAttr> loops, Value &bar,
-                                  SmallVector<Value> &operands, Refusal &why);
 
 DiagnosedSilenceableFailure transform::GpuIRReplaceOp::applyToOne(
     TransformRewriter &rewriter, Operation *target,
@@ -853,176 +850,6 @@ DiagnosedSilenceableFailure transform::GpuIRRingOp::applyToOne(
   if (failed(bar))
     return refused(*this, why);
   results.push_back(*bar);
-  return DiagnosedSilenceableFailure::success();
-}
-
-//===----------------------------------------------------------------------===//
-// Synchronization
-//===----------------------------------------------------------------------===//
-
-void transform::GpuIRPermuteLoopsOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-
-DiagnosedSilenceableFailure transform::GpuIRPermuteLoopsOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  auto loop = dyn_cast<ForOp>(target);
-  if (!loop)
-    return notALoop(*this, target);
-  Refusal why(target->getLoc());
-  if (failed(permuteLoops(rewriter, loop, getPerm(), why)))
-    return refused(*this, why);
-  results.push_back(loop);
-  return DiagnosedSilenceableFailure::success();
-}
-
-void transform::GpuIRSkewOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-
-DiagnosedSilenceableFailure transform::GpuIRSkewOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  Refusal why(target->getLoc());
-  FailureOr<ForOp> loop = skewLoop(rewriter, target, getDepth(), why);
-  if (failed(loop))
-    return refused(*this, why);
-  results.push_back(*loop);
-  return DiagnosedSilenceableFailure::success();
-}
-
-void transform::GpuIRAllocBarrierOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-void transform::GpuIRInsertArriveOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-void transform::GpuIRInsertAwaitOp::getEffects(
-    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
-  readsTargetModifiesPayload(*this, getTargetMutable(), effects);
-}
-
-DiagnosedSilenceableFailure transform::GpuIRAllocBarrierOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  Refusal why(target->getLoc());
-  if (!isa<BarrierType>(getType())) {
-    (void)why.refuse(target->getLoc(), "alloc_barrier allocates a "
-                                       "!gpuir.barrier<...>");
-    return refused(*this, why);
-  }
-  rewriter.setInsertionPoint(target);
-  auto alloc = AllocOp::create(rewriter, target->getLoc(), getType(),
-                               ValueRange(), rewriter.getStringAttr(getName()));
-  results.push_back(alloc);
-  return DiagnosedSilenceableFailure::success();
-}
-
-/// The barrier named at `target`, and its coordinates' operands (the named
-/// loops around `target`), or a refusal.
-static LogicalResult syncOperands(Operation *target, StringRef barrier,
-                                  std::optional<AffineMap> coords,
-                                  std::optional<ArrayAttr> loops, Value &bar,
-                                  SmallVector<Value> &operands, Refusal &why) {
-  bar = lookupBuffer(target, barrier);
-  if (!bar || !isa<BarrierType>(bar.getType()))
-    return why.refuse(target->getLoc(), "no barrier named '" + barrier +
-                                            "' is visible at this statement");
-  if (!coords)
-    return success();
-  if (!loops || coords->getNumDims() != loops->size() ||
-      coords->getNumSymbols())
-    return why.refuse(target->getLoc(),
-                      "the barrier's coordinates are a map over the named "
-                      "loops' variables, one dimension each");
-  for (Attribute a : *loops) {
-    StringRef name = cast<StringAttr>(a).getValue();
-    Value iv;
-    for (Operation *p = target; p && !iv; p = p->getParentOp())
-      if (auto loop = dyn_cast<ForOp>(p))
-        if (loop.getIvName() && *loop.getIvName() == name)
-          iv = loop.getInductionVar();
-    if (!iv)
-      return why.refuse(target->getLoc(),
-                        "no loop over %" + name + " around this statement");
-    operands.push_back(iv);
-  }
-  return success();
-}
-
-/// Verifies a new synchronization statement; on failure, erases it and
-/// refuses with the verifier's message.
-static LogicalResult verifyInserted(RewriterBase &rewriter, Operation *op,
-                                    Refusal &why) {
-  std::string message;
-  auto valid = [&]() -> LogicalResult {
-    if (failed(op->getName().verifyInvariants(op)))
-      return failure();
-    return verify(op);
-  };
-  if (succeeded(gpuir::detail::checkQuietly(op->getContext(), valid, message)))
-    return success();
-  Location loc = op->getLoc();
-  rewriter.eraseOp(op);
-  return why.refuse(loc, "the inserted statement is not valid here: " +
-                             message);
-}
-
-DiagnosedSilenceableFailure transform::GpuIRInsertArriveOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  Refusal why(target->getLoc());
-  Value bar;
-  SmallVector<Value> operands;
-  if (failed(syncOperands(target, getBarrier(), getCoords(), getLoops(), bar,
-                          operands, why)))
-    return refused(*this, why);
-  if (getBefore())
-    rewriter.setInsertionPoint(target);
-  else
-    rewriter.setInsertionPointAfter(target);
-  AffineMap map = getCoords() ? *getCoords()
-                              : AffineMap::get(0, 0, {}, getContext());
-  SmallVector<bool> intervals(map.getNumResults(), false);
-  auto arrive = ArriveOp::create(
-      rewriter, target->getLoc(), getPreAttr(), ValueRange{bar}, operands,
-      rewriter.getArrayAttr({AffineMapAttr::get(map)}),
-      rewriter.getArrayAttr({rewriter.getDenseBoolArrayAttr(intervals)}));
-  if (failed(verifyInserted(rewriter, arrive, why)))
-    return refused(*this, why);
-  results.push_back(arrive);
-  return DiagnosedSilenceableFailure::success();
-}
-
-DiagnosedSilenceableFailure transform::GpuIRInsertAwaitOp::applyToOne(
-    TransformRewriter &rewriter, Operation *target,
-    ApplyToEachResultList &results, TransformState &state) {
-  Refusal why(target->getLoc());
-  Value bar;
-  SmallVector<Value> operands;
-  if (failed(syncOperands(target, getBarrier(), getCoords(), getLoops(), bar,
-                          operands, why)))
-    return refused(*this, why);
-  if (getBefore())
-    rewriter.setInsertionPoint(target);
-  else
-    rewriter.setInsertionPointAfter(target);
-  AffineMap map = getCoords() ? *getCoords()
-                              : AffineMap::get(0, 0, {}, getContext());
-  auto await = AwaitOp::create(
-      rewriter, target->getLoc(), bar, operands, AffineMapAttr::get(map),
-      getPostAttr(),
-      getLag() ? rewriter.getI64IntegerAttr(*getLag()) : IntegerAttr(),
-      getOutstanding() ? rewriter.getI64IntegerAttr(*getOutstanding())
-                       : IntegerAttr());
-  if (failed(verifyInserted(rewriter, await, why)))
-    return refused(*this, why);
-  results.push_back(await);
   return DiagnosedSilenceableFailure::success();
 }
 

@@ -80,6 +80,9 @@ LogicalResult splitBody(ForOp loop, Operation *stmt, BodySplit &out,
 /// the rewrites can substitute into (checked before a rewrite changes
 /// anything, so that a refusal leaves the program as it was).
 LogicalResult checkSubstitutable(Value iv, Refusal &why);
+
+/// The terms of a sum.
+void sumTerms(AffineExpr e, SmallVectorImpl<AffineExpr> &terms);
 /// The first op at or under `user` that uses a value `def` (or an op in it)
 /// makes.
 Operation *usesValueOf(Operation *user, Operation *def);

@@ -438,157 +438,203 @@ static bool writesWholeWindow(Operation *stmt, Value buffer,
   return inside == total;
 }
 
-FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
-    RewriterBase &rewriter, Operation *first, Operation *last, Value buffer,
-    ArrayRef<int64_t> shape, ArrayRef<int64_t> padding, Attribute space,
-    StringRef name, Refusal &why) {
-  Operation *stmt = first;
-  if (last->getBlock() != first->getBlock() ||
-      (last != first && !first->isBeforeInBlock(last)))
-    return why.refuse(last->getLoc(),
-                      "stage_mem stages consecutive statements of one block; "
-                      "this one is not after the first");
-  SmallVector<Operation *> stmts;
-  for (Operation *op = first;; op = op->getNextNode()) {
-    stmts.push_back(op);
-    if (op == last)
-      break;
-  }
-  MLIRContext *ctx = stmt->getContext();
-  Location loc = stmt->getLoc();
-  auto type = cast<MemRefType>(buffer.getType());
-  std::string bufName = controlName(buffer);
-  unsigned rank = type.getRank();
-  if (shape.size() != rank || (!padding.empty() && padding.size() != rank))
-    return why.refuse(loc, "stage_mem of " + bufName + " needs a shape (and "
-                               "padding) of " + Twine(rank) + " extents");
-  if (!isa<MemoryTypeAttrInterface>(space))
-    return why.refuse(loc, "stage_mem takes a GpuIR memory type for the "
-                           "staged buffer");
+namespace {
 
-  // The accesses, each index split into corner and offset.
-  SmallVector<Access> all;
-  llvm::SmallPtrSet<Value, 8> innerValues;
-  for (Operation *op : stmts) {
-    if (failed(collectAccesses(op, all, why)))
-      return failure();
-    op->walk([&](ForOp loop) { innerValues.insert(loop.getInductionVar()); });
+/// stage_mem, in steps: the element accesses of the buffer in the staged
+/// statements (one corner each), the window's corner, the proofs that every
+/// access stays in the window and that parallel iterations that write stage
+/// disjoint windows, the guards of the copies, then the rewrite.
+class Stager {
+public:
+  Stager(RewriterBase &rewriter, Operation *first, Operation *last,
+         Value buffer, ArrayRef<int64_t> shape, ArrayRef<int64_t> padding,
+         Attribute space, StringRef name, Refusal &why)
+      : rewriter(rewriter), first(first), last(last), stmt(first),
+        buffer(buffer), shape(shape), padding(padding), space(space),
+        name(name), why(why), ctx(first->getContext()), loc(first->getLoc()),
+        type(cast<MemRefType>(buffer.getType())), bufName(controlName(buffer)),
+        rank(type.getRank()) {
+    for (Operation *op = first;; op = op->getNextNode()) {
+      stmts.push_back(op);
+      if (op == last)
+        break;
+    }
   }
-  SmallVector<ElementAccess> accesses;
-  llvm::SetVector<Value> cornerValues;
-  SmallVector<AffineExpr> corner;
-  bool reads = false, writes = false;
-  for (const Access &a : all) {
-    if (a.root != buffer)
-      continue;
-    if (a.whole || a.operand != buffer)
-      return why.refuse(a.op->getLoc(),
-                        "stage_mem redirects element accesses of " + bufName +
-                            "; " + describeAccess(a) +
-                            " accesses it through a window");
-    ElementAccess ea{a, {}, {}, {}};
-    if (auto element = dyn_cast<AccessOpInterface>(a.op);
-        element && element.isElementAccess())
-      ea.map = element.getMap(),
-      ea.indices = llvm::to_vector(element.getIndices());
-    llvm::SmallBitVector outerDims(ea.indices.size());
-    for (auto [i, v] : llvm::enumerate(ea.indices))
-      outerDims[i] = !innerValues.contains(v);
-    for (auto [d, e] : llvm::enumerate(ea.map.getResults())) {
-      FailureOr<SplitIndex> s = splitIndex(e, outerDims);
-      if (failed(s))
-        return why.refuse(a.op->getLoc(),
-                          "cannot stage " + bufName + ": index " + Twine(d) +
-                              " of " + describeAccess(a) +
-                              " mixes the loops inside the staged statement "
-                              "with values from outside in one term");
-      ea.split.push_back(*s);
-    }
-    // The corner over a common list of outer values.
-    SmallVector<AffineExpr> dims;
-    for (Value v : ea.indices) {
-      if (innerValues.contains(v)) {
-        dims.push_back(getAffineConstantExpr(0, ctx));
-        continue;
-      }
-      cornerValues.insert(v);
-      dims.push_back(getAffineDimExpr(
-          llvm::find(cornerValues, v) - cornerValues.begin(), ctx));
-    }
-    SmallVector<AffineExpr> c;
-    for (const SplitIndex &s : ea.split)
-      c.push_back(simplifyAffineExpr(s.corner.replaceDims(dims),
-                                     cornerValues.size(), 0));
-    if (corner.empty()) {
-      corner = c;
-    } else if (corner != c) {
-      (void)why.refuse(a.op->getLoc(),
-                 "cannot stage " + bufName + ": " + describeAccess(a) +
-                     " and " + describeAccess(accesses.front().access) +
-                     " index it from different corners");
-      why.note(accesses.front().access.op->getLoc(),
-               describeAccess(accesses.front().access));
-      return failure();
-    }
-    reads |= a.mode != AccessMode::write;
-    writes |= a.mode != AccessMode::read;
-    accesses.push_back(std::move(ea));
-  }
-  if (accesses.empty())
-    return why.refuse(loc, "cannot stage " + bufName +
-                               ": the statement does not access it");
-  SmallVector<Value> cornerOps(cornerValues.begin(), cornerValues.end());
 
-  // The corner's constant: the smallest constant term of the offsets in each
-  // dimension (X[%c + 8] stages from 8; X[%i - 1], X[%i + 1] from -1).
-  for (unsigned d = 0; d < rank; ++d) {
-    std::optional<int64_t> least;
+  FailureOr<StagedBuffer> run() {
+    if (failed(collect()))
+      return failure();
+    moveCornerConstants();
+    if (failed(checkInside()) || failed(checkParallelWindows()) ||
+        failed(findExtents()) || failed(findGuards()))
+      return failure();
+    // The new buffer and the copies.
+    SmallVector<int64_t> allocShape(shape);
+    for (auto [d, p] : llvm::enumerate(padding))
+      allocShape[d] += p;
+    base = name.empty() ? bufName + "_staged" : name.str();
+    rewriter.setInsertionPoint(stmt);
+    alloc = AllocOp::create(rewriter, loc,
+                            MemRefType::get(allocShape, type.getElementType(),
+                                            MemRefLayoutAttrInterface(), space),
+                            ValueRange(), rewriter.getStringAttr(base));
+
+    StagedBuffer staged{alloc, ForOp(), ForOp()};
+    rewriter.setInsertionPoint(stmt);
+    if (needsCopyIn())
+      staged.copyIn = buildCopy(/*in=*/true);
+    if (writes) {
+      rewriter.setInsertionPointAfter(last);
+      staged.copyOut = buildCopy(/*in=*/false);
+    }
+
+    // The accesses, redirected: tile[offset].
     for (const ElementAccess &ea : accesses) {
-      int64_t k = 0;
-      AffineExpr off = simplifyAffineExpr(ea.split[d].offset,
-                                          ea.indices.size(), 0);
-      if (auto c = dyn_cast<AffineConstantExpr>(off))
-        k = c.getValue();
-      else if (auto bin = dyn_cast<AffineBinaryOpExpr>(off);
-               bin && off.getKind() == AffineExprKind::Add)
-        if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-          k = c.getValue();
-      least = least ? std::min(*least, k) : k;
+      SmallVector<AffineExpr> offsets;
+      for (const SplitIndex &s : ea.split)
+        offsets.push_back(s.offset);
+      ControlGroup g = simplifyGroup(
+          {ea.indices, AffineMap::get(ea.indices.size(), 0, offsets, ctx)});
+      Operation *op = ea.access.op;
+      rewriter.modifyOpInPlace(op, [&] {
+        if (auto element = dyn_cast<AccessOpInterface>(op);
+            element && element.isElementAccess())
+          element.getBufferOperand().assign(alloc.getResult());
+        setControlGroups(op, g);
+      });
     }
-    if (!least || *least == 0)
-      continue;
-    corner[d] = simplifyAffineExpr(corner[d] + *least, cornerOps.size(), 0);
-    for (ElementAccess &ea : accesses)
-      ea.split[d].offset = ea.split[d].offset - *least;
+    return staged;
   }
 
-  // Every access stays inside the window: 0 <= offset < shape.
-  for (const ElementAccess &ea : accesses) {
+private:
+  /// The accesses, each index split into corner and offset.
+  LogicalResult collect() {
+    SmallVector<Access> all;
+    llvm::SmallPtrSet<Value, 8> innerValues;
+    for (Operation *op : stmts) {
+      if (failed(collectAccesses(op, all, why)))
+        return failure();
+      op->walk([&](ForOp loop) { innerValues.insert(loop.getInductionVar()); });
+    }
+    for (const Access &a : all) {
+      if (a.root != buffer)
+        continue;
+      if (a.whole || a.operand != buffer)
+        return why.refuse(a.op->getLoc(),
+                          "stage_mem redirects element accesses of " + bufName +
+                              "; " + describeAccess(a) +
+                              " accesses it through a window");
+      ElementAccess ea{a, {}, {}, {}};
+      if (auto element = dyn_cast<AccessOpInterface>(a.op);
+          element && element.isElementAccess())
+        ea.map = element.getMap(),
+        ea.indices = llvm::to_vector(element.getIndices());
+      llvm::SmallBitVector outerDims(ea.indices.size());
+      for (auto [i, v] : llvm::enumerate(ea.indices))
+        outerDims[i] = !innerValues.contains(v);
+      for (auto [d, e] : llvm::enumerate(ea.map.getResults())) {
+        FailureOr<SplitIndex> s = splitIndex(e, outerDims);
+        if (failed(s))
+          return why.refuse(a.op->getLoc(),
+                            "cannot stage " + bufName + ": index " + Twine(d) +
+                                " of " + describeAccess(a) +
+                                " mixes the loops inside the staged statement "
+                                "with values from outside in one term");
+        ea.split.push_back(*s);
+      }
+      // The corner over a common list of outer values.
+      SmallVector<AffineExpr> dims;
+      for (Value v : ea.indices) {
+        if (innerValues.contains(v)) {
+          dims.push_back(getAffineConstantExpr(0, ctx));
+          continue;
+        }
+        cornerValues.insert(v);
+        dims.push_back(getAffineDimExpr(
+            llvm::find(cornerValues, v) - cornerValues.begin(), ctx));
+      }
+      SmallVector<AffineExpr> c;
+      for (const SplitIndex &s : ea.split)
+        c.push_back(simplifyAffineExpr(s.corner.replaceDims(dims),
+                                       cornerValues.size(), 0));
+      if (corner.empty()) {
+        corner = c;
+      } else if (corner != c) {
+        (void)why.refuse(a.op->getLoc(),
+                         "cannot stage " + bufName + ": " + describeAccess(a) +
+                             " and " + describeAccess(accesses.front().access) +
+                             " index it from different corners");
+        why.note(accesses.front().access.op->getLoc(),
+                 describeAccess(accesses.front().access));
+        return failure();
+      }
+      reads |= a.mode != AccessMode::write;
+      writes |= a.mode != AccessMode::read;
+      accesses.push_back(std::move(ea));
+    }
+    if (accesses.empty())
+      return why.refuse(loc, "cannot stage " + bufName +
+                                 ": the statement does not access it");
+    cornerOps.assign(cornerValues.begin(), cornerValues.end());
+    return success();
+  }
+
+  /// The corner's constant: the smallest constant term of the offsets in
+  /// each dimension (X[%c + 8] stages from 8; X[%i - 1], X[%i + 1] from -1).
+  void moveCornerConstants() {
     for (unsigned d = 0; d < rank; ++d) {
-      for (bool below : {true, false}) {
-        InstancePair pair(stmt->getParentOp());
-        Access a = ea.access;
-        if (failed(pair.addInstance(0, a)))
-          return why.refuse(a.op->getLoc(), "cannot analyse this access");
-        FailureOr<AffineExpr> off =
-            pair.align(0, ea.split[d].offset, ea.indices);
-        AffineExpr zero = getAffineConstantExpr(0, ctx);
-        AffineExpr size = getAffineConstantExpr(shape[d], ctx);
-        if (failed(off) || failed(below ? pair.addLt(*off, zero)
-                                        : pair.addLe(size, *off)))
-          return why.refuse(a.op->getLoc(), "cannot analyse this access");
-        if (!pair.isEmpty())
-          return why.refuse(
-              a.op->getLoc(),
-              "cannot stage " + bufName + " in a window of " +
-                  Twine(shape[d]) + " in dimension " + Twine(d) + ": " +
-                  describeAccess(a) + " reaches offset " +
-                  printExpr(ea.split[d].offset, ea.indices) +
-                  " from the window's corner " +
-                  printExpr(corner[d], cornerOps) + ", outside [0, " +
-                  Twine(shape[d]) + ")");
+      std::optional<int64_t> least;
+      for (const ElementAccess &ea : accesses) {
+        int64_t k = 0;
+        AffineExpr off =
+            simplifyAffineExpr(ea.split[d].offset, ea.indices.size(), 0);
+        if (auto c = dyn_cast<AffineConstantExpr>(off))
+          k = c.getValue();
+        else if (auto bin = dyn_cast<AffineBinaryOpExpr>(off);
+                 bin && off.getKind() == AffineExprKind::Add)
+          if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+            k = c.getValue();
+        least = least ? std::min(*least, k) : k;
+      }
+      if (!least || *least == 0)
+        continue;
+      corner[d] = simplifyAffineExpr(corner[d] + *least, cornerOps.size(), 0);
+      for (ElementAccess &ea : accesses)
+        ea.split[d].offset = ea.split[d].offset - *least;
+    }
+  }
+
+  /// Every access stays inside the window: 0 <= offset < shape.
+  LogicalResult checkInside() {
+    for (const ElementAccess &ea : accesses) {
+      for (unsigned d = 0; d < rank; ++d) {
+        for (bool below : {true, false}) {
+          InstancePair pair(stmt->getParentOp());
+          Access a = ea.access;
+          if (failed(pair.addInstance(0, a)))
+            return why.refuse(a.op->getLoc(), "cannot analyse this access");
+          FailureOr<AffineExpr> off =
+              pair.align(0, ea.split[d].offset, ea.indices);
+          AffineExpr zero = getAffineConstantExpr(0, ctx);
+          AffineExpr size = getAffineConstantExpr(shape[d], ctx);
+          if (failed(off) ||
+              failed(below ? pair.addLt(*off, zero) : pair.addLe(size, *off)))
+            return why.refuse(a.op->getLoc(), "cannot analyse this access");
+          if (!pair.isEmpty())
+            return why.refuse(a.op->getLoc(),
+                              "cannot stage " + bufName + " in a window of " +
+                                  Twine(shape[d]) + " in dimension " +
+                                  Twine(d) + ": " + describeAccess(a) +
+                                  " reaches offset " +
+                                  printExpr(ea.split[d].offset, ea.indices) +
+                                  " from the window's corner " +
+                                  printExpr(corner[d], cornerOps) +
+                                  ", outside [0, " + Twine(shape[d]) + ")");
+        }
       }
     }
+
+    return success();
   }
 
   // Where the staged statement writes, its copies write the whole window
@@ -597,110 +643,121 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
   // windows that do not overlap, or one thread's copies would write
   // elements another's use. (Reads alone may overlap: each copy-in only
   // reads.)
-  if (writes) {
-    Operation *scope = isa<BlockArgument>(buffer)
-                           ? cast<BlockArgument>(buffer).getOwner()->getParentOp()
-                           : buffer.getDefiningOp()->getParentOp();
-    for (Operation *p = stmt->getParentOp(); p && p != scope;
-         p = p->getParentOp()) {
-      auto loop = dyn_cast<ForOp>(p);
-      if (!loop || loop.getLoopMode() == LoopMode::seq)
-        continue;
-      InstancePair pair(scope);
-      if (failed(pair.addEnclosing(0, stmt)) ||
-          failed(pair.addEnclosing(1, stmt)))
-        return why.refuse(loc, "cannot analyse the loops around the statement");
-      Value iv = loop.getInductionVar();
-      if (failed(pair.addLt(pair.dim(pair.var(0, iv)), pair.dim(pair.var(1, iv)))))
-        return why.refuse(loc, "cannot analyse the loops around the statement");
-      for (unsigned d = 0; d < rank; ++d) {
-        FailureOr<AffineExpr> c0 = pair.align(0, corner[d], cornerOps);
-        FailureOr<AffineExpr> c1 = pair.align(1, corner[d], cornerOps);
-        AffineExpr size = getAffineConstantExpr(shape[d], ctx);
-        if (failed(c0) || failed(c1) || failed(pair.addLt(*c0, *c1 + size)) ||
-            failed(pair.addLt(*c1, *c0 + size)))
-          return why.refuse(loc, "cannot analyse the window's corner");
+  LogicalResult checkParallelWindows() {
+    if (writes) {
+      Operation *scope =
+          isa<BlockArgument>(buffer)
+              ? cast<BlockArgument>(buffer).getOwner()->getParentOp()
+              : buffer.getDefiningOp()->getParentOp();
+      for (Operation *p = stmt->getParentOp(); p && p != scope;
+           p = p->getParentOp()) {
+        auto loop = dyn_cast<ForOp>(p);
+        if (!loop || loop.getLoopMode() == LoopMode::seq)
+          continue;
+        InstancePair pair(scope);
+        if (failed(pair.addEnclosing(0, stmt)) ||
+            failed(pair.addEnclosing(1, stmt)))
+          return why.refuse(loc,
+                            "cannot analyse the loops around the statement");
+        Value iv = loop.getInductionVar();
+        if (failed(pair.addLt(pair.dim(pair.var(0, iv)),
+                              pair.dim(pair.var(1, iv)))))
+          return why.refuse(loc,
+                            "cannot analyse the loops around the statement");
+        for (unsigned d = 0; d < rank; ++d) {
+          FailureOr<AffineExpr> c0 = pair.align(0, corner[d], cornerOps);
+          FailureOr<AffineExpr> c1 = pair.align(1, corner[d], cornerOps);
+          AffineExpr size = getAffineConstantExpr(shape[d], ctx);
+          if (failed(c0) || failed(c1) || failed(pair.addLt(*c0, *c1 + size)) ||
+              failed(pair.addLt(*c1, *c0 + size)))
+            return why.refuse(loc, "cannot analyse the window's corner");
+        }
+        if (!pair.isEmpty())
+          return why.refuse(loc,
+                            "cannot stage " + bufName +
+                                ": the windows of "
+                                "two iterations of the parallel loop over " +
+                                loopName(loop) +
+                                " overlap, and the statement "
+                                "writes " +
+                                bufName +
+                                " (their copies would "
+                                "race); stage a window each iteration has to "
+                                "itself");
       }
-      if (!pair.isEmpty())
-        return why.refuse(loc, "cannot stage " + bufName + ": the windows of "
-                               "two iterations of the parallel loop over " +
-                               loopName(loop) + " overlap, and the statement "
-                               "writes " + bufName + " (their copies would "
-                               "race); stage a window each iteration has to "
-                               "itself");
     }
+
+    return success();
   }
 
-  // The buffer's extents, for the guards of the copies.
-  SmallVector<Value> extentOps;
-  SmallVector<AffineExpr> extents;
-  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
-    auto proc = cast<ProcOp>(arg.getOwner()->getParentOp());
-    auto declared = proc.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(),
-                                                         "gpuir.extents");
-    for (BlockArgument a : proc.getBody().getArguments())
-      if (a.getType().isIndex())
-        extentOps.push_back(a);
-    for (unsigned d = 0; d < rank; ++d) {
-      if (!type.isDynamicDim(d))
-        extents.push_back(getAffineConstantExpr(type.getDimSize(d), ctx));
-      else if (declared)
-        extents.push_back(declared.getValue().getResult(d));
-      else
-        return why.refuse(loc, "cannot stage " + bufName +
-                                   ": the copies need its extents; declare "
-                                   "them with gpuir.extents on the parameter");
-    }
-  } else {
-    auto alloc = buffer.getDefiningOp<AllocOp>();
-    unsigned dyn = 0;
-    for (unsigned d = 0; d < rank; ++d) {
-      if (!type.isDynamicDim(d)) {
-        extents.push_back(getAffineConstantExpr(type.getDimSize(d), ctx));
-        continue;
+  /// The buffer's extents, for the guards of the copies.
+  LogicalResult findExtents() {
+    if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+      auto proc = cast<ProcOp>(arg.getOwner()->getParentOp());
+      auto declared = proc.getArgAttrOfType<AffineMapAttr>(arg.getArgNumber(),
+                                                           "gpuir.extents");
+      for (BlockArgument a : proc.getBody().getArguments())
+        if (a.getType().isIndex())
+          extentOps.push_back(a);
+      for (unsigned d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d))
+          extents.push_back(getAffineConstantExpr(type.getDimSize(d), ctx));
+        else if (declared)
+          extents.push_back(declared.getValue().getResult(d));
+        else
+          return why.refuse(loc,
+                            "cannot stage " + bufName +
+                                ": the copies need its extents; declare "
+                                "them with gpuir.extents on the parameter");
       }
-      extentOps.push_back(alloc.getDynamicSizes()[dyn++]);
-      extents.push_back(getAffineDimExpr(extentOps.size() - 1, ctx));
+    } else {
+      auto alloc = buffer.getDefiningOp<AllocOp>();
+      unsigned dyn = 0;
+      for (unsigned d = 0; d < rank; ++d) {
+        if (!type.isDynamicDim(d)) {
+          extents.push_back(getAffineConstantExpr(type.getDimSize(d), ctx));
+          continue;
+        }
+        extentOps.push_back(alloc.getDynamicSizes()[dyn++]);
+        extents.push_back(getAffineDimExpr(extentOps.size() - 1, ctx));
+      }
     }
+
+    return success();
   }
 
   // Which dimensions need a guard: those where corner + s may leave
   // [0, extent) for some s in [0, shape) at some iteration around stmt.
-  Operation *proc = stmt->getParentOfType<ProcOp>();
-  SmallVector<std::pair<bool, bool>> guards; // (below zero, past extent)
-  for (unsigned d = 0; d < rank; ++d) {
-    std::pair<bool, bool> need;
-    for (bool below : {true, false}) {
-      InstancePair pair(proc);
-      if (failed(pair.addEnclosing(0, stmt)))
-        return why.refuse(loc, "cannot analyse the loops around the statement");
-      FailureOr<AffineExpr> c = pair.align(0, corner[d], cornerOps);
-      FailureOr<AffineExpr> s =
-          pair.addRange(getAffineConstantExpr(0, ctx),
-                        getAffineConstantExpr(shape[d], ctx));
-      FailureOr<AffineExpr> ext = pair.align(0, extents[d], extentOps);
-      if (failed(c) || failed(s) || failed(ext) ||
-          failed(below ? pair.addLt(*c + *s, getAffineConstantExpr(0, ctx))
-                       : pair.addLe(*ext, *c + *s)))
-        return why.refuse(loc, "cannot analyse the loops around the statement");
-      (below ? need.first : need.second) = !pair.isEmpty();
+  LogicalResult findGuards() {
+    Operation *proc = stmt->getParentOfType<ProcOp>();
+    for (unsigned d = 0; d < rank; ++d) {
+      std::pair<bool, bool> need;
+      for (bool below : {true, false}) {
+        InstancePair pair(proc);
+        if (failed(pair.addEnclosing(0, stmt)))
+          return why.refuse(loc,
+                            "cannot analyse the loops around the statement");
+        FailureOr<AffineExpr> c = pair.align(0, corner[d], cornerOps);
+        FailureOr<AffineExpr> s =
+            pair.addRange(getAffineConstantExpr(0, ctx),
+                          getAffineConstantExpr(shape[d], ctx));
+        FailureOr<AffineExpr> ext = pair.align(0, extents[d], extentOps);
+        if (failed(c) || failed(s) || failed(ext) ||
+            failed(below ? pair.addLt(*c + *s, getAffineConstantExpr(0, ctx))
+                         : pair.addLe(*ext, *c + *s)))
+          return why.refuse(loc,
+                            "cannot analyse the loops around the statement");
+        (below ? need.first : need.second) = !pair.isEmpty();
+      }
+      guards.push_back(need);
     }
-    guards.push_back(need);
+
+    return success();
   }
 
-  // The new buffer and the copies.
-  SmallVector<int64_t> allocShape(shape);
-  for (auto [d, p] : llvm::enumerate(padding))
-    allocShape[d] += p;
-  std::string base = name.empty() ? bufName + "_staged" : name.str();
-  rewriter.setInsertionPoint(stmt);
-  auto alloc = AllocOp::create(
-      rewriter, loc,
-      MemRefType::get(allocShape, type.getElementType(),
-                      MemRefLayoutAttrInterface(), space),
-      ValueRange(), rewriter.getStringAttr(base));
-
-  auto buildCopy = [&](bool in) -> ForOp {
+  /// A copy between the buffer's window and the staged buffer (`in`: into
+  /// the staged buffer), guarded where the window may leave the extents.
+  ForOp buildCopy(bool in) {
     ForOp outer;
     SmallVector<Value> ivs;
     for (unsigned d = 0; d < rank; ++d) {
@@ -740,12 +797,11 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
       }
     }
     if (!preds.empty()) {
-      ControlGroup g = simplifyGroup(
-          {ops, AffineMap::get(ops.size(), 0, condExprs, ctx)});
-      auto guard = IfOp::create(rewriter, loc, g.operands,
-                                AffineMapAttr::get(g.map),
-                                rewriter.getDenseI32ArrayAttr(preds),
-                                DenseI32ArrayAttr());
+      ControlGroup g =
+          simplifyGroup({ops, AffineMap::get(ops.size(), 0, condExprs, ctx)});
+      auto guard = IfOp::create(
+          rewriter, loc, g.operands, AffineMapAttr::get(g.map),
+          rewriter.getDenseI32ArrayAttr(preds), DenseI32ArrayAttr());
       guard.getThenRegion().push_back(new Block());
       rewriter.setInsertionPointToStart(&guard.getThenRegion().front());
     }
@@ -760,54 +816,81 @@ FailureOr<StagedBuffer> mlir::rake::gpuir::stageMem(
     WriteOp::create(rewriter, loc, read.getResult(), to, dst.operands,
                     AffineMapAttr::get(dst.map));
     return outer;
-  };
+  }
 
   // No copy-in where the first statement writes the whole window before
   // anything reads it (an accumulator's initialization).
-  bool copyIn = true;
-  {
-    SmallVector<SmallVector<AffineExpr>> offsets;
-    SmallVector<Operation *> writeOps;
-    SmallVector<SmallVector<Value>> indices;
-    for (const ElementAccess &ea : accesses)
-      if (isa<WriteOp>(ea.access.op) && first->isAncestor(ea.access.op)) {
-        SmallVector<AffineExpr> off;
-        for (const SplitIndex &sp : ea.split)
-          off.push_back(sp.offset);
-        offsets.push_back(off);
-        writeOps.push_back(ea.access.op);
-        indices.push_back(ea.indices);
-      }
-    if (!writeOps.empty() &&
-        writesWholeWindow(first, buffer, offsets, writeOps, indices, shape))
-      copyIn = false;
-  }
-  StagedBuffer staged{alloc, ForOp(), ForOp()};
-  rewriter.setInsertionPoint(stmt);
-  if (copyIn)
-    staged.copyIn = buildCopy(/*in=*/true);
-  (void)reads;
-  if (writes) {
-    rewriter.setInsertionPointAfter(last);
-    staged.copyOut = buildCopy(/*in=*/false);
+  bool needsCopyIn() {
+    {
+      SmallVector<SmallVector<AffineExpr>> offsets;
+      SmallVector<Operation *> writeOps;
+      SmallVector<SmallVector<Value>> indices;
+      for (const ElementAccess &ea : accesses)
+        if (isa<WriteOp>(ea.access.op) && first->isAncestor(ea.access.op)) {
+          SmallVector<AffineExpr> off;
+          for (const SplitIndex &sp : ea.split)
+            off.push_back(sp.offset);
+          offsets.push_back(off);
+          writeOps.push_back(ea.access.op);
+          indices.push_back(ea.indices);
+        }
+      if (!writeOps.empty() &&
+          writesWholeWindow(first, buffer, offsets, writeOps, indices, shape))
+        return false;
+    }
+    return true;
   }
 
-  // The accesses, redirected: tile[offset].
-  for (const ElementAccess &ea : accesses) {
-    SmallVector<AffineExpr> offsets;
-    for (const SplitIndex &s : ea.split)
-      offsets.push_back(s.offset);
-    ControlGroup g = simplifyGroup(
-        {ea.indices, AffineMap::get(ea.indices.size(), 0, offsets, ctx)});
-    Operation *op = ea.access.op;
-    rewriter.modifyOpInPlace(op, [&] {
-      if (auto element = dyn_cast<AccessOpInterface>(op);
-          element && element.isElementAccess())
-        element.getBufferOperand().assign(alloc.getResult());
-      setControlGroups(op, g);
-    });
-  }
-  return staged;
+  RewriterBase &rewriter;
+  Operation *first, *last, *stmt;
+  Value buffer;
+  ArrayRef<int64_t> shape, padding;
+  Attribute space;
+  StringRef name;
+  Refusal &why;
+  MLIRContext *ctx;
+  Location loc;
+  MemRefType type;
+  std::string bufName;
+  unsigned rank;
+  SmallVector<Operation *> stmts;
+  SmallVector<ElementAccess> accesses;
+  llvm::SetVector<Value> cornerValues;
+  SmallVector<Value> cornerOps;
+  SmallVector<AffineExpr> corner;
+  bool reads = false, writes = false;
+  SmallVector<Value> extentOps;
+  SmallVector<AffineExpr> extents;
+  /// Per dimension: whether the copies need a guard below zero and past the
+  /// extent.
+  SmallVector<std::pair<bool, bool>> guards;
+  /// The staged buffer and the name its copies' loops start with.
+  AllocOp alloc;
+  std::string base;
+};
+
+} // namespace
+
+FailureOr<StagedBuffer>
+mlir::rake::gpuir::stageMem(RewriterBase &rewriter, Operation *first,
+                            Operation *last, Value buffer,
+                            ArrayRef<int64_t> shape, ArrayRef<int64_t> padding,
+                            Attribute space, StringRef name, Refusal &why) {
+  if (last->getBlock() != first->getBlock() ||
+      (last != first && !first->isBeforeInBlock(last)))
+    return why.refuse(last->getLoc(),
+                      "stage_mem stages consecutive statements of one block; "
+                      "this one is not after the first");
+  unsigned rank = cast<MemRefType>(buffer.getType()).getRank();
+  if (shape.size() != rank || (!padding.empty() && padding.size() != rank))
+    return why.refuse(first->getLoc(), "stage_mem of " + controlName(buffer) +
+                                           " needs a shape (and padding) of " +
+                                           Twine(rank) + " extents");
+  if (!isa<MemoryTypeAttrInterface>(space))
+    return why.refuse(first->getLoc(), "stage_mem takes a GpuIR memory type "
+                                       "for the staged buffer");
+  return Stager(rewriter, first, last, buffer, shape, padding, space, name, why)
+      .run();
 }
 
 //===----------------------------------------------------------------------===//
