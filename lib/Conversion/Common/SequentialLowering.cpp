@@ -25,13 +25,8 @@ arith::CmpIPredicate mlir::rake::gpuir::cmpPredicate(int32_t p) {
 LogicalResult Lowering::lowerProc(ProcOp proc) {
   currentProc = proc;
   SmallVector<Type> inputs;
-  for (Type t : proc.getArgumentTypes()) {
-    if (isa<TensorMapType>(t))
-      return proc.emitOpError()
-             << "takes a tensor map; the sequential meaning of TMA "
-                "instructions is not lowered yet";
+  for (Type t : proc.getArgumentTypes())
     inputs.push_back(cpuType(t));
-  }
   auto func = func::FuncOp::create(b, proc.getLoc(), proc.getSymName(),
                                    b.getFunctionType(inputs, {}));
   Block *entry = func.addEntryBlock();
@@ -319,11 +314,6 @@ LogicalResult Lowering::visitInstr(InstrOpInterface instr) {
         alloca.getSymbolOperands().empty() && block != &entry)
       alloca->moveBefore(&entry, entry.begin());
   return success();
-}
-
-LogicalResult Lowering::visitStmt(TensorMapOp op) {
-  return op->emitOpError() << "the sequential meaning of tensor maps is "
-                              "not lowered yet";
 }
 
 LogicalResult Lowering::visitOther(Operation *op) {

@@ -58,7 +58,6 @@ public:
   }
   LogicalResult visitStmt(AllocOp alloc) { return convertAlloc(alloc); }
   LogicalResult visitStmt(FreeOp freeOp);
-  LogicalResult visitStmt(TensorMapOp map);
   LogicalResult visitStmt(CallOp call);
   LogicalResult visitAccess(AccessOpInterface access);
   LogicalResult visitSync(Operation *op) { return convertSync(op); }
@@ -678,16 +677,6 @@ LogicalResult Converter::visitStmt(FreeOp freeOp) {
     return failure();
   amir::FreeOp::create(b, freeOp.getLoc(), w->var, UnitAttr());
   freed.insert(w->var);
-  return success();
-}
-
-/// A tensor map is a description made on the CPU; TMA instructions read
-/// through it as their global-memory parameter.
-LogicalResult Converter::visitStmt(TensorMapOp map) {
-  FailureOr<Window> src = windowOf(map, map.getSource());
-  if (failed(src))
-    return failure();
-  windows[map.getResult()] = *src;
   return success();
 }
 

@@ -10,16 +10,3 @@ gpuir.proc @instruction(%n: index, %x: memref<4xf32, #gpuir.gmem>) {
     }
   }
 }
-
-// -----
-
-gpuir.proc @tensor_map(%A: memref<64x64xf16, #gpuir.gmem>) {
-  // expected-error @+1 {{'gpuir.tensor_map' op the sequential meaning of tensor maps is not lowered yet}}
-  %tm = gpuir.tensor_map %A[0 : 64, 0 : 64] : memref<64x64xf16, #gpuir.gmem> -> !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
-}
-
-// -----
-
-// expected-error @+1 {{'gpuir.proc' op takes a tensor map; the sequential meaning of TMA instructions is not lowered yet}}
-gpuir.proc @tensor_map_param(%tm: !gpuir.tensor_map<f16, box [64, 64], swizzle 128>) {
-}

@@ -112,16 +112,6 @@ gpuir.proc @host_param(%n: index, %h: memref<4xf32, #gpuir.host>) {
 
 // -----
 
-// expected-error @+1 {{'gpuir.proc' op parameter #1 of type '!gpuir.tensor_map<f16, box [64, 64], swizzle 128>' cannot be passed to a kernel yet}}
-gpuir.proc @tensor_map_param(%n: index, %tm: !gpuir.tensor_map<f16, box [64, 64], swizzle 128>) {
-  gpuir.device_function block(32) {
-    gpuir.for %t = 0 to %n : cuda_tasks {
-    }
-  }
-}
-
-// -----
-
 gpuir.proc @swizzled(%n: index) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {

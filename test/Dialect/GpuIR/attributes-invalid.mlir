@@ -69,36 +69,6 @@ gpuir.proc @a() attributes {x = !gpuir.barrier<named_barrier>} {}
 
 // -----
 
-// expected-error @+1 {{tensor map element type must be an integer or float type, found 'index'}}
-gpuir.proc @a() attributes {x = !gpuir.tensor_map<index, box [8], swizzle 0>} {}
-
-// -----
-
-// expected-error @+1 {{a tensor map box has 1 to 5 dimensions, found 6}}
-gpuir.proc @a() attributes {x = !gpuir.tensor_map<f16, box [1, 1, 1, 1, 1, 8], swizzle 0>} {}
-
-// -----
-
-// expected-error @+1 {{tensor map box sizes must be in [1, 256], found 512}}
-gpuir.proc @a() attributes {x = !gpuir.tensor_map<f16, box [512, 8], swizzle 0>} {}
-
-// -----
-
-// expected-error @+1 {{tensor map swizzle must be 0, 32, 64 or 128 bytes, found 16}}
-gpuir.proc @a() attributes {x = !gpuir.tensor_map<f16, box [8, 8], swizzle 16>} {}
-
-// -----
-
-// expected-error @+1 {{the innermost box dimension spans 256 bytes, more than the 128-byte swizzle; use a box of at most 64 elements}}
-gpuir.proc @a() attributes {x = !gpuir.tensor_map<f16, box [64, 128], swizzle 128>} {}
-
-// -----
-
-// expected-error @+1 {{the innermost box dimension spans 6 bytes; TMA needs a multiple of 16 bytes}}
-gpuir.proc @a() attributes {x = !gpuir.tensor_map<f16, box [8, 3], swizzle 0>} {}
-
-// -----
-
 // expected-error @+2 {{expected ::mlir::rake::gpuir::QualTimeline to be one of: none, cpu_in_order, cpu_cuda_stream, cuda_in_order_rmem, cuda_in_order_ram, Sm80_cp_async, tma_to_smem_async, tma_to_gmem_async, wgmma_async_rmem_a, wgmma_async_rmem_d, wgmma_async_smem, wgmma_zero}}
 // expected-error @+1 {{failed to parse GpuIR_QualTimelineAttr parameter 'value'}}
 gpuir.proc @a() attributes {x = #gpuir.quals<cuda_everything>} {}

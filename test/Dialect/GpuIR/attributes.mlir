@@ -78,10 +78,6 @@ gpuir.proc @attributes() attributes {
   // CHECK-SAME: a41_t4 = !gpuir.barrier<tma_store_group>
   a41_t4 = !gpuir.barrier<tma_store_group>,
   // CHECK-SAME: a42_t5 = !gpuir.barrier<wgmma_group>
-  a42_t5 = !gpuir.barrier<wgmma_group>,
-  // CHECK-SAME: a43_t6 = !gpuir.tensor_map<bf16, box [64, 64], swizzle 128>
-  a43_t6 = !gpuir.tensor_map<bf16, box [64, 64], swizzle 128>,
-  // CHECK-SAME: a44_t7 = !gpuir.tensor_map<f32, box [8, 4], swizzle 0>
-  a44_t7 = !gpuir.tensor_map<f32, box [8, 4], swizzle 0>
+  a42_t5 = !gpuir.barrier<wgmma_group>
 } {
 }

@@ -8,7 +8,7 @@ gpuir.proc @results() -> index {
 
 // -----
 
-// expected-error @+1 {{'gpuir.proc' op parameter #0 has type 'f32'; a procedure parameter is a control value (index), a buffer (memref) or a tensor map}}
+// expected-error @+1 {{'gpuir.proc' op parameter #0 has type 'f32'; a procedure parameter is a control value (index) or a buffer (memref)}}
 gpuir.proc @scalar_param(%x: f32) {
 }
 
@@ -649,50 +649,6 @@ gpuir.proc @window_map(%x: memref<4xf32, #gpuir.host>) {
 gpuir.proc @window_operands(%x: memref<4xf32, #gpuir.host>, %i: index) {
   // expected-error @+1 {{'gpuir.window' op window map and operands disagree}}
   %w = "gpuir.window"(%x, %i) <{map = affine_map<() -> (0, 2)>, intervals = array<i1: true>}> : (memref<4xf32, #gpuir.host>, index) -> memref<2xf32, #gpuir.host>
-}
-
-// -----
-
-gpuir.proc @tensor_map_smem(%n: index) {
-  gpuir.device_function block(32) {
-    gpuir.for %t = 0 to %n : cuda_tasks {
-      %s = gpuir.alloc : memref<64x64xf16, #gpuir.smem>
-      // expected-error @+1 {{'gpuir.tensor_map' op a tensor map windows global memory (#gpuir.gmem), not smem}}
-      %tm = gpuir.tensor_map %s[0 : 64, 0 : 64] : memref<64x64xf16, #gpuir.smem> -> !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
-    }
-  }
-}
-
-// -----
-
-gpuir.proc @tensor_map_on_device(%n: index, %A: memref<64x64xf16, #gpuir.gmem>) {
-  gpuir.device_function block(32) {
-    gpuir.for %t = 0 to %n : cuda_tasks {
-      // expected-error @+1 {{'gpuir.tensor_map' op tensor maps are made at CPU scope and passed to the kernel}}
-      %tm = gpuir.tensor_map %A[0 : 64, 0 : 64] : memref<64x64xf16, #gpuir.gmem> -> !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
-    }
-  }
-}
-
-// -----
-
-gpuir.proc @tensor_map_element(%A: memref<64x64xf16, #gpuir.gmem>) {
-  // expected-error @+1 {{'gpuir.tensor_map' op the tensor map's element type 'bf16' differs from the buffer's 'f16'}}
-  %tm = gpuir.tensor_map %A[0 : 64, 0 : 64] : memref<64x64xf16, #gpuir.gmem> -> !gpuir.tensor_map<bf16, box [64, 64], swizzle 128>
-}
-
-// -----
-
-gpuir.proc @tensor_map_rank(%A: memref<64x64xf16, #gpuir.gmem>) {
-  // expected-error @+1 {{'gpuir.tensor_map' op the window has 2 intervals but the box has 1 dimensions}}
-  %tm = gpuir.tensor_map %A[0 : 64, 0 : 64] : memref<64x64xf16, #gpuir.gmem> -> !gpuir.tensor_map<f16, box [64], swizzle 128>
-}
-
-// -----
-
-gpuir.proc @tensor_map_box(%A: memref<64x64xf16, #gpuir.gmem>) {
-  // expected-error @+1 {{'gpuir.tensor_map' op box dimension 0 (128) is larger than the window (64)}}
-  %tm = gpuir.tensor_map %A[0 : 64, 0 : 64] : memref<64x64xf16, #gpuir.gmem> -> !gpuir.tensor_map<f16, box [128, 64], swizzle 128>
 }
 
 // -----

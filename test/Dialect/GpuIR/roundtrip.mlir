@@ -28,9 +28,6 @@ gpuir.proc @host_side(%n: index, %m: index, %A: memref<?x?xf16, #gpuir.gmem>) {
     // CHECK: gpuir.reduce %[[V]], %{{.*}}[-%[[I]] + 3] : memref<4xf32, #gpuir.host>
     gpuir.reduce %v, %h[3 - %i] : memref<4xf32, #gpuir.host>
   }
-  // CHECK: gpuir.tensor_map %{{.*}}[0 : %{{.*}}, 0 : %{{.*}}] : memref<?x?xf16, #gpuir.gmem> -> !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
-  %tA = gpuir.tensor_map %A[0 : %m, 0 : %n] : memref<?x?xf16, #gpuir.gmem>
-      -> !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
   // CHECK: gpuir.fence cuda_stream_sync -> cpu_in_order
   gpuir.fence cuda_stream_sync -> cpu_in_order
   // CHECK: gpuir.fence cpu_in_order -> cpu_in_order

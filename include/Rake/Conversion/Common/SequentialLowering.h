@@ -69,7 +69,6 @@ public:
   virtual LogicalResult visitStmt(AllocOp alloc);
   virtual LogicalResult visitStmt(FreeOp freeOp);
   virtual LogicalResult visitStmt(CallOp call);
-  virtual LogicalResult visitStmt(TensorMapOp op);
   /// device_function, warps and fused: the body, in place.
   virtual LogicalResult visitScope(Operation *op, Block &body);
   /// Fences, arrives and awaits: nothing.

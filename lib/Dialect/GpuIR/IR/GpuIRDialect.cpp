@@ -573,35 +573,3 @@ LogicalResult BarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << d;
   return success();
 }
-
-LogicalResult
-TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
-                      Type elementType, ArrayRef<int64_t> box,
-                      int64_t swizzle) {
-  if (!elementType.isIntOrFloat())
-    return emitError() << "tensor map element type must be an integer or "
-                          "float type, found "
-                       << elementType;
-  if (box.empty() || box.size() > 5)
-    return emitError() << "a tensor map box has 1 to 5 dimensions, found "
-                       << box.size();
-  for (int64_t b : box)
-    if (b < 1 || b > 256)
-      return emitError() << "tensor map box sizes must be in [1, 256], found "
-                         << b;
-  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
-    return emitError() << "tensor map swizzle must be 0, 32, 64 or 128 bytes, "
-                          "found "
-                       << swizzle;
-  int64_t innerBytes = box.back() * elementType.getIntOrFloatBitWidth() / 8;
-  if (swizzle != 0 && innerBytes > swizzle)
-    return emitError() << "the innermost box dimension spans " << innerBytes
-                       << " bytes, more than the " << swizzle
-                       << "-byte swizzle; use a box of at most "
-                       << swizzle * 8 / elementType.getIntOrFloatBitWidth()
-                       << " elements";
-  if (innerBytes % 16 != 0)
-    return emitError() << "the innermost box dimension spans " << innerBytes
-                       << " bytes; TMA needs a multiple of 16 bytes";
-  return success();
-}

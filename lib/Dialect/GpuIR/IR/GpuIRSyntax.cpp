@@ -763,14 +763,6 @@ void WindowOp::print(OpAsmPrinter &p) {
                   getIntervals(), getResult().getType());
 }
 
-ParseResult TensorMapOp::parse(OpAsmParser &parser, OperationState &result) {
-  return parseWindowLike(parser, result);
-}
-void TensorMapOp::print(OpAsmPrinter &p) {
-  printWindowLike(p, *this, getSource(), getIndices(), getMap(),
-                  getIntervals(), getResult().getType());
-}
-
 //===----------------------------------------------------------------------===//
 // Synchronization
 //===----------------------------------------------------------------------===//

@@ -181,11 +181,9 @@ LogicalResult ProcOp::verify() {
       }
       continue;
     }
-    if (isa<TensorMapType>(t))
-      continue;
     return emitOpError() << "parameter #" << i << " has type " << t
                          << "; a procedure parameter is a control value "
-                            "(index), a buffer (memref) or a tensor map";
+                            "(index) or a buffer (memref)";
   }
   return success();
 }
@@ -467,10 +465,8 @@ LogicalResult WarpsOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Whether \p v is device memory (a buffer of the CPU's allocation that
-/// kernels read or write: gmem) or a tensor map of it.
+/// kernels read or write: gmem).
 static bool isDeviceMemory(Value v) {
-  if (isa<TensorMapType>(v.getType()))
-    return true;
   MemoryTypeAttrInterface mem = getMemoryType(v.getType());
   return mem && mem.isAllocatedOnHost() && mem.isDeviceVisible() &&
          !mem.isSyncExempt();
@@ -657,7 +653,7 @@ LogicalResult ReduceOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Window, tensor map
+// Window
 //===----------------------------------------------------------------------===//
 
 /// Checks the coordinates of a window: one per source dimension, each
@@ -784,38 +780,5 @@ LogicalResult WindowOp::verify() {
                << resultOffset << "; write offset: ? (or the window's own)";
     }
   }
-  return success();
-}
-
-LogicalResult TensorMapOp::verify() {
-  auto source = cast<MemRefType>(getSource().getType());
-  auto tm = cast<TensorMapType>(getResult().getType());
-  if (failed(verifyMemorySpace(*this, source, "the source")))
-    return failure();
-  MemoryTypeAttrInterface mem = getMemoryType(source);
-  if (!isa<GmemAttr>(mem))
-    return emitOpError() << "a tensor map windows global memory "
-                            "(#gpuir.gmem), not "
-                         << mem.getMemoryName();
-  if (getDeviceScope(*this) == DeviceScope::CUDA)
-    return emitOpError() << "tensor maps are made at CPU scope and passed "
-                            "to the kernel";
-  SmallVector<int64_t> extents;
-  if (failed(verifyWindowCoords(*this, source, getIndices(), getMap(),
-                                getIntervals(), extents)))
-    return failure();
-  if (tm.getElementType() != source.getElementType())
-    return emitOpError() << "the tensor map's element type "
-                         << tm.getElementType()
-                         << " differs from the buffer's "
-                         << source.getElementType();
-  if (extents.size() != tm.getBox().size())
-    return emitOpError() << "the window has " << extents.size()
-                         << " intervals but the box has " << tm.getBox().size()
-                         << " dimensions";
-  for (auto [i, e] : llvm::enumerate(extents))
-    if (!ShapedType::isDynamic(e) && tm.getBox()[i] > e)
-      return emitOpError() << "box dimension " << i << " (" << tm.getBox()[i]
-                           << ") is larger than the window (" << e << ")";
   return success();
 }

@@ -395,25 +395,6 @@ def GpuIR_WindowOp : GpuIR_Op<"window", [Pure, GpuIR_AccessOpInterface,
   }];
 }
 
-def GpuIR_TensorMapOp : GpuIR_Op<"tensor_map", [Pure]> {
-  let summary = "a CUtensorMap window of a global buffer, for TMA";
-  let description = [{
-    Describes the windowed part of a global buffer to the TMA unit: the
-    result type gives the box TMA moves per copy and the swizzle. Made on the
-    CPU and passed to the kernel as a grid constant.
-
-    ```mlir
-    %tA = gpuir.tensor_map %A[0 : %m, 0 : %k] : memref<?x?xf16, #gpuir.gmem>
-        -> !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
-    ```
-  }];
-  let arguments = (ins AnyMemRef:$source, Variadic<Index>:$indices,
-                       AffineMapAttr:$map, DenseBoolArrayAttr:$intervals);
-  let results = (outs GpuIR_AnyTensorMap:$result);
-  let hasCustomAssemblyFormat = 1;
-  let hasVerifier = 1;
-}
-
 //===----------------------------------------------------------------------===//
 // Synchronization
 //===----------------------------------------------------------------------===//

@@ -38,27 +38,7 @@ def GpuIR_BarrierType : GpuIR_Type<"Barrier", "barrier"> {
   }];
 }
 
-def GpuIR_TensorMapType : GpuIR_Type<"TensorMap", "tensor_map"> {
-  let summary = "a CUtensorMap window over a global buffer, for TMA";
-  let description = [{
-    A tensor-map window: TMA copies boxes of `box` elements of `elementType`
-    between the windowed global tensor and shared memory, in the given
-    swizzle mode (0 for none, or 32, 64, 128 bytes).
-
-    ```mlir
-    !gpuir.tensor_map<f16, box [64, 64], swizzle 128>
-    ```
-  }];
-  let parameters = (ins "::mlir::Type":$elementType,
-                        ArrayRefParameter<"int64_t">:$box,
-                        "int64_t":$swizzle);
-  let assemblyFormat = "`<` $elementType `,` `box` ` ` `[` $box `]` `,` `swizzle` $swizzle `>`";
-  let genVerifyDecl = 1;
-}
-
 def GpuIR_AnyBarrier : Type<CPred<"::llvm::isa<::mlir::rake::gpuir::BarrierType>($_self)">,
                             "GpuIR barrier">;
-def GpuIR_AnyTensorMap : Type<CPred<"::llvm::isa<::mlir::rake::gpuir::TensorMapType>($_self)">,
-                              "GpuIR tensor map">;
 
 #endif // RAKE_GPUIR_TYPES

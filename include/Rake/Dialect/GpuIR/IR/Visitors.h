@@ -42,16 +42,15 @@ public:
   ResultType dispatchStmt(Operation *op, ExtraArgs... args) {
     auto *self = static_cast<ConcreteType *>(this);
     return llvm::TypeSwitch<Operation *, ResultType>(op)
-        .template Case<ForOp, IfOp, DeviceFunctionOp, WarpsOp, FusedOp,
-                       AllocOp, FreeOp, ReadOp, WriteOp, ReduceOp, WindowOp,
-                       TensorMapOp, FenceOp, ArriveOp, AwaitOp, CallOp>(
-            [&](auto stmt) -> ResultType {
-              return self->visitStmt(stmt, args...);
-            })
-        .template Case<InstrOpInterface>([&](InstrOpInterface instr)
-                                             -> ResultType {
-          return self->visitInstr(instr, args...);
+        .template Case<ForOp, IfOp, DeviceFunctionOp, WarpsOp, FusedOp, AllocOp,
+                       FreeOp, ReadOp, WriteOp, ReduceOp, WindowOp, FenceOp,
+                       ArriveOp, AwaitOp, CallOp>([&](auto stmt) -> ResultType {
+          return self->visitStmt(stmt, args...);
         })
+        .template Case<InstrOpInterface>(
+            [&](InstrOpInterface instr) -> ResultType {
+              return self->visitInstr(instr, args...);
+            })
         .Default([&](Operation *other) -> ResultType {
           return self->visitOther(other, args...);
         });
@@ -92,7 +91,6 @@ public:
   RAKE_STMT(CallOp, unhandled(op, args...))
   RAKE_STMT(AllocOp, unhandled(op, args...))
   RAKE_STMT(FreeOp, unhandled(op, args...))
-  RAKE_STMT(TensorMapOp, unhandled(op, args...))
   RAKE_STMT(DeviceFunctionOp,
             self->visitScope(op, op.getBody().front(), args...))
   RAKE_STMT(WarpsOp, self->visitScope(op, op.getBody().front(), args...))
