@@ -5,6 +5,7 @@
 #include "Rake/Conversion/Passes.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Dialect/GpuIR/Instrs/InstrSets.h"
 #include "Rake/Dialect/GpuIR/TransformOps/GpuIRTransformOps.h"
 #include "Rake/Transforms/Passes.h"
 
@@ -22,6 +23,8 @@ void mlir::rake::registerRakeDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<gpuir::GpuIRDialect, amir::AMIRDialect>();
+  // The instruction sets (Sm80, Sm90a), added when GpuIR loads.
+  gpuir::registerInstructionSets(registry);
   // The scheduling language: transform.gpuir.* for --transform-interpreter.
   gpuir::registerTransformDialectExtension(registry);
 }

@@ -27,8 +27,6 @@ void GpuIRDialect::initialize() {
 #define GET_OP_LIST
 #include "Rake/Dialect/GpuIR/IR/Ops.cpp.inc"
       >();
-  registerSm80Instructions();
-  registerSm90aInstructions();
 }
 
 void GpuIRDialect::registerAttributes() {

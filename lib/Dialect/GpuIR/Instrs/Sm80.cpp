@@ -918,8 +918,8 @@ RAKE_SM80_WARP_SUM(WarpScanOp, true)
 
 #undef RAKE_SM80_WARP_SUM
 
-void GpuIRDialect::registerSm80Instructions() {
-  addOperations<
+void mlir::rake::gpuir::registerSm80Instructions(GpuIRDialect *dialect) {
+  dialect->addInstructions<
 #define GET_OP_LIST
 #include "Rake/Dialect/GpuIR/Instrs/Sm80.cpp.inc"
       >();

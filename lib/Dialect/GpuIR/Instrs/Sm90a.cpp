@@ -516,8 +516,8 @@ LogicalResult TmaLoadOp::buildCopy(OpBuilder &b, const TmaCopyOperands &ops) {
   return success();
 }
 
-void GpuIRDialect::registerSm90aInstructions() {
-  addOperations<
+void mlir::rake::gpuir::registerSm90aInstructions(GpuIRDialect *dialect) {
+  dialect->addInstructions<
 #define GET_OP_LIST
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.cpp.inc"
       >();

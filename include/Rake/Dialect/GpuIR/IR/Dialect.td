@@ -35,10 +35,13 @@ def GpuIR_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();
-    /// The Sm80 instruction set (Instrs/Sm80.td).
-    void registerSm80Instructions();
-    /// The Sm90a instruction set (Instrs/Sm90a.td).
-    void registerSm90aInstructions();
+    /// Adds an instruction set's ops. Instruction sets are libraries of
+    /// their own (RakeGpuIRInstrs: Instrs/Sm80.td, Instrs/Sm90a.td) that a
+    /// dialect extension adds when the dialect loads
+    /// (gpuir::registerInstructionSets).
+    template <typename... Ops> void addInstructions() {
+      addOperations<Ops...>();
+    }
   }];
 }
 

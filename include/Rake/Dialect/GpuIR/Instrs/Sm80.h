@@ -13,4 +13,10 @@
 #define GET_OP_CLASSES
 #include "Rake/Dialect/GpuIR/Instrs/Sm80.h.inc"
 
+namespace mlir::rake::gpuir {
+/// Adds the Sm80 instruction set's ops to the dialect (registerInstructionSets
+/// does it for every set when the dialect loads).
+void registerSm80Instructions(GpuIRDialect *dialect);
+} // namespace mlir::rake::gpuir
+
 #endif // RAKE_DIALECT_GPUIR_INSTRS_SM80_H

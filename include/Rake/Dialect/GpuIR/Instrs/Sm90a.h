@@ -24,4 +24,10 @@ struct TmaCopyOperands {
 #define GET_OP_CLASSES
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h.inc"
 
+namespace mlir::rake::gpuir {
+/// Adds the Sm90a instruction set's ops to the dialect (registerInstructionSets
+/// does it for every set when the dialect loads).
+void registerSm90aInstructions(GpuIRDialect *dialect);
+} // namespace mlir::rake::gpuir
+
 #endif // RAKE_DIALECT_GPUIR_INSTRS_SM90A_H
