@@ -410,10 +410,8 @@ LogicalResult DeviceLowering::visitAccess(AccessOpInterface access) {
 }
 
 LogicalResult DeviceLowering::visitInstr(InstrOpInterface instr) {
-  if (auto tma = dyn_cast<TmaLoadOp>(instr.getOperation()))
-    return lowerTmaLoad(tma);
   noteAsyncRegisters(instr);
-  return instr.buildDevice(b, instrOperands(instr), threadId);
+  return instr.buildDeviceInKernel(b, instrOperands(instr), *this);
 }
 
 /// A sequential loop; loops with constant bounds over register buffers

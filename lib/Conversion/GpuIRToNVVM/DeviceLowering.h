@@ -31,7 +31,7 @@ inline bool isInOrder(SyncTimeline t) {
   return t == SyncTimeline::cuda_in_order;
 }
 
-class DeviceLowering : public Lowering {
+class DeviceLowering : public Lowering, public DeviceKernel {
 public:
   DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll,
                  const DistributedMemoryAnalysis &dist)
@@ -85,8 +85,16 @@ private:
   LogicalResult lowerThreadLoop(ForOp loop);
   FailureOr<Value> boxStartOf(const CollDim &dim, Operation *op);
 
+  // The kernel state instructions ask for (DeviceKernel; DeviceMemory.cpp).
+  Value getThreadId() override { return threadId; }
+  Value getControlValueI32(Location loc, AffineExpr e, unsigned numDims,
+                           ValueRange operands) override;
+  FailureOr<Completion> expectBytes(Operation *instr, int64_t bytes,
+                                    Value dst) override;
+  Value getBarrierAddress(Location loc, const Completion &c) override;
+  Value getTensorMap(Operation *instr) override;
+
   // Memory (DeviceMemory.cpp).
-  LogicalResult lowerTmaLoad(TmaLoadOp tma);
   LogicalResult checkNotSwizzled(Operation *op, Value buffer);
   SmallVector<Value> accessIndices(Value buffer, AffineMap m,
                                    ValueRange operands, Location loc) override;

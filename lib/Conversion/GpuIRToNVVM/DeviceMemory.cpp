@@ -26,29 +26,44 @@ namespace mlir::rake::nvvm_detail {
 /// arrives on the mbarrier of each destination CTA expecting the copy's
 /// bytes (remotely for a multicast), then issues the copy, which completes
 /// the bytes on each destination's mbarrier at the same offset.
-LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
-  Location loc = tma.getLoc();
-  auto it = mbarriers.find(tma.getBarrier());
+// The kernel state instructions ask for (DeviceKernel).
+
+Value DeviceLowering::getControlValueI32(Location loc, AffineExpr e,
+                                         unsigned numDims,
+                                         ValueRange operands) {
+  return arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                    applyExpr(loc, e, numDims, operands));
+}
+
+FailureOr<DeviceKernel::Completion>
+DeviceLowering::expectBytes(Operation *op, int64_t bytes, Value dst) {
+  Location loc = op->getLoc();
+  auto instr = cast<InstrOpInterface>(op);
+  auto it = mbarriers.find(instr.getTrailingBarrier());
   if (it == mbarriers.end())
-    return tma.emitOpError() << "completes on a barrier that is not an "
+    return op->emitOpError() << "completes on a barrier that is not an "
                                 "mbarrier of its device function";
   const MBarrier &bar = it->second;
+  SmallVector<Value> indices;
+  AffineMap m;
+  SmallVector<bool> intervals;
+  instr.getTrailingBarrierCoords(indices, m, intervals);
   FailureOr<BarrierElements> elems =
-      mbarrierElements(tma, bar, tma.getMap(), tma.getIndices(),
-                       tma.getIntervals());
+      mbarrierElements(op, bar, m, indices, intervals);
   if (failed(elems))
     return failure();
-  Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                             tma.getBytes());
-  Value ctaMask;
-  if (tma.isMulticast()) {
+  Completion done;
+  done.element = elems->element;
+  done.barrier = &bar;
+  Value count = arith::ConstantIntOp::create(b, loc, b.getI32Type(), bytes);
+  if (llvm::is_contained(intervals, true)) {
     // The copy lands at the same offset in each CTA of the mask, the
     // barrier's CTAs: the destination must be those CTAs' parts of a
     // buffer shared out over the cluster.
-    auto window = tma.getDst().getDefiningOp<WindowOp>();
+    auto window = dst.getDefiningOp<WindowOp>();
     if (!window || distributedDims.lookup(window.getSource()) != 1 ||
         !elems->numCtas)
-      return tma.emitOpError()
+      return op->emitOpError()
              << "multicasts into a buffer that is not shared out over the "
                 "cluster's CTAs (its leading dimension indexed by the "
                 "cta_in_cluster loop), or completes on mbarriers that are "
@@ -62,37 +77,29 @@ LogicalResult DeviceLowering::lowerTmaLoad(TmaLoadOp tma) {
       // The arrival publishes nothing of this thread's (the copy's bytes
       // complete through the async proxy): the default .release.cta.
       NVVM::MBarrierArriveExpectTxOp::create(
-          b, loc, Type(), remoteMbarrier(bar, elems->element, cta, loc), bytes,
+          b, loc, Type(), remoteMbarrier(bar, elems->element, cta, loc), count,
           NVVM::MemScopeKind::CTA, /*relaxed=*/false, Value());
     }
     Value ones = arith::ConstantIntOp::create(
         b, loc, i32, (int64_t(1) << elems->numCtas) - 1);
-    ctaMask = arith::TruncIOp::create(
+    done.ctaMask = arith::TruncIOp::create(
         b, loc, b.getI16Type(), arith::ShLIOp::create(b, loc, ones, first));
   } else {
     nvgpu::MBarrierArriveExpectTxOp::create(
-        b, loc, bar.group,
-        arith::ConstantIndexOp::create(b, loc, tma.getBytes()),
+        b, loc, bar.group, arith::ConstantIndexOp::create(b, loc, bytes),
         elems->element, Value());
   }
-  auto window = tma.getSrc().getDefiningOp<WindowOp>();
-  SmallVector<Value> starts;
-  for (AffineExpr start : window.getStarts())
-    starts.push_back(arith::IndexCastOp::create(
-        b, loc, b.getI32Type(),
-        applyExpr(loc, start, window.getMap().getNumDims(),
-                  window.getIndices())));
-  TmaCopyOperands operands;
-  operands.dst = map.lookup(tma.getDst());
-  operands.tensorMap = kernel.getArgument(kernel.getNumArguments() -
-                                          tensorMaps.maps.size() +
-                                          tensorMaps.byOp.lookup(tma));
-  operands.mbarrier = mbarrierPointer(bar, elems->element, loc);
-  // TMA's coordinates run from the innermost dimension: column, row.
-  operands.col = starts[1];
-  operands.row = starts[0];
-  operands.ctaMask = ctaMask;
-  return tma.buildCopy(b, operands);
+  return done;
+}
+
+Value DeviceLowering::getBarrierAddress(Location loc, const Completion &c) {
+  return mbarrierPointer(*static_cast<const MBarrier *>(c.barrier), c.element,
+                         loc);
+}
+
+Value DeviceLowering::getTensorMap(Operation *op) {
+  return kernel.getArgument(kernel.getNumArguments() - tensorMaps.maps.size() +
+                            tensorMaps.byOp.lookup(op));
 }
 
 /// Plain reads and writes of swizzled shared memory would need the

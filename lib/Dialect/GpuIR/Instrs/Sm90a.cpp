@@ -489,16 +489,35 @@ LogicalResult TmaLoadOp::buildSequential(OpBuilder &b, ValueRange operands) {
 }
 
 LogicalResult TmaLoadOp::buildDevice(OpBuilder &, ValueRange, Value) {
-  return emitOpError() << "is lowered by convert-gpuir-to-nvvm, which knows "
-                          "the kernel's tensor maps (buildCopy)";
+  return emitOpError() << "needs the kernel's state (its mbarrier and "
+                          "tensor map): buildDeviceInKernel";
 }
 
-LogicalResult TmaLoadOp::buildCopy(OpBuilder &b, const TmaCopyOperands &ops) {
+/// The arrival expecting the box's bytes on the trailing mbarrier (on each
+/// destination CTA's, for a multicast), then the copy: from the box's
+/// start in the buffer (innermost first: column, row) through the kernel's
+/// tensor map, into this CTA's view of the destination (at the same offset
+/// in each CTA of the mask, for a multicast).
+LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
+                                             DeviceKernel &kernel) {
   Location loc = getLoc();
+  FailureOr<DeviceKernel::Completion> done =
+      kernel.expectBytes(*this, getBytes(), getDst());
+  if (failed(done))
+    return failure();
+  auto window = getSrc().getDefiningOp<WindowOp>();
+  SmallVector<Value> starts;
+  for (AffineExpr start : window.getStarts())
+    starts.push_back(kernel.getControlValueI32(
+        loc, start, window.getMap().getNumDims(), window.getIndices()));
+  Value dst = operands[getDstMutable().getOperandNumber()];
+  Value tensorMap = kernel.getTensorMap(*this);
+  Value mbarrier = kernel.getBarrierAddress(loc, *done);
+  Value col = starts[1], row = starts[0];
   if (isSwizzled(memrefOf(getDst())) &&
       failed(checkSwizzledStart(*this, getDst())))
     return failure();
-  auto [base, bytes] = viewAddress(b, loc, ops.dst);
+  auto [base, bytes] = viewAddress(b, loc, dst);
   Value addr = arith::AddIOp::create(b, loc, base, bytes);
   Value ptr = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
@@ -509,10 +528,9 @@ LogicalResult TmaLoadOp::buildCopy(OpBuilder &b, const TmaCopyOperands &ops) {
   Value clusterPtr = LLVM::AddrSpaceCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(getContext(), 7), ptr);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, clusterPtr, ops.tensorMap, ValueRange{ops.col, ops.row},
-      ops.mbarrier, ValueRange{}, ops.ctaMask, Value(),
-      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-      Value());
+      b, loc, clusterPtr, tensorMap, ValueRange{col, row}, mbarrier,
+      ValueRange{}, done->ctaMask, Value(), NVVM::TMALoadMode::TILE,
+      /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   return success();
 }
 

@@ -155,6 +155,43 @@ constexpr int64_t kUnboundedExtent = int64_t(1) << 40;
 #include "Rake/Dialect/GpuIR/IR/Types.h.inc"
 
 namespace mlir::rake::gpuir {
+
+/// The kernel state the device lowering gives an instruction whose code
+/// needs more than its own operands (InstrOpInterface::buildDeviceInKernel):
+/// the completion of an asynchronous copy on its trailing mbarrier, the
+/// kernel's tensor maps, control values.
+class DeviceKernel {
+public:
+  virtual ~DeviceKernel() = default;
+
+  /// The thread's index in its CTA (threadIdx.x).
+  virtual Value getThreadId() = 0;
+
+  /// A control expression over `operands` as an i32, at the insertion point.
+  virtual Value getControlValueI32(Location loc, AffineExpr e, unsigned numDims,
+                                   ValueRange operands) = 0;
+
+  /// The trailing mbarrier element(s) an asynchronous copy of `bytes`
+  /// bytes into `dst` completes on, with an arrival expecting those bytes
+  /// on each (one CTA's; or, for a multicast, those of the CTAs that share
+  /// out `dst`, whose mask is returned as an i16, else null).
+  struct Completion {
+    Value element;
+    Value ctaMask;
+    const void *barrier = nullptr;
+  };
+  virtual FailureOr<Completion> expectBytes(Operation *instr, int64_t bytes,
+                                            Value dst) = 0;
+
+  /// The address (shared::cta) of this CTA's mbarrier element of a
+  /// completion.
+  virtual Value getBarrierAddress(Location loc, const Completion &c) = 0;
+
+  /// The kernel parameter that holds the tensor map of an instruction's
+  /// TMA copy (KernelABI's collectTensorMaps).
+  virtual Value getTensorMap(Operation *instr) = 0;
+};
+
 /// What an access (AccessOpInterface) does to its element: a window does
 /// nothing itself; it is a view that instructions take as an argument.
 enum class AccessKind { Read, Write, Reduce, Window };

@@ -97,6 +97,15 @@ def GpuIR_InstrOpInterface : OpInterface<"InstrOpInterface"> {
            "::mlir::Value":$threadId), [{}],
       [{ return $_op->emitOpError()
              << "is an instruction with no device lowering yet"; }]>,
+    InterfaceMethod<[{The device code as the device lowering asks for it:
+      with the kernel's state (`kernel`: the completion of an asynchronous
+      copy on its trailing mbarrier, tensor maps). By default buildDevice,
+      which an instruction that needs only its operands implements; one
+      that needs the kernel's state (a TMA copy) implements this.}],
+      "::llvm::LogicalResult", "buildDeviceInKernel",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::ValueRange":$operands,
+           "::mlir::rake::gpuir::DeviceKernel &":$kernel), [{}],
+      [{ return $_op.buildDevice(b, operands, kernel.getThreadId()); }]>,
   ];
   let verify = [{ return ::mlir::rake::gpuir::verifyInstrOp($_op); }];
 }

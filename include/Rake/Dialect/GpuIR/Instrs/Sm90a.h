@@ -10,17 +10,6 @@
 
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
 
-namespace mlir::rake::gpuir {
-/// What the device lowering supplies to a TMA copy: this CTA's view of the
-/// destination, the tensor map (a kernel parameter), the shared-memory
-/// address of this CTA's mbarrier the copy completes on, the box's
-/// coordinates in the buffer (innermost first: column, row; i32), and for
-/// a multicast the mask of destination CTAs (i16; null otherwise).
-struct TmaCopyOperands {
-  Value dst, tensorMap, mbarrier, col, row, ctaMask;
-};
-} // namespace mlir::rake::gpuir
-
 #define GET_OP_CLASSES
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h.inc"
 

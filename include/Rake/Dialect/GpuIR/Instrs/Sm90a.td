@@ -65,7 +65,8 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
 def Sm90a_TmaLoadOp : Op<GpuIR_Dialect, "sm90a.tma_load",
     [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
                                ["buildSequential", "buildDevice",
-                                "getBarrierMechanism", "getTrailingBarrier",
+                                "buildDeviceInKernel", "getBarrierMechanism",
+                                "getTrailingBarrier",
                                 "getTrailingBarrierCoords"]>]> {
   let summary = "copy a 2-D box of a global buffer into shared memory with TMA, asynchronously, completing on an mbarrier";
   let description = [{
@@ -120,10 +121,6 @@ def Sm90a_TmaLoadOp : Op<GpuIR_Dialect, "sm90a.tma_load",
     bool isMulticast();
     /// A multicast's destination CTAs are its trailing barrier's.
     ::llvm::LogicalResult verifyMulticastCtas();
-    /// The device code of the copy (the kernel's lowering supplies what
-    /// only it knows: the tensor map parameter and the box's coordinates).
-    ::llvm::LogicalResult buildCopy(::mlir::OpBuilder &b,
-                                    const TmaCopyOperands &operands);
   }];
 }
 
