@@ -7,8 +7,8 @@
 // register buffer allocated inside the thread loop has one copy per thread
 // already and no distributed dimension.
 // CHECK-LABEL: gpuir.proc @per_thread
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[1]>} : memref<256x4xf32, #gpuir.rmem>
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[]>} : memref<f32, #gpuir.rmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0>} : memref<256x4xf32, #gpuir.rmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<whole>} : memref<f32, #gpuir.rmem>
 gpuir.proc @per_thread(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -32,7 +32,7 @@ gpuir.proc @per_thread(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
 // Through warps and their threads: the row index w * 32 + l has pitch 1,
 // like t above, so both loops agree.
 // CHECK-LABEL: gpuir.proc @warps_then_threads
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[1]>} : memref<128xf32, #gpuir.rmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0>} : memref<128xf32, #gpuir.rmem>
 gpuir.proc @warps_then_threads(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -57,9 +57,9 @@ gpuir.proc @warps_then_threads(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
 // CTA size); registers are indexed by CTA and thread (pitches 256 and 1);
 // an mbarrier array has one barrier per CTA.
 // CHECK-LABEL: gpuir.proc @per_cta
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[256]>} : memref<2x256xf32, #gpuir.smem>
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[256, 1]>} : memref<2x256xf32, #gpuir.rmem>
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[256]>} : !gpuir.barrier<mbarrier [2]>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0 * 256>} : memref<2x256xf32, #gpuir.smem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0 * 256 + d1>} : memref<2x256xf32, #gpuir.rmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0 * 256>} : !gpuir.barrier<mbarrier [2]>
 gpuir.proc @per_cta(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function cluster(2) block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -91,7 +91,7 @@ gpuir.proc @per_cta(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
 // threads. Both warpgroups' windows agree with the thread loop that reads
 // the rows back.
 // CHECK-LABEL: gpuir.proc @fragment
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[1]>} : memref<256x32xf32, #gpuir.rmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0>} : memref<256x32xf32, #gpuir.rmem>
 gpuir.proc @fragment(%n: index) {
   gpuir.device_function block(256) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -113,7 +113,7 @@ gpuir.proc @fragment(%n: index) {
 // Warp specialization: the consumer warps (warps 4 to 7) index their
 // registers from 0; the sharding is the same at both uses.
 // CHECK-LABEL: gpuir.proc @specialized
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[1]>} : memref<128xf32, #gpuir.rmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0>} : memref<128xf32, #gpuir.rmem>
 gpuir.proc @specialized(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function warps(producer = 4, consumer = 4) {
     gpuir.for %task = 0 to %n : cuda_tasks {
@@ -136,7 +136,7 @@ gpuir.proc @specialized(%n: index, %A: memref<?xf32, #gpuir.gmem>) {
 
 // Uniform registers have one copy per warp.
 // CHECK-LABEL: gpuir.proc @per_warp
-// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[32]>} : memref<4xi32, #gpuir.urmem>
+// CHECK: gpuir.alloc {gpuir.sharding = #gpuir.sharding<owner = d0 * 32>} : memref<4xi32, #gpuir.urmem>
 gpuir.proc @per_warp(%n: index, %A: memref<?xi32, #gpuir.gmem>) {
   gpuir.device_function block(128) {
     gpuir.for %task = 0 to %n : cuda_tasks {

@@ -121,3 +121,13 @@ gpuir.proc @a() attributes {x = #gpuir.tile<0: x1 3 x 128>} {}
 
 // expected-error @+1 {{expected step, offset, div or mod}}
 gpuir.proc @a() attributes {x = #gpuir.tile<0: d1 3 x 128, stride 2>} {}
+
+// -----
+
+// expected-error @+1 {{expected d1: the owner is a sum over the distributed dimensions d0, d1, ... in order, each times its thread pitch}}
+gpuir.proc @a() attributes {x = #gpuir.sharding<owner = d0 * 64 + d2>} {}
+
+// -----
+
+// expected-error @+1 {{expected d0: the owner is a sum over the distributed dimensions d0, d1, ... in order, each times its thread pitch}}
+gpuir.proc @a() attributes {x = #gpuir.sharding<owner = t0 * 64>} {}

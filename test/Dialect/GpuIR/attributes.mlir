@@ -58,6 +58,14 @@ gpuir.proc @attributes() attributes {
   a23b_compact = #gpuir.tiling<domain [2, 384] ops [<0: d1 3 x 128>, <1: d1 32 x 1, mod 4, div 2, offset 32, step 2>]>,
   // CHECK-SAME: a24_tiling_root = #gpuir.tiling<domain [256]>
   a24_tiling_root = #gpuir.tiling<domain [256]>,
+  // CHECK-SAME: a24b_sharding = #gpuir.sharding<owner = d0 * 64 + d1 * 32 + d2>
+  a24b_sharding = #gpuir.sharding<owner = d0 * 64 + d1 * 32 + d2>,
+  // CHECK-SAME: a24c_sharding_pitches = #gpuir.sharding<owner = d0 * 256 + d1>
+  a24c_sharding_pitches = #gpuir.sharding<[256, 1]>,
+  // CHECK-SAME: a24d_sharding_whole = #gpuir.sharding<whole>
+  a24d_sharding_whole = #gpuir.sharding<whole>,
+  // CHECK-SAME: a24e_sharding_empty = #gpuir.sharding<whole>
+  a24e_sharding_empty = #gpuir.sharding<[]>,
   // CHECK-SAME: a25_m0 = #gpuir.host, a26_m1 = #gpuir.gmem, a27_m2 = #gpuir.gmem_atomic16, a28_m3 = #gpuir.smem, a29_m4 = #gpuir.smem_atomic16, a30_m5 = #gpuir.smem_swizzled<64>, a31_m6 = #gpuir.rmem, a32_m7 = #gpuir.urmem, a33_m8 = #gpuir.grid_constant
   a25_m0 = #gpuir.host, a26_m1 = #gpuir.gmem, a27_m2 = #gpuir.gmem_atomic16, a28_m3 = #gpuir.smem, a29_m4 = #gpuir.smem_atomic16,
   a30_m5 = #gpuir.smem_swizzled<64>, a31_m6 = #gpuir.rmem, a32_m7 = #gpuir.urmem, a33_m8 = #gpuir.grid_constant,

@@ -19,7 +19,7 @@
 // CHECK-LABEL: gpuir.proc @reverse_tiles
 // CHECK: gpuir.fence cuda_in_order -> cuda_in_order
 // CHECKED-LABEL: gpuir.proc @reverse_tiles
-// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[]>} : memref<256xf32, #gpuir.smem>
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<whole>} : memref<256xf32, #gpuir.smem>
 gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) attributes {gpuir.check_sizes = [{n = 512}]} {
   gpuir.device_function block(256) {
     gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {
@@ -43,7 +43,7 @@ gpuir.proc @reverse_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<
 // an mbarrier: the arrive captures the writes, the await makes them visible.
 // CHECK-LABEL: gpuir.proc @reverse_tiles_split
 // CHECKED-LABEL: gpuir.proc @reverse_tiles_split
-// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<[]>} : !gpuir.barrier<mbarrier>
+// CHECKED: gpuir.alloc {gpuir.sharding = #gpuir.sharding<whole>} : !gpuir.barrier<mbarrier>
 // CHECK: gpuir.arrive cuda_in_order >> %[[BAR:.*]] : !gpuir.barrier<mbarrier>
 // CHECK: gpuir.await %[[BAR]], cuda_in_order : !gpuir.barrier<mbarrier>
 gpuir.proc @reverse_tiles_split(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) attributes {gpuir.check_sizes = [{n = 512}]} {

@@ -422,23 +422,64 @@ void TileOpAttr::print(AsmPrinter &printer) const {
 // ShardingAttr
 //===----------------------------------------------------------------------===//
 
+/// `#gpuir.sharding<whole>`, or `#gpuir.sharding<owner = d0 * 256 + d1>`:
+/// the copy at index (d0, d1, ...) of the distributed dimensions belongs to
+/// the threads from natural thread index 256 d0 + d1 of copy 0's owner on.
+/// (`<[256, 1]>`, the pitches alone, is read too.)
 Attribute ShardingAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> pitches;
-  if (parser.parseLess() ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                     [&]() -> ParseResult {
-                                       return parser.parseInteger(
-                                           pitches.emplace_back());
-                                     }) ||
-      parser.parseGreater())
+  if (parser.parseLess())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("whole")))
+    return parser.parseGreater() ? Attribute()
+                                 : get(parser.getContext(), pitches);
+  if (succeeded(parser.parseOptionalLSquare())) {
+    if (failed(parser.parseOptionalRSquare()) &&
+        (parser.parseCommaSeparatedList([&]() -> ParseResult {
+          return parser.parseInteger(pitches.emplace_back());
+        }) ||
+         parser.parseRSquare()))
+      return {};
+    if (parser.parseGreater())
+      return {};
+    return get(parser.getContext(), pitches);
+  }
+  if (parser.parseKeyword("owner") || parser.parseEqual())
+    return {};
+  do {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef dim;
+    unsigned k = 0;
+    if (parser.parseKeyword(&dim) || !dim.consume_front("d") ||
+        dim.getAsInteger(10, k) || k != pitches.size()) {
+      parser.emitError(loc) << "expected d" << pitches.size()
+                            << ": the owner is a sum over the distributed "
+                               "dimensions d0, d1, ... in order, each times "
+                               "its thread pitch";
+      return {};
+    }
+    int64_t pitch = 1;
+    if (succeeded(parser.parseOptionalStar()) && parser.parseInteger(pitch))
+      return {};
+    pitches.push_back(pitch);
+  } while (succeeded(parser.parseOptionalPlus()));
+  if (parser.parseGreater())
     return {};
   return get(parser.getContext(), pitches);
 }
 
 void ShardingAttr::print(AsmPrinter &printer) const {
-  printer << "<[";
-  llvm::interleaveComma(getPitches(), printer);
-  printer << "]>";
+  if (getPitches().empty()) {
+    printer << "<whole>";
+    return;
+  }
+  printer << "<owner = ";
+  for (auto [k, pitch] : llvm::enumerate(getPitches())) {
+    printer << (k ? " + " : "") << "d" << k;
+    if (pitch != 1)
+      printer << " * " << pitch;
+  }
+  printer << ">";
 }
 
 //===----------------------------------------------------------------------===//

@@ -146,14 +146,17 @@ def GpuIR_ShardingAttr : GpuIR_Attr<"Sharding", "sharding"> {
   let summary = "how a buffer is distributed over the threads that own it";
   let description = [{
     The result of distributed memory analysis: the buffer's leading
-    dimensions, one per entry, are distributed over copies of the memory
-    type's native unit (one thread's registers, one CTA's shared memory),
-    and each entry is the thread pitch of its dimension: incrementing that
-    index moves to the copy owned by threads that many natural thread
-    indices further. `[]` is a buffer that one collective owns whole.
+    dimensions d0, d1, ... are distributed over copies of the memory type's
+    native unit (one thread's registers, one CTA's shared memory), and the
+    copy at (d0, d1, ...) belongs to the threads `owner` natural thread
+    indices after those of copy 0: each dimension's index times its thread
+    pitch. `whole` is a buffer that one collective owns whole. (The pitches
+    alone, `<[256, 1]>`, parse too.)
 
     ```mlir
-    #gpuir.sharding<[256, 1]>    // acc[cta, t, ...]: one row per thread of 2 CTAs of 256
+    #gpuir.sharding<owner = d0 * 256 + d1>   // acc[cta, t, ...]: one row per thread of 2 CTAs of 256
+    #gpuir.sharding<owner = d0 * 64 + d1 * 32 + d2>   // per thread of 2 x 2 warps
+    #gpuir.sharding<whole>
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$pitches);
