@@ -118,7 +118,7 @@ gpuir.proc @gemm_sm80(%Mt: index, %Nt: index, %Kt: index,
                 gpuir.for %j = 0 to 8 : seq {
                   gpuir.for %r = 0 to 4 : seq {
                     %v = gpuir.read %D[%wm, %wn, %l, %i, %j, %r] : memref<2x2x32x4x8x4xf32, #gpuir.rmem>
-                    gpuir.write %v, %C[%m * 128 + %wm * 64 + %i * 16 + %l floordiv 4 + (%r floordiv 2) * 8, %n * 128 + %wn * 64 + %j * 8 + (%l mod 4) * 2 + %r mod 2] : memref<?x?xf32, #gpuir.gmem>
+                    gpuir.write %v, %C[%m * 128 + %wm * 64 + %i * 16, %n * 128 + %wn * 64 + %j * 8] fragment(mma_m16n8_c %l, %r) : memref<?x?xf32, #gpuir.gmem>
                   }
                 }
               }

@@ -82,7 +82,7 @@ gpuir.proc @gemm_sm90a_tma(%Mt: index, %Nt: index, %Kt: index,
             gpuir.for %j = 0 to 16 : seq {
               gpuir.for %i = 0 to 4 : seq {
                 %v = gpuir.read %D[%wm, %t, %j * 4 + %i] : memref<4x128x64xf32, #gpuir.rmem>
-                gpuir.write %v, %C[%m * 256 + %wm * 64 + (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, %n * 128 + %j * 8 + (%t mod 4) * 2 + %i mod 2] : memref<?x?xf32, #gpuir.gmem>
+                gpuir.write %v, %C[%m * 256 + %wm * 64, %n * 128] fragment(wgmma_d %t, %j, %i) : memref<?x?xf32, #gpuir.gmem>
               }
             }
           }
