@@ -17,7 +17,7 @@
 // products of slice k and waits for those of slice k - 1 only: the tensor
 // cores keep working across iterations.
 //
-// (Written by bench/gemm_sm80/make_gemm_sm90a.py --swizzle gemm_sm90a 4 4 2.)
+// (Written by bench/gemm_examples/make_gemm_sm90a.py --swizzle gemm_sm90a 4 4 2.)
 //
 //   build/bin/rake-opt examples/gemm_sm90a.mlir --rake-check
 //   build/bin/rake-run --seq examples/gemm_sm90a.mlir --sizes=Mt=1,Nt=1,Kt=2 --shape=A=256x128,Bt=128x128,C=256x128

@@ -9,7 +9,7 @@
 #   tma      examples/gemm_sm90a_tma.mlir: the Hopper TMA GEMM with real
 #            instructions (512 threads per task, per-thread accumulators
 #            and epilogue), 256x128 tiles
-#   ws       bench/gemm_sm80/gemm_sm90a_ws2.mlir: its warp-specialized
+#   ws       bench/gemm_examples/gemm_sm90a_ws2.mlir: its warp-specialized
 #            version (a producer warpgroup, two consumers, empty and full
 #            mbarriers, no CTA barrier in the K loop)
 #   fast     bench/gemm/gemm_128x256_g8_bf16.mlir: the fastest Rake GEMM
@@ -61,7 +61,7 @@ for k in $kernels; do
       tma) kernel=$root/examples/gemm_sm90a_tma.mlir
            check="sizes=Mt=$((s / 256)),Nt=$((s / 128)),Kt=$((s / 64))"
            tasks=$(( (s / 256) * (s / 128) )) ;;
-      ws) kernel=$root/bench/gemm_sm80/gemm_sm90a_ws2.mlir
+      ws) kernel=$root/bench/gemm_examples/gemm_sm90a_ws2.mlir
           check="sizes=Mt=$((s / 256)),Nt=$((s / 128)),Kt=$((s / 64))"
           tasks=$(( (s / 256) * (s / 128) )) ;;
       fast) kernel=$root/bench/gemm/gemm_128x256_g8_bf16.mlir

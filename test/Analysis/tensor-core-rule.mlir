@@ -3,7 +3,7 @@
 // RUN: rake-opt %S/Inputs/tensor-core-rule-invalid.mlir -split-input-file --rake-tensor-core-rule -verify-diagnostics
 // Every example and benchmark kernel keeps its matrix products on the
 // tensor cores:
-// RUN: for f in %examples/*.mlir %rake_src/bench/gemm/*.mlir %rake_src/bench/gemm_sm80/*.mlir; do rake-opt $f --rake-tensor-core-rule -o /dev/null || exit 1; done
+// RUN: for f in %examples/*.mlir %rake_src/bench/gemm/*.mlir %rake_src/bench/gemm_examples/*.mlir; do rake-opt $f --rake-tensor-core-rule -o /dev/null || exit 1; done
 // Code generation applies the rule: a GEMM on the CUDA cores does not compile.
 // RUN: not rake-translate --gpuir-to-ptx %S/Inputs/tensor-core-rule-naive.mlir 2>&1 | FileCheck %s --check-prefix=PTX
 // Marked slow, the same kernel compiles, and --rake-check proves it:

@@ -12,15 +12,15 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/bsum %examples/block_sums.mlir --sizes=rows=1000 --shape=X=1000,S=1000
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm %examples/gemm_sm80.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=4,Nt=3,Kt=16 --shape=A=512x512,B=512x384,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ws %examples/warp_specialized.mlir --sizes=rows=1000 --shape=X=1000,Y=1000
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm4 %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=3,Nt=4,Kt=13 --shape=A=384x416,B=416x512,C=384x512
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/gemm4 %rake_src/bench/gemm_examples/gemm_sm80_4stage.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=3,Nt=4,Kt=13 --shape=A=384x416,B=416x512,C=384x512
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ring %examples/ring_sums.mlir --sizes=rows=500,K=9 --shape=X=500x9,Y=500
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/clu %examples/cluster_exchange.mlir --sizes=n=3000 --shape=X=3000,Y=3000,Z=3000
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90 %examples/gemm_sm90a.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90core %rake_src/bench/gemm_sm80/gemm_sm90a_core.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/g90core %rake_src/bench/gemm_examples/gemm_sm90a_core.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tma %examples/gemm_sm90a_tma.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws %rake_src/bench/gemm_sm80/gemm_sm90a_ws.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmawslag %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws2 %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws %rake_src/bench/gemm_examples/gemm_sm90a_ws.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmawslag %rake_src/bench/gemm_examples/gemm_sm90a_ws_lag.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tmaws2 %rake_src/bench/gemm_examples/gemm_sm90a_ws2.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/rms %examples/rmsnorm.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/softmax %examples/softmax.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/frms %examples/fused_rmsnorm.mlir --sizes=blocks=3

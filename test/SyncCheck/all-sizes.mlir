@@ -1,5 +1,5 @@
 // RUN: rake-opt %examples/gemm_sm90a_tma.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMA
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rake-sync-check="all-sizes sizes=Kt=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws2.mlir --rake-sync-check="all-sizes sizes=Kt=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not rake-opt %examples/vector_add.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=VADD

@@ -1,20 +1,20 @@
-// The check rejects the four-stage Sm80 GEMM (bench/gemm_sm80) when its
+// The check rejects the four-stage Sm80 GEMM (bench/gemm_examples) when its
 // pipeline is made wrong, and accepts it as written.
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir --rake-check > /dev/null
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm80_4stage.mlir --rake-check > /dev/null
 
 // Waiting with three groups outstanding lets slice k still be in flight.
-// RUN: sed 's/outstanding(2)/outstanding(3)/' %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir > %t.wait.mlir
+// RUN: sed 's/outstanding(2)/outstanding(3)/' %rake_src/bench/gemm_examples/gemm_sm80_4stage.mlir > %t.wait.mlir
 // RUN: not rake-opt %t.wait.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=WAIT
 // WAIT: error: RAW hazard: threads 0..31 of task 0 read As[0, 0:16, 0:16] on cuda_in_order_ram, written by thread 0 of task 0 on Sm80_cp_async without synchronization that orders it before
 
 // Refilling the stage of slice k (k + 4 mod 4) instead of slice k - 1's
 // overwrites the slice being multiplied.
-// RUN: sed 's/gpuir.if %k + 3 < %Kt {/gpuir.if %k + 4 < %Kt {/; s/(%k + 3) mod 4/(%k + 4) mod 4/g; s/(%k + 3) \* 32/(%k + 4) * 32/g' %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir > %t.stage.mlir
+// RUN: sed 's/gpuir.if %k + 3 < %Kt {/gpuir.if %k + 4 < %Kt {/; s/(%k + 3) mod 4/(%k + 4) mod 4/g; s/(%k + 3) \* 32/(%k + 4) * 32/g' %rake_src/bench/gemm_examples/gemm_sm80_4stage.mlir > %t.stage.mlir
 // RUN: not rake-opt %t.stage.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=STAGE
 // STAGE: error: RAW hazard: threads 0..31 of task 0 read As[0, 0:16, 0:16] on cuda_in_order_ram, written by thread 0 of task 0 on Sm80_cp_async without synchronization that orders it before
 
 // Without the CTA fence, warps read slices other threads copied.
-// RUN: grep -v "gpuir.fence cuda_in_order -> cuda_in_order" %rake_src/bench/gemm_sm80/gemm_sm80_4stage.mlir > %t.fence.mlir
+// RUN: grep -v "gpuir.fence cuda_in_order -> cuda_in_order" %rake_src/bench/gemm_examples/gemm_sm80_4stage.mlir > %t.fence.mlir
 // RUN: not rake-opt %t.fence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=FENCE
 // FENCE: error: RAW hazard: threads 0..31 of task 0 read As[0, 0:16, 0:16] on cuda_in_order_ram, written by thread {{[0-9]+}} of task 0 on Sm80_cp_async without synchronization that orders it before
 

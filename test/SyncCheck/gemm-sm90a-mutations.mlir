@@ -20,4 +20,4 @@
 // WGFENCE: error: {{RAW|WAW|WAR}} hazard: {{.*}} D[{{.*}} on wgmma_async_rmem_d
 
 // The core-matrix variant of the benchmark passes the check too.
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_core.mlir --rake-check > /dev/null
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_core.mlir --rake-check > /dev/null

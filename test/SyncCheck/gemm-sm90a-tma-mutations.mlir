@@ -30,8 +30,8 @@
 // four consumer warpgroups, full and empty mbarriers) passes the check;
 // without the consumers' release, the producer's wait for a free stage
 // (after the first four) never completes.
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws.mlir --rake-check > /dev/null
-// RUN: grep -v "gpuir.arrive cuda_in_order >> %empty" %rake_src/bench/gemm_sm80/gemm_sm90a_ws.mlir > %t.ws.mlir
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws.mlir --rake-check > /dev/null
+// RUN: grep -v "gpuir.arrive cuda_in_order >> %empty" %rake_src/bench/gemm_examples/gemm_sm90a_ws.mlir > %t.ws.mlir
 // RUN: not rake-opt %t.ws.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=WS
 // WS: error: await without matching arrive: thread 0 of task 0 await phase 0 of empty, but only 0 arrives happened on it before
 
@@ -42,9 +42,9 @@
 // phases than the producer awaits: its phases carry over to the CTA's next
 // task (code generation keeps mbarriers for the whole kernel), where the
 // producer would wait forever.
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir --rake-check > /dev/null
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws2.mlir --rake-check > /dev/null
-// RUN: %python -c "import sys; s = open(sys.argv[1]).read(); i = s.index('          gpuir.if %%Kt >= 1 {'); j = s.index('          }\n', i) + 12; sys.stdout.write(s[:i] + s[j:])" %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir > %t.lag.mlir
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws_lag.mlir --rake-check > /dev/null
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws2.mlir --rake-check > /dev/null
+// RUN: %python -c "import sys; s = open(sys.argv[1]).read(); i = s.index('          gpuir.if %%Kt >= 1 {'); j = s.index('          }\n', i) + 12; sys.stdout.write(s[:i] + s[j:])" %rake_src/bench/gemm_examples/gemm_sm90a_ws_lag.mlir > %t.lag.mlir
 // RUN: not rake-opt %t.lag.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=LAG
 // LAG: error: unbalanced mbarrier: element 2 of empty completes 1 phases in its lifetime, but a collective awaits it 2 times; its phases carry over to the CTA's next task, so each awaiter must await as many phases as are completed
 // LAG: note: the last arrive on it

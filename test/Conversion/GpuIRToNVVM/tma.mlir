@@ -51,7 +51,7 @@ gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
 // copies of a stage (an expect_tx of each copy's bytes before it). No thread writes shared memory but by TMA, so
 // the releases need no fence.proxy.async: the consumers only read the
 // stages the producer refills (a write-after-read the barrier orders).
-// RUN: rake-opt %rake_src/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=LAG
+// RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws_lag.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=LAG
 // LAG-COUNT-4: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%c{{[0-3]}}], %c2 :
 // LAG-COUNT-4: nvgpu.mbarrier.init %[[EMPTY:[0-9]+]][%c{{[0-3]}}], %c16 :
 // LAG-NOT: nvvm.fence.proxy

@@ -25,7 +25,7 @@ D = f"memref<{consumers}x128x{halves}x64xf32, #gpuir.rmem>"
 S = "#gpuir.smem_swizzled<128>"
 out = []
 w = out.append
-w(f"// Written by bench/gemm_sm80/make_gemm_sm90a_ws.py {' '.join(sys.argv[1:])}.")
+w(f"// Written by bench/gemm_examples/make_gemm_sm90a_ws.py {' '.join(sys.argv[1:])}.")
 w(f"// The TMA GEMM (examples/gemm_sm90a_tma.mlir) warp-specialized: one")
 w(f"// producer warpgroup (40 registers) filling four swizzled stages by TMA as")
 w(f"// the consumers release them (empty mbarriers); {consumers} consumer warpgroups")

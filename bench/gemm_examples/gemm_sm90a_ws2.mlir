@@ -1,4 +1,4 @@
-// Written by bench/gemm_sm80/make_gemm_sm90a_ws.py gemm_sm90a_ws2 2 128 lag1.
+// Written by bench/gemm_examples/make_gemm_sm90a_ws.py gemm_sm90a_ws2 2 128 lag1.
 // The TMA GEMM (examples/gemm_sm90a_tma.mlir) warp-specialized: one
 // producer warpgroup (40 registers) filling four swizzled stages by TMA as
 // the consumers release them (empty mbarriers); 2 consumer warpgroups

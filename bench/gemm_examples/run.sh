@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# The GEMMs (examples/gemm_sm80.mlir, mma.sync double-buffered;
-# bench/gemm_sm80/gemm_sm80_4stage.mlir, four stages; examples/gemm_sm90a.mlir,
-# wgmma on swizzled stages; bench/gemm_sm80/gemm_sm90a_core.mlir, wgmma on
+# What this folder measures: the example GEMMs and the steps between them
+# against cuBLAS (the fastest Rake GEMMs are bench/gemm). The GEMMs
+# (examples/gemm_sm80.mlir, mma.sync double-buffered;
+# bench/gemm_examples/gemm_sm80_4stage.mlir, four stages; examples/gemm_sm90a.mlir,
+# wgmma on swizzled stages; bench/gemm_examples/gemm_sm90a_core.mlir, wgmma on
 # core-matrix stages; examples/gemm_sm90a_tma.mlir, the swizzled stages filled
-# by TMA; bench/gemm_sm80/gemm_sm90a_ws*.mlir, that warp-specialized, written
+# by TMA; bench/gemm_examples/gemm_sm90a_ws*.mlir, that warp-specialized, written
 # by make_gemm_sm90a_ws.py; gemm_sm80_derived, the first derived by its
 # schedule from the sequential GEMM) against cuBLAS (torch.matmul), in two steps:
 #
-#   bench/gemm_sm80/run.sh prepare          (here: needs the build)
+#   bench/gemm_examples/run.sh prepare          (here: needs the build)
 #       compiles each kernel to a verified bundle gpu-work/bench/NAME
 #       (rake-bundle, with the trusted disassembly store) and records its
 #       launch shape (block, CTAs per SM, dynamic shared memory) as rake-run
 #       gives it, in gpu-work/bench/kernels.txt
-#   bench/gemm_sm80/run.sh run [SIZE...]    (on the GPU machine: CUDA, PyTorch)
+#   bench/gemm_examples/run.sh run [SIZE...]    (on the GPU machine: CUDA, PyTorch)
 #       builds the launcher (with the C runtime: each kernel runs from its
 #       verified bundle) and runs bench.py: TFLOP/s of each kernel and of
 #       cuBLAS on the same inputs, and their ratio (cuBLAS time / ours: above
@@ -25,10 +27,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=${WORK:-$root/gpu-work/bench}
 # Each kernel with the width of its K slices, how it takes B: k x n ("kn",
 # B) or n x k ("nk", B transposed), and the height of its tiles of C.
-kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_sm80/gemm_sm80_4stage.mlir 32 kn 128"
-         "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_core.mlir 64 nk 256"
-         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws.mlir 64 nk 256"
-         "$root/bench/gemm_sm80/gemm_sm90a_ws_lag.mlir 64 nk 256" "$root/bench/gemm_sm80/gemm_sm90a_ws2.mlir 64 nk 256")
+kernels=("$root/examples/gemm_sm80.mlir 32 kn 128" "$root/bench/gemm_examples/gemm_sm80_4stage.mlir 32 kn 128"
+         "$root/examples/gemm_sm90a.mlir 64 nk 256" "$root/bench/gemm_examples/gemm_sm90a_core.mlir 64 nk 256"
+         "$root/examples/gemm_sm90a_tma.mlir 64 nk 256" "$root/bench/gemm_examples/gemm_sm90a_ws.mlir 64 nk 256"
+         "$root/bench/gemm_examples/gemm_sm90a_ws_lag.mlir 64 nk 256" "$root/bench/gemm_examples/gemm_sm90a_ws2.mlir 64 nk 256")
 # The Sm80 example's kernel derived from the sequential GEMM by its schedule
 # (examples/schedules/), as gemm_sm80_derived.
 kernels=("${kernels[0]}" "$work/gemm_sm80_derived.mlir 32 kn 128" "${kernels[@]:1}")
@@ -63,7 +65,7 @@ prepare)
 run)
   shift
   "$root/scripts/build-launcher.sh" "$work/rake-launch"
-  python3 "$root/bench/gemm_sm80/bench.py" "$work/rake-launch" "$work" "$@"
+  python3 "$root/bench/gemm_examples/bench.py" "$work/rake-launch" "$work" "$@"
   ;;
 *)
   echo "usage: run.sh prepare | run [SIZE...]" >&2; exit 2 ;;

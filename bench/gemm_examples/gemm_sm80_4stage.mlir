@@ -6,7 +6,7 @@
 // group is made every iteration, empty near the end of K, so that the
 // count of unfinished groups keeps its meaning.
 //
-//   build/bin/rake-opt bench/gemm_sm80/gemm_sm80_4stage.mlir --rake-check
+//   build/bin/rake-opt bench/gemm_examples/gemm_sm80_4stage.mlir --rake-check
 gpuir.proc @gemm_sm80_4stage(%Mt: index, %Nt: index, %Kt: index,
                       %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 128, Kt * 32)>},
                       %B: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Kt * 32, Nt * 128)>},

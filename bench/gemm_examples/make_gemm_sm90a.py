@@ -3,7 +3,7 @@
 (tiles of 64 WG x 128 of C), STAGES shared-memory stages filled by cp.async,
 prefetch distance DIST (DIST + 2 <= STAGES: the stage refilled at iteration
 k held slice k - 2, whose wgmma group iteration k - 1 waited for).
-examples/gemm_sm90a.mlir and bench/gemm_sm80/gemm_sm90a_core.mlir are
+examples/gemm_sm90a.mlir and bench/gemm_examples/gemm_sm90a_core.mlir are
 
   make_gemm_sm90a.py --swizzle gemm_sm90a 4 4 2 gemm_sm90a.mlir HEADER
   make_gemm_sm90a.py gemm_sm90a_core 4 4 2 gemm_sm90a_core.mlir HEADER

@@ -2,10 +2,10 @@
 // no-swizzle layout of 8x8 core matrices instead of the 128-byte swizzle.
 // Its copies either read 16 bytes of eight rows per warp row (as here) or
 // store eight 16-byte chunks 128 bytes apart (one bank group): either way a
-// third of the swizzled kernel's speed on the H200 (bench/gemm_sm80). Kept to
+// third of the swizzled kernel's speed on the H200 (bench/gemm_examples). Kept to
 // measure that.
 //
-// (Written by bench/gemm_sm80/make_gemm_sm90a.py gemm_sm90a_core 4 4 2.)
+// (Written by bench/gemm_examples/make_gemm_sm90a.py gemm_sm90a_core 4 4 2.)
 gpuir.proc @gemm_sm90a_core(%Mt: index, %Nt: index, %Kt: index,
                        %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Mt * 256, Kt * 64)>},
                        %Bt: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mt, Nt, Kt) -> (Nt * 128, Kt * 64)>},
