@@ -226,6 +226,9 @@ void Interpreter::visitStmt(FenceOp fence) {
 }
 
 void Interpreter::visitUnhandledStmt(Operation *op) {
+  // Once per statement, not per execution of it.
+  if (!unknownReported.insert(op).second)
+    return;
   report(op, "the synchronization check cannot interpret '" +
                  op->getName().getStringRef().str() +
                  "'; an abstract-machine procedure holds only AMIR "

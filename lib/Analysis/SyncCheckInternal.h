@@ -533,6 +533,7 @@ private:
   void visitRecord(amir::AccessOpInterface access);
   void visitCheck(amir::AccessOpInterface check);
   void visitUnhandledStmt(Operation *op);
+  llvm::DenseSet<Operation *> unknownReported;
   void execLoop(amir::LoopOp loop);
   bool collapsible(amir::LoopOp loop);
   static std::optional<int64_t> coefficient(AffineExpr e, ValueRange operands,

@@ -92,7 +92,7 @@ private:
   FailureOr<Completion> expectBytes(Operation *instr, int64_t bytes,
                                     Value dst) override;
   Value getBarrierAddress(Location loc, const Completion &c) override;
-  Value getTensorMap(Operation *instr) override;
+  FailureOr<Value> getTensorMap(Operation *instr) override;
 
   // Memory (DeviceMemory.cpp).
   LogicalResult checkNotSwizzled(Operation *op, Value buffer);

@@ -97,9 +97,14 @@ Value DeviceLowering::getBarrierAddress(Location loc, const Completion &c) {
                          loc);
 }
 
-Value DeviceLowering::getTensorMap(Operation *op) {
+FailureOr<Value> DeviceLowering::getTensorMap(Operation *op) {
+  auto it = tensorMaps.byOp.find(op);
+  if (it == tensorMaps.byOp.end())
+    return op->emitOpError() << "asks for a tensor map, but the kernel's "
+                                "tensor maps are those of its "
+                                "gpuir.sm90a.tma_load copies (KernelABI)";
   return kernel.getArgument(kernel.getNumArguments() - tensorMaps.maps.size() +
-                            tensorMaps.byOp.lookup(op));
+                            it->second);
 }
 
 /// Plain reads and writes of swizzled shared memory would need the

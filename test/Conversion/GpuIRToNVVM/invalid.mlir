@@ -258,7 +258,7 @@ gpuir.proc @instruction_on_mbarrier(%n: index, %A: memref<?x64x64xf16, #gpuir.gm
       %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
       gpuir.for %l = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
         %a = gpuir.window %A[%t, 0 : 64, 0 : 64] : memref<?x64x64xf16, #gpuir.gmem> -> memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>
-        // expected-error @+1 {{'rtest.example_tma_multicast' op is an instruction with no device lowering yet}}
+        // expected-error @+1 {{'rtest.example_tma_multicast' op asks for a tensor map, but the kernel's tensor maps are those of its gpuir.sm90a.tma_load copies (KernelABI)}}
         rtest.example_tma_multicast %a, %S >> %bar : memref<64x64xf16, strided<[64, 1], offset: ?>, #gpuir.gmem>, memref<64x64xf16, #gpuir.smem>, !gpuir.barrier<mbarrier>
       }
       gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>

@@ -131,3 +131,18 @@ gpuir.proc @a() attributes {x = #gpuir.sharding<owner = d0 * 64 + d2>} {}
 
 // expected-error @+1 {{expected d0: the owner is a sum over the distributed dimensions d0, d1, ... in order, each times its thread pitch}}
 gpuir.proc @a() attributes {x = #gpuir.sharding<owner = t0 * 64>} {}
+
+// -----
+
+// expected-error @+1 {{expected d0: the owner is a sum over the distributed dimensions d0, d1, ... in order, each times its thread pitch}}
+gpuir.proc @a() attributes {x = #gpuir.sharding<owner = 256 * d0>} {}
+
+// -----
+
+// expected-error @+1 {{expected d1: the owner is a sum over the distributed dimensions d0, d1, ... in order, each times its thread pitch}}
+gpuir.proc @a() attributes {x = #gpuir.sharding<owner = d0 * 256 + d01>} {}
+
+// -----
+
+// expected-error @+1 {{expected 'whole', 'owner = d0 * PITCH + ...' or a list of pitches}}
+gpuir.proc @a() attributes {x = #gpuir.sharding<all>} {}

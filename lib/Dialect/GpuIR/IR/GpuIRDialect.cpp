@@ -444,14 +444,21 @@ Attribute ShardingAttr::parse(AsmParser &parser, Type) {
       return {};
     return get(parser.getContext(), pitches);
   }
-  if (parser.parseKeyword("owner") || parser.parseEqual())
+  if (failed(parser.parseOptionalKeyword("owner"))) {
+    parser.emitError(parser.getCurrentLocation())
+        << "expected 'whole', 'owner = d0 * PITCH + ...' or a list of "
+           "pitches";
+    return {};
+  }
+  if (parser.parseEqual())
     return {};
   do {
     SMLoc loc = parser.getCurrentLocation();
     StringRef dim;
     unsigned k = 0;
-    if (parser.parseKeyword(&dim) || !dim.consume_front("d") ||
-        dim.getAsInteger(10, k) || k != pitches.size()) {
+    if (failed(parser.parseOptionalKeyword(&dim)) || !dim.consume_front("d") ||
+        dim.getAsInteger(10, k) || k != pitches.size() ||
+        dim != std::to_string(k)) {
       parser.emitError(loc) << "expected d" << pitches.size()
                             << ": the owner is a sum over the distributed "
                                "dimensions d0, d1, ... in order, each times "

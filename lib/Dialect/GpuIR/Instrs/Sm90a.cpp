@@ -511,7 +511,9 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
     starts.push_back(kernel.getControlValueI32(
         loc, start, window.getMap().getNumDims(), window.getIndices()));
   Value dst = operands[getDstMutable().getOperandNumber()];
-  Value tensorMap = kernel.getTensorMap(*this);
+  FailureOr<Value> tensorMap = kernel.getTensorMap(*this);
+  if (failed(tensorMap))
+    return failure();
   Value mbarrier = kernel.getBarrierAddress(loc, *done);
   Value col = starts[1], row = starts[0];
   if (isSwizzled(memrefOf(getDst())) &&
@@ -528,7 +530,7 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
   Value clusterPtr = LLVM::AddrSpaceCastOp::create(
       b, loc, LLVM::LLVMPointerType::get(getContext(), 7), ptr);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, clusterPtr, tensorMap, ValueRange{col, row}, mbarrier,
+      b, loc, clusterPtr, *tensorMap, ValueRange{col, row}, mbarrier,
       ValueRange{}, done->ctaMask, Value(), NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   return success();

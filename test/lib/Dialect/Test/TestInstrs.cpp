@@ -130,5 +130,16 @@ void ExampleTmaMulticastOp::getTrailingBarrierCoords(
   intervals.append(getIntervals().begin(), getIntervals().end());
 }
 
+LogicalResult ExampleTmaMulticastOp::buildDeviceInKernel(OpBuilder &,
+                                                         ValueRange,
+                                                         DeviceKernel &kernel) {
+  int64_t bytes = 64 * 64 * 2;
+  FailureOr<DeviceKernel::Completion> done =
+      kernel.expectBytes(*this, bytes, getDst());
+  if (failed(done) || failed(kernel.getTensorMap(*this)))
+    return failure();
+  return emitOpError() << "has no copy to issue (a test instruction)";
+}
+
 #define GET_OP_CLASSES
 #include "TestInstrs.cpp.inc"

@@ -54,8 +54,18 @@ def RTest_ExampleWgmmaOp : RTest_Instr<"example_wgmma"> {
   let assemblyFormat = "$d `,` $a `,` $b attr-dict `:` type($d) `,` type($a) `,` type($b)";
 }
 
-def RTest_ExampleTmaMulticastOp : RTest_Instr<"example_tma_multicast"> {
+def RTest_ExampleTmaMulticastOp : Op<RTest_Dialect, "example_tma_multicast",
+    [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
+                               ["getBarrierMechanism", "getTrailingBarrier",
+                                "getTrailingBarrierCoords",
+                                "buildDeviceInKernel"]>]> {
   let summary = "copy a global tile into the shared memory of several CTAs (TMA multicast)";
+  let description = [{
+    Its device code asks the kernel (DeviceKernel) for the completion on its
+    trailing mbarrier, then for a tensor map, which the kernel has only for
+    gpuir.sm90a.tma_load: an instruction from outside GpuIR using the
+    kernel's state, and the refusal when it asks for what the kernel lacks.
+  }];
   let arguments = (ins AnyMemRef:$src, AnyMemRef:$dst, GpuIR_AnyBarrier:$barrier,
                        Variadic<Index>:$indices, AffineMapAttr:$map,
                        DenseBoolArrayAttr:$intervals);

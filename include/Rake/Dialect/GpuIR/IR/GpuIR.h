@@ -188,8 +188,9 @@ public:
   virtual Value getBarrierAddress(Location loc, const Completion &c) = 0;
 
   /// The kernel parameter that holds the tensor map of an instruction's
-  /// TMA copy (KernelABI's collectTensorMaps).
-  virtual Value getTensorMap(Operation *instr) = 0;
+  /// TMA copy (KernelABI's collectTensorMaps), or failure (at the op) for
+  /// an instruction the kernel has no map for.
+  virtual FailureOr<Value> getTensorMap(Operation *instr) = 0;
 };
 
 /// What an access (AccessOpInterface) does to its element: a window does
