@@ -91,7 +91,7 @@ private:
                            ValueRange operands) override;
   FailureOr<Completion> expectBytes(Operation *instr, int64_t bytes,
                                     Value dst) override;
-  Value getBarrierAddress(Location loc, const Completion &c) override;
+  Value getBarrierAddress(Operation *instr, const Completion &c) override;
   FailureOr<Value> getTensorMap(Operation *instr) override;
 
   // Memory (DeviceMemory.cpp).

@@ -54,7 +54,6 @@ DeviceLowering::expectBytes(Operation *op, int64_t bytes, Value dst) {
     return failure();
   Completion done;
   done.element = elems->element;
-  done.barrier = &bar;
   Value count = arith::ConstantIntOp::create(b, loc, b.getI32Type(), bytes);
   if (llvm::is_contained(intervals, true)) {
     // The copy lands at the same offset in each CTA of the mask, the
@@ -92,9 +91,10 @@ DeviceLowering::expectBytes(Operation *op, int64_t bytes, Value dst) {
   return done;
 }
 
-Value DeviceLowering::getBarrierAddress(Location loc, const Completion &c) {
-  return mbarrierPointer(*static_cast<const MBarrier *>(c.barrier), c.element,
-                         loc);
+Value DeviceLowering::getBarrierAddress(Operation *op, const Completion &c) {
+  Value barrier = cast<InstrOpInterface>(op).getTrailingBarrier();
+  return mbarrierPointer(mbarriers.find(barrier)->second, c.element,
+                         op->getLoc());
 }
 
 FailureOr<Value> DeviceLowering::getTensorMap(Operation *op) {

@@ -514,7 +514,7 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
   FailureOr<Value> tensorMap = kernel.getTensorMap(*this);
   if (failed(tensorMap))
     return failure();
-  Value mbarrier = kernel.getBarrierAddress(loc, *done);
+  Value mbarrier = kernel.getBarrierAddress(*this, *done);
   Value col = starts[1], row = starts[0];
   if (isSwizzled(memrefOf(getDst())) &&
       failed(checkSwizzledStart(*this, getDst())))

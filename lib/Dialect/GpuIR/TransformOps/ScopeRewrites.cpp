@@ -568,7 +568,6 @@ private:
                  describeAccess(accesses.front().access));
         return failure();
       }
-      reads |= a.mode != AccessMode::write;
       writes |= a.mode != AccessMode::read;
       accesses.push_back(std::move(ea));
     }
@@ -858,7 +857,7 @@ private:
   llvm::SetVector<Value> cornerValues;
   SmallVector<Value> cornerOps;
   SmallVector<AffineExpr> corner;
-  bool reads = false, writes = false;
+  bool writes = false;
   SmallVector<Value> extentOps;
   SmallVector<AffineExpr> extents;
   /// Per dimension: whether the copies need a guard below zero and past the

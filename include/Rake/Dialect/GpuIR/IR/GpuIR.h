@@ -178,14 +178,13 @@ public:
   struct Completion {
     Value element;
     Value ctaMask;
-    const void *barrier = nullptr;
   };
   virtual FailureOr<Completion> expectBytes(Operation *instr, int64_t bytes,
                                             Value dst) = 0;
 
-  /// The address (shared::cta) of this CTA's mbarrier element of a
-  /// completion.
-  virtual Value getBarrierAddress(Location loc, const Completion &c) = 0;
+  /// The address (shared::cta) of this CTA's element of `instr`'s trailing
+  /// mbarrier in a completion expectBytes made.
+  virtual Value getBarrierAddress(Operation *instr, const Completion &c) = 0;
 
   /// The kernel parameter that holds the tensor map of an instruction's
   /// TMA copy (KernelABI's collectTensorMaps), or failure (at the op) for
