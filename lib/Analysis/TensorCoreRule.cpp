@@ -177,11 +177,16 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
     }
     // The inputs' declared formats: those the profile's tensor-core
     // instructions take (sm_90a's wgmma and mma.sync: f16, bf16, tf32 from
-    // f32, e4m3, e5m2).
+    // f32, e4m3, e5m2; sm_120a's mma also the 6- and 4-bit floats of
+    // kind::mxf8f6f4 and kind::mxf4nvf4).
     // f32 is not one: tf32 instructions round it (a declared format runs
     // as itself).
-    auto supported = [](Type t) {
-      return t.isF16() || t.isBF16() || isa<Float8E4M3FNType, Float8E5M2Type>(t);
+    bool narrow = profile.contains("sm120a");
+    auto supported = [&](Type t) {
+      return t.isF16() || t.isBF16() ||
+             isa<Float8E4M3FNType, Float8E5M2Type>(t) ||
+             (narrow &&
+              isa<Float6E3M2FNType, Float6E2M3FNType, Float4E2M1FNType>(t));
     };
     Type ta = a.getResult().getType(), tb = b.getResult().getType();
     if (!supported(ta) || !supported(tb)) {
@@ -196,9 +201,12 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
           << loopNames(rows) << ", columns over " << loopNames(cols)
           << ", the sum over " << loopNames(red) << "); profile " << profile
           << " has no tensor-core instruction for that format (its "
-             "instructions take f16, bf16, f8E4M3FN and f8E5M2, and tf32, f32 "
-             "rounded by the instruction): declare the inputs in one of them, "
-             "or mark a loop around it `slow` to run it on the CUDA cores";
+             "instructions take f16, bf16, "
+          << (narrow ? "f8E4M3FN, f8E5M2, f6E3M2FN, f6E2M3FN and f4E2M1FN"
+                     : "f8E4M3FN and f8E5M2")
+          << ", and tf32, f32 rounded by the instruction): declare the "
+             "inputs in one of them, or mark a loop around it `slow` to run "
+             "it on the CUDA cores";
       diag.attachNote(red.front().getLoc()) << "the sum's loop";
       failedRule = true;
       return;
@@ -209,8 +217,10 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
         << loopNames(rows) << ", columns over " << loopNames(cols)
         << ", the sum over " << loopNames(red) << "); profile " << profile
         << " runs matrix products on tensor-core instructions: replace the "
-           "nest by mma_sync or wgmma (transform.gpuir.replace), or mark a "
-           "loop around it `slow` to run it on the CUDA cores";
+           "nest by "
+        << (narrow ? "mma_sync or mma_block_scale" : "mma_sync or wgmma")
+        << " (transform.gpuir.replace), or mark a loop around it `slow` to "
+           "run it on the CUDA cores";
     diag.attachNote(red.front().getLoc()) << "the sum's loop";
     failedRule = true;
   });

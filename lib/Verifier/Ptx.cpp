@@ -134,6 +134,10 @@ struct PtxParser {
   std::vector<std::pair<std::string, size_t>> branches;
   size_t statement = 0;
   int operandBraces = 0; // open vector-operand braces of the statement
+  // An instruction read so far: instructions end at ';' and may span lines
+  // (the block-scaled mma's operands follow on lines of their own).
+  std::string pending;
+  size_t pendingLine = 0;
   std::map<unsigned, std::string> files; // .file number -> name
 
   PtxParser(PtxInfo &out, std::string &error) : out(out), error(error) {}
@@ -284,8 +288,9 @@ struct PtxParser {
   /// Reads the opcode \p opcode of a matrix product (mma.*,
   /// wgmma.mma_async*) and records its input format in the current .entry.
   void matrixFormat(const std::string &opcode) {
-    // A matrix product's input format: the type after the accumulator's
-    // (mma.sync...f32.bf16.bf16.f32, wgmma.mma_async...f32.bf16.bf16).
+    // A matrix product's input formats: the types after the accumulator's
+    // (mma.sync...f32.bf16.bf16.f32, wgmma.mma_async...f32.bf16.bf16,
+    // mma.sync...block_scale...f32.e2m1.e3m2.f32.ue8m0).
     static const std::set<std::string> formats = {
         "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4",
         "b1", "e4m3", "e5m2", "e2m1", "e3m2", "e2m3", "s32", "f16x2"};
@@ -300,8 +305,9 @@ struct PtxParser {
         types.push_back(part);
       at = next;
     }
-    if (types.size() >= 2)
-      entry->matrixFormats.insert(types[1]);
+    // A's format and B's (they differ in kind::mxf8f6f4's mixed pairs).
+    for (size_t i = 1; i < types.size() && i <= 2; ++i)
+      entry->matrixFormats.insert(types[i]);
   }
 
   /// Reads the opcode \p opcode of statement \p s (line \p ln) for the
@@ -375,13 +381,23 @@ struct PtxParser {
   }
 
   /// Reads \p line (line \p ln) inside a function body: splits it into
-  /// statements at ';', records labels (ending in ':'), follows the nesting
-  /// of braces and ends the body at the closing '}'.
+  /// statements at ';' (an instruction may continue on the next lines; a
+  /// directive ends with its line), records labels (ending in ':'), follows
+  /// the nesting of braces and ends the body at the closing '}'.
   void bodyLine(size_t ln, const std::string &line) {
     // Statements split at ';', labels end with ':', braces nest.
-    std::string cur;
+    std::string &cur = pending;
     for (size_t i = 0; i <= line.size(); ++i) {
-      char c = i < line.size() ? line[i] : ';';
+      if (trim(cur).empty())
+        pendingLine = ln;
+      char c = i < line.size() ? line[i] : '\n';
+      if (c == '\n') {
+        // The line's end ends a directive (.loc has no ';'); an
+        // instruction goes on.
+        if (trim(cur).empty() || trim(cur)[0] != '.')
+          break;
+        c = ';';
+      }
       // Braces inside a statement are a vector operand ({%f1, %f2}), not
       // a block.
       if (c == '{' && !trim(cur).empty())
@@ -402,7 +418,11 @@ struct PtxParser {
         }
         continue;
       }
-      if (c == ':' && cur.find_first_of(" \t[") == std::string::npos &&
+      // A label ends with one ':' ("kind::f8f6f4" is part of an opcode).
+      bool doubleColon = (i + 1 < line.size() && line[i + 1] == ':') ||
+                         (i > 0 && line[i - 1] == ':');
+      if (c == ':' && !doubleColon &&
+          cur.find_first_of(" \t[") == std::string::npos &&
           !trim(cur).empty()) {
         labels[trim(cur)] = statement;
         cur.clear();
@@ -414,7 +434,7 @@ struct PtxParser {
       }
       std::string s = trim(cur);
       cur.clear();
-      bodyStatement(ln, s);
+      bodyStatement(pendingLine, s);
     }
   }
 

@@ -840,15 +840,34 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
                     "instruction: the region cannot be checked");
 }
 
-/// The input format of a tensor-core instruction: HMMA.16816.F32.BF16 ->
-/// "bf16"; with no format after the accumulator's, f16 (HMMA.16816.F32).
-static std::string machineFormat(const std::string &opcode) {
+/// The input formats of a tensor-core instruction: the parts after the
+/// accumulator's that name one (HMMA.16816.F32.BF16 -> bf16;
+/// QMMA.SF.16832.F32.E4M3.E5M2.E8 -> e4m3, e5m2, E8 being the scales'
+/// format); with none after the accumulator's, f16 (HMMA.16816.F32).
+static std::vector<std::string> machineFormats(const std::string &opcode) {
+  static const std::set<std::string> inputs = {
+      "f16",  "bf16", "tf32", "e4m3", "e5m2", "e3m2", "e2m3",
+      "e2m1", "s8",   "u8",   "s4",   "u4",   "b1",   "f64"};
+  static const std::set<std::string> accumulators = {"f32", "f16", "s32",
+                                                     "f64"};
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(opcode).split(parts, '.');
-  // parts: base, shape, accumulator, [A format, ...]
-  if (parts.size() >= 4)
-    return llvm::StringRef(parts[3]).lower();
-  return "f16";
+  std::vector<std::string> out;
+  size_t acc = 1;
+  while (acc < parts.size() && !accumulators.count(parts[acc].lower()))
+    ++acc;
+  // No accumulator named (IMMA.16832.S8.S8): the formats follow the shape.
+  size_t i = acc < parts.size() ? acc + 1 : 2;
+  for (; i < parts.size(); ++i) {
+    std::string part = parts[i].lower();
+    if (!inputs.count(part))
+      break;
+    if (std::find(out.begin(), out.end(), part) == out.end())
+      out.push_back(part);
+  }
+  if (out.empty())
+    out.push_back("f16");
+  return out;
 }
 
 /// Matrix products run on the tensor cores, in their declared formats: every
@@ -861,12 +880,15 @@ void Checker::checkMatrixFormats(const cubin::Kernel &k, const PtxEntry &e,
   for (const Function *f : fns)
     for (const Instr &in : f->code)
       if (p.isTensorCore(in.opcode))
-        machine.emplace(machineFormat(in.opcode), &in);
+        for (const std::string &fmt : machineFormats(in.opcode))
+          machine.emplace(fmt, &in);
   for (const std::string &declared : e.matrixFormats)
     if (!machine.count(declared)) {
       std::string found;
+      std::set<std::string> listed;
       for (auto &[fmt, in] : machine)
-        found += (found.empty() ? "" : ", ") + in->opcode;
+        if (listed.insert(in->opcode).second)
+          found += (found.empty() ? "" : ", ") + in->opcode;
       error(k.name, -1, "", "tensor-core",
             "the PTX multiplies " + declared +
                 " matrices (mma/wgmma) but the machine code has no "

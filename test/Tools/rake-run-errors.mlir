@@ -35,6 +35,12 @@
 // RUN: not rake-run --seq %t.noproc.mlir 2>&1 | FileCheck %s --check-prefix=NONE
 // NONE: rake-run: the file holds no gpuir.proc
 
+// Elements rake-run cannot store: neither whole bytes nor a 4- or 6-bit
+// float (one per byte).
+// RUN: echo 'gpuir.proc @bits(%X: memref<4xi2, #gpuir.gmem>) { }' > %t.bits.mlir
+// RUN: not rake-run --seq %t.bits.mlir 2>&1 | FileCheck %s --check-prefix=BITS
+// BITS: rake-run: parameter 'X' has elements rake-run cannot generate (8 to 64 bit integers and floats, and the 4- and 6-bit floats, only)
+
 // Extents rake-run cannot allocate: a clear error, not a crash.
 // RUN: not rake-run --seq %s --proc=tiles --sizes=n=16 --shape=X=4611686018427387904 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: rake-run: 'X' needs more than 2^64 bytes, and the buffers together more than this machine's {{[0-9]+}} bytes of memory: run at smaller sizes

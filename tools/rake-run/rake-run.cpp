@@ -268,7 +268,7 @@ std::string elementText(const Buffer &b, int64_t i) {
   std::memcpy(&bits, p, b.elementBytes);
   if (auto ft = dyn_cast<FloatType>(b.elementType)) {
     llvm::APFloat v(ft.getFloatSemantics(),
-                    llvm::APInt(ft.getWidth(), bits));
+                    llvm::APInt(64, bits).trunc(ft.getWidth()));
     bool lost;
     v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
               &lost);
@@ -461,14 +461,21 @@ int setUpParameters(rake::gpuir::ProcOp proc,
       return fail("parameter '" + argName + "' has a strided layout; "
                   "rake-run supplies row-major buffers only");
     Type et = type.getElementType();
-    if (!et.isIntOrFloat() || et.getIntOrFloatBitWidth() % 8 ||
+    // Whole bytes, or the 4- and 6-bit floats, one per byte in its low bits
+    // (the upper bits zero), as LLVM stores them on both sides.
+    bool narrowFloat =
+        isa<Float4E2M1FNType, Float6E2M3FNType, Float6E3M2FNType>(et);
+    if (!et.isIntOrFloat() ||
+        (et.getIntOrFloatBitWidth() % 8 && !narrowFloat) ||
         et.getIntOrFloatBitWidth() > 64)
-      return fail("parameter '" + argName + "' has elements rake-run cannot "
-                  "generate (8 to 64 bit integers and floats only)");
+      return fail("parameter '" + argName +
+                  "' has elements rake-run cannot "
+                  "generate (8 to 64 bit integers and floats, and the 4- and "
+                  "6-bit floats, only)");
     Buffer b;
     b.name = argName;
     b.elementType = et;
-    b.elementBytes = et.getIntOrFloatBitWidth() / 8;
+    b.elementBytes = (et.getIntOrFloatBitWidth() + 7) / 8;
     SmallVector<int64_t> given;
     bool explicitShape = false;
     if (auto it = shapes.find(argName); it != shapes.end()) {

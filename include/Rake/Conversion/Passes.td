@@ -83,6 +83,12 @@ def ConvertGpuIRToNVVM : Pass<"convert-gpuir-to-nvvm", "::mlir::ModuleOp"> {
     rake-tensor-core-rule). The `rake-gpuir-to-ptx` pipeline continues to
     PTX.
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "The target SM: the tensor-core rule of its profile applies "
+           "(nvidia-ptx-sm120a's for sm_120a, else nvidia-ptx-sm90a's), and "
+           "instructions of another target are refused">
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect",

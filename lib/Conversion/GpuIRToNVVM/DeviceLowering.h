@@ -34,8 +34,8 @@ inline bool isInOrder(SyncTimeline t) {
 class DeviceLowering : public Lowering, public DeviceKernel {
 public:
   DeviceLowering(OpBuilder &b, const CollectiveAnalysis &coll,
-                 const DistributedMemoryAnalysis &dist)
-      : Lowering(b), coll(coll), dist(dist) {}
+                 const DistributedMemoryAnalysis &dist, StringRef chip)
+      : Lowering(b), coll(coll), dist(dist), chip(chip.str()) {}
 
   LogicalResult lowerProc(ProcOp proc, gpu::GPUModuleOp gpuModule);
 
@@ -87,6 +87,7 @@ private:
 
   // The kernel state instructions ask for (DeviceKernel; DeviceMemory.cpp).
   Value getThreadId() override { return threadId; }
+  StringRef getChip() override { return chip; }
   Value getControlValueI32(Location loc, AffineExpr e, unsigned numDims,
                            ValueRange operands) override;
   FailureOr<Completion> expectBytes(Operation *instr, int64_t bytes,
@@ -137,6 +138,8 @@ private:
 
   const CollectiveAnalysis &coll;
   const DistributedMemoryAnalysis &dist;
+  /// The SM the kernel is compiled for.
+  std::string chip;
   /// How many leading dimensions of a register buffer (or window of one)
   /// are distributed over threads, and so absent from each thread's part.
   DenseMap<Value, unsigned> distributedDims;

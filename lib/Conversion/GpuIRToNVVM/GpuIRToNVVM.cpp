@@ -244,11 +244,17 @@ namespace {
 
 struct ConvertGpuIRToNVVM
     : rake::impl::ConvertGpuIRToNVVMBase<ConvertGpuIRToNVVM> {
+  using ConvertGpuIRToNVVMBase::ConvertGpuIRToNVVMBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // The profile's tensor-core rule: no matrix product on the CUDA cores
     // outside a slow loop.
-    if (failed(checkTensorCoreRule(module, "nvidia-ptx-sm90a")))
+    // The rule of the profile for the target (sm_90a's for targets no
+    // profile has, such as sm_80).
+    std::string profile =
+        chip == "sm_120a" ? "nvidia-ptx-sm120a" : "nvidia-ptx-sm90a";
+    if (failed(checkTensorCoreRule(module, profile)))
       return signalPassFailure();
     CollectiveAnalysis coll(module);
     if (failed(coll.emitErrors()))
@@ -270,7 +276,7 @@ struct ConvertGpuIRToNVVM
       if (!gpuModule)
         gpuModule = gpu::GPUModuleOp::create(
             b, proc.getLoc(), (proc.getSymName() + "_device").str());
-      nvvm_detail::DeviceLowering lowering(b, coll, dist);
+      nvvm_detail::DeviceLowering lowering(b, coll, dist, chip);
       if (failed(lowering.lowerProc(proc, gpuModule)))
         return signalPassFailure();
       proc.erase();
@@ -335,7 +341,9 @@ struct ExternDynamicSharedMemory
 void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
                                          StringRef format,
                                          StringRef ptxasOptions) {
-  pm.addPass(createConvertGpuIRToNVVM());
+  ConvertGpuIRToNVVMOptions convert;
+  convert.chip = chip.str();
+  pm.addPass(createConvertGpuIRToNVVM(convert));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -1,8 +1,9 @@
-//===- Builders.h - helpers shared by the instruction sets -------*- C++ -*-===//
+//===- Builders.h - helpers shared by the instruction sets -------*- C++
+//-*-===//
 //
-// What the Sm80 and Sm90a instruction ops both need to describe themselves
-// to the analyses and to build their sequential and device code. Internal
-// to lib/Dialect/GpuIR/Instrs.
+// What the instruction sets' ops (Sm80, Sm90a, Sm120a) need to describe
+// themselves to the analyses and to build their sequential and device code.
+// Internal to lib/Dialect/GpuIR/Instrs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +58,21 @@ inline std::pair<Value, Value> viewAddress(OpBuilder &b, Location loc,
       b, loc, meta.getOffset(),
       cIndex(b, loc, memrefOf(view).getElementTypeBitWidth() / 8));
   return {base, bytes};
+}
+
+/// A warp fragment parameter: registers, 32 rows distributed over lanes.
+inline InstrParam fragment(MLIRContext *ctx, unsigned index, StringRef name,
+                           AccessMode access, ArrayRef<int64_t> shape = {},
+                           Type elementType = {}) {
+  InstrParam p{index,
+               name,
+               access,
+               QualTimeline::cuda_in_order_rmem,
+               {TypeID::get<RmemAttr>()}};
+  p.shape.assign(shape.begin(), shape.end());
+  p.elementType = elementType;
+  p.distributedUnits = {unitOf(ctx, CollUnitKind::thread)};
+  return p;
 }
 
 /// The parameters of an asynchronous copy from global to shared memory on

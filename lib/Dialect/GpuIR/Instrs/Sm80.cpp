@@ -38,18 +38,6 @@ bool hasUnitInnerStride(MemRefType t) {
   return strides.empty() || strides.back() == 1;
 }
 
-/// A warp fragment parameter: registers, 32 rows distributed over lanes.
-InstrParam fragment(MLIRContext *ctx, unsigned index, StringRef name,
-                    AccessMode access, ArrayRef<int64_t> shape = {},
-                    Type elementType = {}) {
-  InstrParam p{index, name, access, QualTimeline::cuda_in_order_rmem,
-               {TypeID::get<RmemAttr>()}};
-  p.shape.assign(shape.begin(), shape.end());
-  p.elementType = elementType;
-  p.distributedUnits = {unitOf(ctx, CollUnitKind::thread)};
-  return p;
-}
-
 //===----------------------------------------------------------------------===//
 // Builders shared by the behaviors
 //===----------------------------------------------------------------------===//

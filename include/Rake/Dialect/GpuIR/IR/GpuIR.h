@@ -167,6 +167,9 @@ public:
   /// The thread's index in its CTA (threadIdx.x).
   virtual Value getThreadId() = 0;
 
+  /// The SM the kernel is compiled for ("sm_90a", "sm_120a").
+  virtual llvm::StringRef getChip() = 0;
+
   /// A control expression over `operands` as an i32, at the insertion point.
   virtual Value getControlValueI32(Location loc, AffineExpr e, unsigned numDims,
                                    ValueRange operands) = 0;

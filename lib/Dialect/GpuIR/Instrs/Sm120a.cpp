@@ -1,0 +1,453 @@
+//===- Sm120a.cpp - the Sm120a instruction set ----------------------------===//
+//
+// The block-scaled mma.sync of sm_120a: its parameters for the analyses, its
+// sequential behavior (the narrow formats decoded exactly, the products
+// scaled and added in order of k) and its device code (the fragments packed
+// into the instruction's registers, nvvm.mma.block_scale).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rake/Dialect/GpuIR/Instrs/Sm120a.h"
+#include "Builders.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::rake;
+using namespace mlir::rake::gpuir;
+using namespace mlir::rake::gpuir::instrs;
+
+#define GET_OP_CLASSES
+#include "Rake/Dialect/GpuIR/Instrs/Sm120a.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Narrow floating-point formats, decoded exactly
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A narrow number format as the tensor core reads it: sign, exponent and
+/// significand bits, the bias, and its non-finite encodings.
+struct NarrowFormat {
+  StringRef ptx; // its name in PTX
+  unsigned exponentBits, mantissaBits;
+  int bias;
+  bool isSigned;
+  /// Every exponent bit and every significand bit set is NaN (e4m3, ue4m3).
+  bool nanAllOnes = false;
+  /// The all-ones exponent is infinity (significand 0) or NaN (e5m2).
+  bool ieeeSpecials = false;
+  /// The exponent-only format (ue8m0): no zero, no subnormals, 0xff NaN.
+  bool exponentOnly = false;
+  unsigned width() const {
+    return exponentBits + mantissaBits + (isSigned ? 1 : 0);
+  }
+};
+
+/// The format of a multiplicand element type, or nullopt.
+std::optional<NarrowFormat> multiplicandFormat(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return NarrowFormat{"e4m3", 4, 3, 7, true, /*nanAllOnes=*/true};
+  if (isa<Float8E5M2Type>(t))
+    return NarrowFormat{"e5m2", 5, 2, 15, true, false, /*ieee=*/true};
+  if (isa<Float6E3M2FNType>(t))
+    return NarrowFormat{"e3m2", 3, 2, 3, true};
+  if (isa<Float6E2M3FNType>(t))
+    return NarrowFormat{"e2m3", 2, 3, 1, true};
+  if (isa<Float4E2M1FNType>(t))
+    return NarrowFormat{"e2m1", 2, 1, 1, true};
+  return std::nullopt;
+}
+
+/// The format of a scale element type: ue8m0 (f8E8M0FNU) or ue4m3
+/// (f8E4M3FN whose sign bit the instruction does not read).
+std::optional<NarrowFormat> scaleFormat(Type t) {
+  if (isa<Float8E8M0FNUType>(t)) {
+    NarrowFormat f{"ue8m0", 8, 0, 127, false};
+    f.exponentOnly = true;
+    return f;
+  }
+  if (isa<Float8E4M3FNType>(t))
+    return NarrowFormat{"ue4m3", 4, 3, 7, false, /*nanAllOnes=*/true};
+  return std::nullopt;
+}
+
+/// The exact f32 value of `bits` (an i32 holding the format's encoding in
+/// its low bits). Every value of these formats is an f32 value (their
+/// exponents lie within f32's normal range, except ue8m0's 2^-127, an f32
+/// subnormal), so the decoding is exact.
+Value decodeExactly(OpBuilder &b, Location loc, Value bits,
+                    const NarrowFormat &f) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+  auto shr = [&](Value v, int64_t n) -> Value {
+    return n ? arith::ShRUIOp::create(b, loc, v, c(n)).getResult() : v;
+  };
+  auto andc = [&](Value v, int64_t m) -> Value {
+    return arith::AndIOp::create(b, loc, v, c(m));
+  };
+  auto eq = [&](Value x, int64_t v) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c(v));
+  };
+  auto sel = [&](Value p, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, loc, p, x, y);
+  };
+  Type f32 = b.getF32Type();
+  auto asFloat = [&](Value v) -> Value {
+    return arith::BitcastOp::create(b, loc, f32, v);
+  };
+  int64_t expMax = (int64_t(1) << f.exponentBits) - 1;
+  int64_t manMax = (int64_t(1) << f.mantissaBits) - 1;
+  Value e = andc(shr(bits, f.mantissaBits), expMax);
+  Value nan = c(0x7fc00000);
+  if (f.exponentOnly) {
+    // 2^(e - 127): f32 exponent field e, except e = 0 (2^-127, the f32
+    // subnormal 0x00400000) and e = 255 (NaN).
+    Value v = arith::ShLIOp::create(b, loc, e, c(23));
+    v = sel(eq(e, 0), c(0x00400000), v);
+    return asFloat(sel(eq(e, 255), nan, v));
+  }
+  Value m = andc(bits, manMax);
+  // Normal: f32 exponent e - bias + 127, significand m shifted to the top.
+  Value normal = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, e, c(127 - f.bias)), c(23)),
+      arith::ShLIOp::create(b, loc, m, c(23 - f.mantissaBits)));
+  // Subnormal (e = 0): m * 2^(1 - bias - mantissaBits), exact in f32.
+  Value sub = arith::MulFOp::create(
+      b, loc, arith::UIToFPOp::create(b, loc, f32, m),
+      arith::ConstantOp::create(b, loc,
+                                b.getF32FloatAttr(std::ldexp(
+                                    1.0f, 1 - f.bias - int(f.mantissaBits)))));
+  Value magnitude =
+      sel(eq(e, 0), arith::BitcastOp::create(b, loc, i32, sub), normal);
+  if (f.nanAllOnes) {
+    Value allOnes = eq(andc(bits, (expMax << f.mantissaBits) | manMax),
+                       (expMax << f.mantissaBits) | manMax);
+    magnitude = sel(allOnes, nan, magnitude);
+  }
+  if (f.ieeeSpecials) {
+    Value special = eq(e, expMax);
+    Value inf = sel(eq(m, 0), c(0x7f800000), nan);
+    magnitude = sel(special, inf, magnitude);
+  }
+  if (f.isSigned) {
+    // bits holds only the format's bits: its top one is the sign.
+    Value sign = arith::ShLIOp::create(b, loc, shr(bits, f.width() - 1), c(31));
+    magnitude = arith::OrIOp::create(b, loc, magnitude, sign);
+  }
+  return asFloat(magnitude);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// mma.sync ... .block_scale
+//===----------------------------------------------------------------------===//
+
+int64_t MmaBlockScaleOp::getK() {
+  return memrefOf(getA()).getRank() == 2 && memrefOf(getA()).getDimSize(1) == 32
+             ? 64
+             : 32;
+}
+
+int64_t MmaBlockScaleOp::getScaleVec() {
+  if (getK() == 32)
+    return 1;
+  return isa<Float8E4M3FNType>(memrefOf(getSfa()).getElementType()) ? 4 : 2;
+}
+
+LogicalResult MmaBlockScaleOp::verify() {
+  MemRefType a = memrefOf(getA()), b = memrefOf(getB());
+  for (auto [name, t] : {std::pair<StringRef, MemRefType>{"a", a}, {"b", b}})
+    if (!multiplicandFormat(t.getElementType()))
+      return emitOpError() << "multiplies f8E4M3FN, f8E5M2, f6E3M2FN, "
+                              "f6E2M3FN or f4E2M1FN fragments, found "
+                           << t.getElementType() << " (" << name << ")";
+  auto isShape = [](MemRefType t, int64_t cols) {
+    return t.getRank() == 2 && t.getDimSize(0) == 32 && t.getDimSize(1) == cols;
+  };
+  if (!isShape(a, 16) && !isShape(a, 32))
+    return emitOpError() << "a must be the warp's fragment of A: 32x16 "
+                            "(m16n8k32, kind::mxf8f6f4) or 32x32 (m16n8k64, "
+                            "kind::mxf4nvf4), found "
+                         << a;
+  int64_t k = getK();
+  if (!isShape(b, k / 4))
+    return emitOpError() << "b must be the warp's 32x" << k / 4
+                         << " fragment of B for K = " << k << ", found " << b;
+  bool fp4 = isa<Float4E2M1FNType>(a.getElementType()) &&
+             isa<Float4E2M1FNType>(b.getElementType());
+  if (k == 64 && !fp4)
+    return emitOpError() << "m16n8k64 (kind::mxf4nvf4) multiplies f4E2M1FN "
+                            "only, found "
+                         << a.getElementType() << " and " << b.getElementType()
+                         << ": use 32x16 and 32x8 fragments (m16n8k32, "
+                            "kind::mxf8f6f4) for other formats";
+  Type scale = memrefOf(getSfa()).getElementType();
+  if (memrefOf(getSfb()).getElementType() != scale)
+    return emitOpError() << "sfa and sfb must have the same scale format, "
+                            "found "
+                         << scale << " and "
+                         << memrefOf(getSfb()).getElementType();
+  if (!scaleFormat(scale))
+    return emitOpError() << "scales are f8E8M0FNU (ue8m0) or f8E4M3FN (read "
+                            "as ue4m3), found "
+                         << scale;
+  if (isa<Float8E4M3FNType>(scale) && k != 64)
+    return emitOpError() << "ue4m3 scales (f8E4M3FN) scale blocks of 16 "
+                            "f4E2M1FN elements (NVFP4, m16n8k64); "
+                            "kind::mxf8f6f4 takes f8E8M0FNU scales";
+  int64_t sv = getScaleVec();
+  for (auto [name, id] :
+       {std::pair<StringRef, int64_t>{"byte_id_a", getByteIdA()},
+        {"byte_id_b", getByteIdB()}})
+    if (id % sv != 0 || id + sv > 4)
+      return emitOpError()
+             << name << " " << id << " does not start the " << sv
+             << " scale bytes of a row (one per block) within the lane's "
+                "four: it must be "
+             << (sv == 2 ? "0 or 2" : "0");
+  return success();
+}
+
+CollUnitAttr MmaBlockScaleOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::warp);
+}
+InstrTimeline MmaBlockScaleOp::getInstrTimeline() {
+  return InstrTimeline::cuda_in_order;
+}
+SmallVector<InstrParam> MmaBlockScaleOp::getParams() {
+  MLIRContext *ctx = getContext();
+  Type f32 = Float32Type::get(ctx);
+  return {fragment(ctx, 0, "d", AccessMode::read_write, {32, 4}, f32),
+          fragment(ctx, 1, "a", AccessMode::read),
+          fragment(ctx, 2, "b", AccessMode::read),
+          fragment(ctx, 3, "sfa", AccessMode::read, {32, 4}),
+          fragment(ctx, 4, "sfb", AccessMode::read, {32, 4})};
+}
+
+namespace {
+/// The fragments' layouts: (lane, register) -> (row, column) of D, and
+/// (row, k) -> (lane, element) of A, (k, column) -> (lane, element) of B,
+/// for K = 32 (bytes, four to a register) or 64 (nibbles, eight).
+struct BlockScaleLayout {
+  AffineExpr dRow, dCol, aLane, aElt, bLane, bElt;
+};
+
+BlockScaleLayout blockScaleLayout(MLIRContext *ctx, int64_t k) {
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  BlockScaleLayout m;
+  m.dRow = d0.floorDiv(4) + d1.floorDiv(2) * 8;
+  m.dCol = (d0 % 4) * 2 + d1 % 2;
+  int64_t per = k / 8; // elements of one row of a lane's quad: 4 or 8
+  // A (row, k): lane 4 (row mod 8) + (k mod 4 per) / per,
+  //             element k mod per + per (row / 8) + 2 per (k / (4 per)).
+  m.aLane = (d0 % 8) * 4 + (d1 % (4 * per)).floorDiv(per);
+  m.aElt = d1 % per + d0.floorDiv(8) * per + d1.floorDiv(4 * per) * (2 * per);
+  // B (k, col): lane 4 col + (k mod 4 per) / per,
+  //             element k mod per + per (k / (4 per)).
+  m.bLane = d1 * 4 + (d0 % (4 * per)).floorDiv(per);
+  m.bElt = d0 % per + d0.floorDiv(4 * per) * per;
+  return m;
+}
+
+/// The bits of a narrow float as an i32 (zero-extended).
+Value bitsOf(OpBuilder &b, Location loc, Value v) {
+  unsigned w = cast<FloatType>(v.getType()).getWidth();
+  Value i = arith::BitcastOp::create(b, loc, b.getIntegerType(w), v);
+  return arith::ExtUIOp::create(b, loc, b.getI32Type(), i);
+}
+
+/// A scale's exact f32 value: ue8m0, or ue4m3 (NaN for a byte with its top
+/// bit set, which is not a ue4m3 value).
+Value scaleValue(OpBuilder &b, Location loc, Value v) {
+  NarrowFormat f = *scaleFormat(v.getType());
+  Value bits = bitsOf(b, loc, v);
+  Value value = decodeExactly(b, loc, bits, f);
+  if (f.exponentOnly)
+    return value;
+  Type i32 = b.getI32Type();
+  Value top =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, bits,
+                            arith::ConstantIntOp::create(b, loc, i32, 0x80));
+  Value nan =
+      arith::ConstantOp::create(b, loc, b.getF32FloatAttr(std::nanf("")));
+  return arith::SelectOp::create(b, loc, top, nan, value);
+}
+} // namespace
+
+LogicalResult MmaBlockScaleOp::buildSequential(OpBuilder &b,
+                                               ValueRange operands) {
+  Location loc = getLoc();
+  Value d = operands[0], a = operands[1], bm = operands[2], sfa = operands[3],
+        sfb = operands[4];
+  int64_t k = getK(), block = k / getScaleVec();
+  BlockScaleLayout m = blockScaleLayout(getContext(), k);
+  NarrowFormat fa = *multiplicandFormat(memrefOf(getA()).getElementType());
+  NarrowFormat fb = *multiplicandFormat(memrefOf(getB()).getElementType());
+  AffineExpr r = b.getAffineDimExpr(0), c = b.getAffineDimExpr(1),
+             kk = b.getAffineDimExpr(1);
+  // SF_A[row][j] at lane 4 (row mod 8) + 2 thread_id_a + row / 8, byte
+  // byte_id_a + j; SF_B[j][col] at lane 4 col + thread_id_b, byte
+  // byte_id_b + j (j = k / block).
+  AffineExpr saLane = (r % 8) * 4 + 2 * getThreadIdA() + r.floorDiv(8);
+  AffineExpr saByte = kk.floorDiv(block) + getByteIdA();
+  AffineExpr sbLane = c * 4 + getThreadIdB();
+  AffineExpr sbByte = b.getAffineDimExpr(0).floorDiv(block) + getByteIdB();
+  Type f32 = b.getF32Type(), f64 = b.getF64Type();
+  forRange(b, loc, 32, [&](Value lane) {
+    forRange(b, loc, 4, [&](Value reg) {
+      SmallVector<Value> li{lane, reg};
+      Value row = apply(b, loc, m.dRow, li);
+      Value col = apply(b, loc, m.dCol, li);
+      Value acc0 = memref::LoadOp::create(b, loc, d, li);
+      auto kLoop =
+          scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, k),
+                             cIndex(b, loc, 1), ValueRange{acc0});
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kv = kLoop.getInductionVar();
+      SmallVector<Value> rk{row, kv}, kc{kv, col};
+      auto load = [&](Value buf, AffineExpr lanes, AffineExpr elts,
+                      ValueRange dims) -> Value {
+        return memref::LoadOp::create(
+            b, loc, buf,
+            ValueRange{apply(b, loc, lanes, dims), apply(b, loc, elts, dims)});
+      };
+      Value av = decodeExactly(
+          b, loc, bitsOf(b, loc, load(a, m.aLane, m.aElt, rk)), fa);
+      Value bv = decodeExactly(
+          b, loc, bitsOf(b, loc, load(bm, m.bLane, m.bElt, kc)), fb);
+      Value sa = scaleValue(b, loc, load(sfa, saLane, saByte, rk));
+      Value sb = scaleValue(b, loc, load(sfb, sbLane, sbByte, kc));
+      // The product is exact in f64 (at most 16 significant bits, exponents
+      // within +-300), rounded to f32 once.
+      auto wide = [&](Value v) -> Value {
+        return arith::ExtFOp::create(b, loc, f64, v);
+      };
+      Value p = arith::MulFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, wide(av), wide(sa)),
+          arith::MulFOp::create(b, loc, wide(bv), wide(sb)));
+      Value sum =
+          arith::AddFOp::create(b, loc, kLoop.getRegionIterArgs().front(),
+                                arith::TruncFOp::create(b, loc, f32, p));
+      scf::YieldOp::create(b, loc, sum);
+      b.setInsertionPointAfter(kLoop);
+      memref::StoreOp::create(b, loc, kLoop.getResult(0), d, li);
+    });
+  });
+  return success();
+}
+
+LogicalResult MmaBlockScaleOp::buildDevice(OpBuilder &, ValueRange, Value) {
+  return emitOpError() << "needs the kernel's target: buildDeviceInKernel";
+}
+
+namespace {
+/// The PTX type of a multiplicand format.
+NVVM::MMATypes ptxType(const NarrowFormat &f) {
+  return llvm::StringSwitch<NVVM::MMATypes>(f.ptx)
+      .Case("e4m3", NVVM::MMATypes::e4m3)
+      .Case("e5m2", NVVM::MMATypes::e5m2)
+      .Case("e3m2", NVVM::MMATypes::e3m2)
+      .Case("e2m3", NVVM::MMATypes::e2m3)
+      .Default(NVVM::MMATypes::e2m1);
+}
+} // namespace
+
+LogicalResult MmaBlockScaleOp::buildDeviceInKernel(OpBuilder &b,
+                                                   ValueRange operands,
+                                                   DeviceKernel &kernel) {
+  if (kernel.getChip() != "sm_120a")
+    return emitOpError() << "is an sm_120a instruction; this kernel is "
+                            "compiled for "
+                         << kernel.getChip()
+                         << ": compile it for profile nvidia-ptx-sm120a "
+                            "(rake-bundle --profile=nvidia-ptx-sm120a, or "
+                            "rake-gpuir-to-ptx{chip=sm_120a})";
+  Location loc = getLoc();
+  MLIRContext *ctx = getContext();
+  Value d = operands[0], a = operands[1], bm = operands[2], sfa = operands[3],
+        sfb = operands[4];
+  Type i32 = b.getI32Type();
+  auto c32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
+  };
+  auto load = [&](Value buf, int64_t i) -> Value {
+    return memref::LoadOp::create(b, loc, buf, ValueRange{cIndex(b, loc, i)});
+  };
+  int64_t k = getK();
+  // A register of `per` elements from element `first` of a thread's
+  // fragment: `width` bits each, element e at bit width e + shift (e2m1 in
+  // kind::mxf8f6f4 sits in bits 5:2 of its byte).
+  auto pack = [&](Value buf, int64_t first, int64_t per, int64_t width,
+                  int64_t shift) -> Value {
+    Value reg = c32(0);
+    for (int64_t e = 0; e < per; ++e) {
+      Value bits = bitsOf(b, loc, load(buf, first + e));
+      int64_t at = width * e + shift;
+      if (at)
+        bits = arith::ShLIOp::create(b, loc, bits, c32(at));
+      reg = arith::OrIOp::create(b, loc, reg, bits);
+    }
+    return reg;
+  };
+  auto regs = [&](Value buf, Type elt, int64_t n) {
+    SmallVector<Value> out;
+    bool fp4 = isa<Float4E2M1FNType>(elt);
+    int64_t per = k == 64 ? 8 : 4, width = k == 64 ? 4 : 8;
+    int64_t shift = k == 32 && fp4 ? 2 : 0;
+    for (int64_t r = 0; r < n; ++r)
+      out.push_back(pack(buf, r * per, per, width, shift));
+    return out;
+  };
+  Type aElt = memrefOf(getA()).getElementType();
+  Type bElt = memrefOf(getB()).getElementType();
+  SmallVector<Value> aRegs = regs(a, aElt, 4), bRegs = regs(bm, bElt, 2);
+  SmallVector<Value> cRegs;
+  for (int64_t i = 0; i < 4; ++i)
+    cRegs.push_back(load(d, i));
+  Value scaleA = pack(sfa, 0, 4, 8, 0), scaleB = pack(sfb, 0, 4, 8, 0);
+  auto c16 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, b.getI16Type(), v);
+  };
+  Type f32 = b.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  int64_t sv = getScaleVec();
+  bool ue4m3 = sv == 4;
+  auto mma = NVVM::MmaBlockScaleOp::create(
+      b, loc, resultType, aRegs, bRegs, cRegs, scaleA, c16(getByteIdA()),
+      c16(getThreadIdA()), scaleB, c16(getByteIdB()), c16(getThreadIdB()),
+      {16, 8, k},
+      std::array<NVVM::MMATypes, 2>{ptxType(*multiplicandFormat(aElt)),
+                                    ptxType(*multiplicandFormat(bElt))},
+      sv == 1   ? NVVM::ScaleVecSize::X1
+      : sv == 2 ? NVVM::ScaleVecSize::X2
+                : NVVM::ScaleVecSize::X4,
+      ue4m3 ? NVVM::BlockScaleFormat::UE4M3 : NVVM::BlockScaleFormat::UE8M0,
+      k == 64 ? NVVM::MMABlockScaleKind::MXF4NVF4
+              : NVVM::MMABlockScaleKind::MXF8F6F4);
+  for (int64_t i = 0; i < 4; ++i) {
+    Value v = LLVM::ExtractValueOp::create(b, loc, mma, i);
+    memref::StoreOp::create(b, loc, v, d, ValueRange{cIndex(b, loc, i)});
+  }
+  return success();
+}
+
+void mlir::rake::gpuir::registerSm120aInstructions(GpuIRDialect *dialect) {
+  dialect->addInstructions<
+#define GET_OP_LIST
+#include "Rake/Dialect/GpuIR/Instrs/Sm120a.cpp.inc"
+      >();
+}
