@@ -765,9 +765,18 @@ int tensorMapType(const std::string &element, uint32_t &bytes) {
     const char *name;
     int type;
     uint32_t bytes;
-  } known[] = {{"i8", 0, 1},  {"i16", 1, 2},  {"i32", 3, 4},
-               {"i64", 5, 8}, {"f16", 6, 2},  {"f32", 7, 4},
-               {"f64", 8, 8}, {"bf16", 9, 2}};
+  } known[] = {{"i8", 0, 1},
+               {"i16", 1, 2},
+               {"i32", 3, 4},
+               {"i64", 5, 8},
+               {"f16", 6, 2},
+               {"f32", 7, 4},
+               {"f64", 8, 8},
+               {"bf16", 9, 2},
+               // FP8 moves as bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8): TMA
+               // copies, never converts.
+               {"f8E4M3FN", 0, 1},
+               {"f8E5M2", 0, 1}};
   for (const auto &k : known)
     if (element == k.name) {
       bytes = k.bytes;

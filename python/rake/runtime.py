@@ -184,14 +184,17 @@ def _check(status: int, err: _Error, what: str = "") -> None:
 # ---------------------------------------------------------------------------
 
 _ELEMENT_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i1": 1, "i8": 1,
-                  "i16": 2, "i32": 4, "i64": 8, "index": 8}
+                  "i16": 2, "i32": 4, "i64": 8, "index": 8, "f8E4M3FN": 1,
+                  "f8E5M2": 1}
 _TORCH_NAMES = {"f32": "float32", "f64": "float64", "f16": "float16",
                 "bf16": "bfloat16", "i8": "int8", "i16": "int16",
-                "i32": "int32", "i64": "int64", "index": "int64", "i1": "bool"}
+                "i32": "int32", "i64": "int64", "index": "int64", "i1": "bool",
+                "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2"}
 _TORCH_TO_ELEMENT = {"float32": "f32", "float64": "f64", "float16": "f16",
                      "bfloat16": "bf16", "int8": "i8", "int16": "i16",
                      "int32": "i32", "int64": "i64", "bool": "i1",
-                     "uint8": "u8"}
+                     "uint8": "u8", "float8_e4m3fn": "f8E4M3FN",
+                     "float8_e5m2": "f8E5M2"}
 # __cuda_array_interface__ type strings (little-endian); bf16 has none.
 _TYPESTR_TO_ELEMENT = {"<f4": "f32", "<f8": "f64", "<f2": "f16", "|i1": "i8",
                        "<i2": "i16", "<i4": "i32", "<i8": "i64", "|b1": "i1",

@@ -10,17 +10,27 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/f16 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-f16.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tf32 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wgmma %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma.mlir --rtol=1e-5 --atol=1e-5
+// The 8-bit forms: integer sums exactly (wrapping: C = 2^31 - 1 for the
+// mma.sync), FP8 within the rounding of the sums (docs/Codegen.md says what
+// the hardware's FP8 accumulation keeps).
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wfp8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-fp8.mlir --rtol=1e-5 --atol=1e-5
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wi8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-int8.mlir
+// RUN: mkdir -p %t && python3 -c "import struct; open('%t/Cmax.bin', 'wb').write(struct.pack('<128i', *[2**31 - 1] * 128))"
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mi8 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-int8.mlir --input=C=%t/Cmax.bin
 // The vote on lanes of which some are zero (multiples of 3 and lane 31 are not):
 // RUN: mkdir -p %t && python3 -c "import struct; open('%t/Xb.bin', 'wb').write(struct.pack('<32i', *[l if l %% 3 == 0 or l == 31 else 0 for l in range(32)]))"
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/ballot %S/../Conversion/GpuIRToCPU/Inputs/sm80-ballot.mlir --input=X=%t/Xb.bin
 // The warp's sum and scan on random floats, bit for bit (the published
 // order of additions is the sequential meaning):
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/sums %S/../Conversion/GpuIRToCPU/Inputs/sm80-warp-sums.mlir
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/f16 %t/tf32 %t/wgmma | FileCheck %s
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: ballot: Y.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: Y.bin equals the sequential meaning
 // CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: wgmma_tile: C.bin {{equals|matches}} the sequential meaning
+// CHECK-DAG: wgmma_fp8: C.bin {{equals|matches}} the sequential meaning
+// CHECK-DAG: wgmma_int8: C.bin equals the sequential meaning
+// CHECK-DAG: mma_int8: D.bin equals the sequential meaning
 // CHECK-NOT: differ from the sequential meaning

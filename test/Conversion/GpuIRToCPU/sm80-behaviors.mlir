@@ -48,3 +48,24 @@
 // RUN: rake-run --seq %S/Inputs/sm80-mma-tf32.mlir --input=A=%t/A1.bin --input=B=%t/B32.bin --input=C=%t/Z.bin --output-dir=%t/o > /dev/null
 // RUN: python3 -c "import struct; d = struct.unpack('<128f', open('%t/o/D.bin', 'rb').read()); print(sorted(set(d)))" | FileCheck %s --check-prefix=TRUNC
 // TRUNC: {{^}}[1.0]{{$}}
+
+// mma.sync m16n8k32 on 8-bit integers, fragments read by the PTX layouts:
+// random s8 inputs (rake-run's integers in [-8, 8]) and C = 2^31 - 1, so
+// that most sums wrap modulo 2^32; checked against a product written here.
+// RUN: python3 -c "import struct; open('%t/Cmax.bin', 'wb').write(struct.pack('<128i', *[2**31 - 1] * 128))"
+// RUN: rake-opt %S/Inputs/sm80-mma-int8.mlir --rake-check > /dev/null
+// RUN: rake-run --seq %S/Inputs/sm80-mma-int8.mlir --input=C=%t/Cmax.bin --output-dir=%t/s8 | FileCheck %s --check-prefix=INT8
+// INT8: @mma_int8 ran (sequential meaning, seed 1)
+// RUN: python3 -c "import struct; r = lambda n, f, c: struct.unpack('<%%d%%s' %% (c, f), open('%t/s8/' + n + '.bin', 'rb').read()); A, B, C, D = r('A', 'b', 512), r('B', 'b', 256), r('C', 'i', 128), r('D', 'i', 128); E = [(C[8 * i + j] + sum(A[32 * i + k] * B[8 * k + j] for k in range(32)) + 2**31) %% 2**32 - 2**31 for i in range(16) for j in range(8)]; print('s8', list(D) == E, sum(d < 0 for d in D))" | FileCheck %s --check-prefix=S8
+// S8: s8 True {{[1-9][0-9]*}}
+// The same bytes read as u8 (a_unsigned, b_unsigned): the generated -8..-1
+// are 248..255.
+// RUN: sed 's/gpuir.sm80.mma_sync %%d, %%a, %%b :/gpuir.sm80.mma_sync %%d, %%a, %%b {a_unsigned, b_unsigned} :/' %S/Inputs/sm80-mma-int8.mlir > %t/u8.mlir
+// RUN: rake-run --seq %t/u8.mlir --input=C=%t/Cmax.bin --output-dir=%t/u8 > /dev/null
+// RUN: python3 -c "import struct; r = lambda n, f, c: struct.unpack('<%%d%%s' %% (c, f), open('%t/u8/' + n + '.bin', 'rb').read()); A, B, C, D = r('A', 'B', 512), r('B', 'B', 256), r('C', 'i', 128), r('D', 'i', 128); E = [(C[8 * i + j] + sum(A[32 * i + k] * B[8 * k + j] for k in range(32)) + 2**31) %% 2**32 - 2**31 for i in range(16) for j in range(8)]; print('u8', list(D) == E)" | FileCheck %s --check-prefix=U8
+// U8: u8 True
+// And mixed: A s8, B u8.
+// RUN: sed 's/gpuir.sm80.mma_sync %%d, %%a, %%b :/gpuir.sm80.mma_sync %%d, %%a, %%b {b_unsigned} :/' %S/Inputs/sm80-mma-int8.mlir > %t/s8u8.mlir
+// RUN: rake-run --seq %t/s8u8.mlir --input=C=%t/Cmax.bin --output-dir=%t/s8u8 > /dev/null
+// RUN: python3 -c "import struct; r = lambda n, f, c: struct.unpack('<%%d%%s' %% (c, f), open('%t/s8u8/' + n + '.bin', 'rb').read()); A, B, C, D = r('A', 'b', 512), r('B', 'B', 256), r('C', 'i', 128), r('D', 'i', 128); E = [(C[8 * i + j] + sum(A[32 * i + k] * B[8 * k + j] for k in range(32)) + 2**31) %% 2**32 - 2**31 for i in range(16) for j in range(8)]; print('s8u8', list(D) == E)" | FileCheck %s --check-prefix=S8U8
+// S8U8: s8u8 True

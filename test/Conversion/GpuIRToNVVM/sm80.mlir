@@ -26,6 +26,20 @@
 // TF32-LABEL: gpu.func @mma_tf32(
 // TF32: nvvm.mma.sync {{.*}} multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 
+// 8-bit integers: four bytes to a register (lowest index in the low byte),
+// m16n8k32 into i32 accumulators that wrap; s8 unless a_unsigned /
+// b_unsigned, in any pairing.
+// RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm80-mma-int8.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=INT8
+// INT8-LABEL: gpu.func @mma_int8(
+// INT8: arith.shli %{{.*}}, %c24_i32 : i32
+// INT8: nvvm.mma.sync A[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]  B[%{{.*}}, %{{.*}}]  C[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]  {intOverflowBehavior = #nvvm.mma_int_overflow<wrapped>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<s8>, shape = #nvvm.shape<m = 16, n = 8, k = 32>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// RUN: rake-translate --gpuir-to-ptx %S/../GpuIRToCPU/Inputs/sm80-mma-int8.mlir | FileCheck %s --check-prefix=S8PTX
+// S8PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// RUN: sed 's/gpuir.sm80.mma_sync %%d, %%a, %%b :/gpuir.sm80.mma_sync %%d, %%a, %%b {b_unsigned} :/' %S/../GpuIRToCPU/Inputs/sm80-mma-int8.mlir | rake-translate --gpuir-to-ptx | FileCheck %s --check-prefix=S8U8PTX
+// S8U8PTX: mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32
+// RUN: sed 's/gpuir.sm80.mma_sync %%d, %%a, %%b :/gpuir.sm80.mma_sync %%d, %%a, %%b {a_unsigned, b_unsigned} :/' %S/../GpuIRToCPU/Inputs/sm80-mma-int8.mlir | rake-translate --gpuir-to-ptx | FileCheck %s --check-prefix=U8PTX
+// U8PTX: mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32
+
 // The warp's sum: butterfly shuffles by 16, 8, 4, 2, 1, each added after
 // the lane's own value; the scan: shuffles up by 1, 2, 4, 8, 16, each added
 // before it where the source lane exists.

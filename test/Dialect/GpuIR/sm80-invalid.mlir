@@ -173,11 +173,54 @@ gpuir.proc @p(%G: memref<64xbf16, #gpuir.gmem>, %F: memref<64xf32, #gpuir.gmem>)
 gpuir.proc @p(%G: memref<64xbf16, #gpuir.gmem>, %F: memref<64xf32, #gpuir.gmem>) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to 1 : cuda_tasks {
-      %a = gpuir.alloc : memref<32x8xi8, #gpuir.rmem>
-      %b = gpuir.alloc : memref<32x4xi8, #gpuir.rmem>
+      %a = gpuir.alloc : memref<32x8xi16, #gpuir.rmem>
+      %b = gpuir.alloc : memref<32x4xi16, #gpuir.rmem>
       %d = gpuir.alloc : memref<32x4xf32, #gpuir.rmem>
-      // expected-error @+1 {{'gpuir.sm80.mma_sync' op multiplies f16, bf16 or tf32 (f32) fragments, found 'i8'}}
-      gpuir.sm80.mma_sync %d, %a, %b : memref<32x4xf32, #gpuir.rmem>, memref<32x8xi8, #gpuir.rmem>, memref<32x4xi8, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.mma_sync' op multiplies f16, bf16, tf32 (f32) or s8 or u8 (i8) fragments, found 'i16'}}
+      gpuir.sm80.mma_sync %d, %a, %b : memref<32x4xf32, #gpuir.rmem>, memref<32x8xi16, #gpuir.rmem>, memref<32x4xi16, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+// 8-bit integer fragments are 16 bytes of A per lane, accumulated in i32.
+gpuir.proc @p(%G: memref<64xbf16, #gpuir.gmem>, %F: memref<64xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %a = gpuir.alloc : memref<32x8xi8, #gpuir.rmem>
+      %b = gpuir.alloc : memref<32x8xi8, #gpuir.rmem>
+      %d = gpuir.alloc : memref<32x4xi32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.mma_sync' op parameter 'a' takes a window of shape [32, 16], found [32, 8]}}
+      gpuir.sm80.mma_sync %d, %a, %b : memref<32x4xi32, #gpuir.rmem>, memref<32x8xi8, #gpuir.rmem>, memref<32x8xi8, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%G: memref<64xbf16, #gpuir.gmem>, %F: memref<64xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %a = gpuir.alloc : memref<32x16xi8, #gpuir.rmem>
+      %b = gpuir.alloc : memref<32x8xi8, #gpuir.rmem>
+      %d = gpuir.alloc : memref<32x4xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.mma_sync' op parameter 'd' takes 'i32' elements, found 'f32'}}
+      gpuir.sm80.mma_sync %d, %a, %b : memref<32x4xf32, #gpuir.rmem>, memref<32x16xi8, #gpuir.rmem>, memref<32x8xi8, #gpuir.rmem>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%G: memref<64xbf16, #gpuir.gmem>, %F: memref<64xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to 1 : cuda_tasks {
+      %a = gpuir.alloc : memref<32x8xf16, #gpuir.rmem>
+      %b = gpuir.alloc : memref<32x4xf16, #gpuir.rmem>
+      %d = gpuir.alloc : memref<32x4xf32, #gpuir.rmem>
+      // expected-error @+1 {{'gpuir.sm80.mma_sync' op 'a_unsigned' and 'b_unsigned' choose u8 for i8 fragments; this one multiplies 'f16'}}
+      gpuir.sm80.mma_sync %d, %a, %b {b_unsigned} : memref<32x4xf32, #gpuir.rmem>, memref<32x8xf16, #gpuir.rmem>, memref<32x4xf16, #gpuir.rmem>
     }
   }
 }

@@ -22,7 +22,7 @@ gpuir.proc @p(%n: index) {
       %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
       %a = gpuir.alloc : memref<8x2x8x8xf64, #gpuir.smem>
       %b = gpuir.alloc : memref<8x2x8x8xf64, #gpuir.smem>
-      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies bf16, f16 or tf32 (f32 elements) tiles, found 'f64'}}
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies f16, bf16, tf32 (f32 elements), e4m3 or e5m2 (f8E4M3FN, f8E5M2) or s8 or u8 (i8) tiles, found 'f64'}}
       gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xf64, #gpuir.smem>, memref<8x2x8x8xf64, #gpuir.smem>
     }
   }
@@ -53,7 +53,7 @@ gpuir.proc @p(%n: index) {
       %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
       %a = gpuir.alloc : memref<8x2x8x8xbf16, #gpuir.smem>
       %b = gpuir.alloc : memref<8x2x8x8xf16, #gpuir.smem>
-      // expected-error @+1 {{'gpuir.sm90a.wgmma' op a and b must have the same element type, found 'bf16' and 'f16'}}
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op a and b must have the same element type (or e4m3 and e5m2 in either order), found 'bf16' and 'f16'}}
       gpuir.sm90a.wgmma %d, %a, %b : memref<128x32xf32, #gpuir.rmem>, memref<8x2x8x8xbf16, #gpuir.smem>, memref<8x2x8x8xf16, #gpuir.smem>
     }
   }
@@ -362,6 +362,140 @@ gpuir.proc @p(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
           gpuir.sm90a.tma_load %w, %A >> %bar[0 : 2] : memref<64x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem>, memref<64x64xbf16, #gpuir.gmem>, !gpuir.barrier<mbarrier [2]>
         }
       }
+    }
+  }
+}
+
+// -----
+
+// An e5m2 tile pairs with e4m3 or e5m2, not with an integer tile.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xf8E5M2, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 32] : memref<64x128xf8E5M2, #gpuir.smem_swizzled<128>> -> memref<64x32xf8E5M2, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op a and b must have the same element type (or e4m3 and e5m2 in either order), found 'f8E5M2' and 'i8'}}
+      gpuir.sm90a.wgmma %d, %as, %bs : memref<128x32xf32, #gpuir.rmem>, memref<64x32xf8E5M2, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// Unsigned operands are for integer tiles.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xf8E4M3FN, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<64x128xf8E4M3FN, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 32] : memref<64x128xf8E4M3FN, #gpuir.smem_swizzled<128>> -> memref<64x32xf8E4M3FN, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 64, 0 : 32] : memref<64x128xf8E4M3FN, #gpuir.smem_swizzled<128>> -> memref<64x32xf8E4M3FN, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op 'a_unsigned' and 'b_unsigned' choose u8 for i8 tiles; this one multiplies 'f8E4M3FN'}}
+      gpuir.sm90a.wgmma %d, %as, %bs {a_unsigned} : memref<128x32xf32, #gpuir.rmem>, memref<64x32xf8E4M3FN, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x32xf8E4M3FN, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// s8 x u8 needs PTX ISA 8.4.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xi32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op mixes s8 and u8 tiles, which needs PTX ISA 8.4 (the sm_90a profiles pin 8.0): give 'a' and 'b' the same signedness (both or neither of 'a_unsigned' and 'b_unsigned')}}
+      gpuir.sm90a.wgmma %d, %as, %bs {b_unsigned} : memref<128x32xi32, #gpuir.rmem>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// 8-bit tiles only in the 128-byte swizzle.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %as = gpuir.alloc : memref<8x4x8x16xf8E4M3FN, #gpuir.smem>
+      %bs = gpuir.alloc : memref<8x4x8x16xf8E4M3FN, #gpuir.smem>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op multiplies 8-bit tiles ('f8E4M3FN') only from the 128-byte swizzle: put 'a' and 'b' in #gpuir.smem_swizzled<128> rows of 128 elements}}
+      gpuir.sm90a.wgmma %d, %as, %bs : memref<128x32xf32, #gpuir.rmem>, memref<8x4x8x16xf8E4M3FN, #gpuir.smem>, memref<8x4x8x16xf8E4M3FN, #gpuir.smem>
+    }
+  }
+}
+
+// -----
+
+// An 8-bit operand is 32 elements of K.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xi32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 16] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x16xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op operand 'a' in swizzled shared memory must be 64 x 32 (a 32-wide slice of K), found 'memref<64x16xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>'}}
+      gpuir.sm90a.wgmma %d, %as, %bs : memref<128x32xi32, #gpuir.rmem>, memref<64x16xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// Integer wgmma has no N = 40.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x20xi32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<40x128xi8, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 40, 0 : 32] : memref<40x128xi8, #gpuir.smem_swizzled<128>> -> memref<40x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op N of an s8 or u8 wgmma must be 8, 16, 24 or a multiple of 16 up to 256, found 40}}
+      gpuir.sm90a.wgmma %d, %as, %bs : memref<128x20xi32, #gpuir.rmem>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<40x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// Integer products accumulate in i32.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xf32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<64x128xi8, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 64, 0 : 32] : memref<64x128xi8, #gpuir.smem_swizzled<128>> -> memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op d must be the warpgroup's 128 x 32 i32 accumulators for N = 64, found 'memref<128x32xf32, #gpuir.rmem>'}}
+      gpuir.sm90a.wgmma %d, %as, %bs : memref<128x32xf32, #gpuir.rmem>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x32xi8, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+    }
+  }
+}
+
+// -----
+
+// FP8 products accumulate in f32.
+gpuir.proc @p(%n: index) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %d = gpuir.alloc : memref<128x32xi32, #gpuir.rmem>
+      %af = gpuir.alloc : memref<64x128xf8E4M3FN, #gpuir.smem_swizzled<128>>
+      %bf = gpuir.alloc : memref<64x128xf8E5M2, #gpuir.smem_swizzled<128>>
+      %as = gpuir.window %af[0 : 64, 0 : 32] : memref<64x128xf8E4M3FN, #gpuir.smem_swizzled<128>> -> memref<64x32xf8E4M3FN, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      %bs = gpuir.window %bf[0 : 64, 0 : 32] : memref<64x128xf8E5M2, #gpuir.smem_swizzled<128>> -> memref<64x32xf8E5M2, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+      // expected-error @+1 {{'gpuir.sm90a.wgmma' op d must be the warpgroup's 128 x 32 f32 accumulators for N = 64, found 'memref<128x32xi32, #gpuir.rmem>'}}
+      gpuir.sm90a.wgmma %d, %as, %bs : memref<128x32xi32, #gpuir.rmem>, memref<64x32xf8E4M3FN, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<64x32xf8E5M2, strided<[128, 1], offset: ?>, #gpuir.smem_swizzled<128>>
     }
   }
 }

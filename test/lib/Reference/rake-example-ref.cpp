@@ -5,21 +5,31 @@
 // without GpuIR: an independent check of the sequential meaning.
 //
 //   rake-example-ref reverse_tiles A.bin B.bin [TILE]    B: A's tiles reversed
-//   rake-example-ref warp_sums X.bin S.bin               S[r,w] = 2 sum X[r,32w..]
-//   rake-example-ref vector_add A.bin B.bin C.bin        C = A + B (f32)
-//   rake-example-ref transpose X.bin Y.bin R C           Y[c,r] = X[r,c]
+//   rake-example-ref warp_sums X.bin S.bin               S[r,w] = 2 sum
+//   X[r,32w..] rake-example-ref vector_add A.bin B.bin C.bin        C = A + B
+//   (f32) rake-example-ref transpose X.bin Y.bin R C           Y[c,r] = X[r,c]
 //   rake-example-ref block_sums X.bin S.bin              S[r] = sum X[r,:1024]
 //   rake-example-ref gemm A.bin B.bin C.bin M N K        C = A B (bf16 -> f32)
-//   rake-example-ref gemm_nt A.bin Bt.bin C.bin M N K    C = A Bt^T (Bt is N x K)
-//   rake-example-ref gemm_nt_bf16 A.bin Bt.bin C.bin M N K  the same, C in bf16
-//                                                          (the f32 sum rounded)
-//   rake-example-ref gemm_nt_tf32 A.bin Bt.bin C.bin M N K  C = A Bt^T of f32 inputs as
-//                                                          tf32 (13 low significand bits
+//   rake-example-ref gemm_nt A.bin Bt.bin C.bin M N K    C = A Bt^T (Bt is N x
+//   K) rake-example-ref gemm_nt_bf16 A.bin Bt.bin C.bin M N K  the same, C in
+//   bf16
+//                                                          (the f32 sum
+//                                                          rounded)
+//   rake-example-ref gemm_nt_tf32 A.bin Bt.bin C.bin M N K  C = A Bt^T of f32
+//   inputs as
+//                                                          tf32 (13 low
+//                                                          significand bits
 //                                                          dropped), f32 out
-//   rake-example-ref gemm_nt_f32 A.bin Bt.bin C.bin M N K   the same of the full f32 inputs
-//   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j] X[r,1023-j]
-//   rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] = sum_k X[r,k,j] (f32, k in order)
-//   rake-example-ref cluster_exchange X.bin Y.bin Z.bin  Y = 2 X, Z[t,c] = Y[t,1-c] + 1
+//   rake-example-ref gemm_nt_f32 A.bin Bt.bin C.bin M N K   the same of the
+//   full f32 inputs rake-example-ref gemm_nt_8bit AF BF A.bin Bt.bin C.bin M N
+//   K
+//                                    C = A Bt^T of 8-bit inputs, AF and BF each
+//                                    e4m3 or e5m2 (f32 out) or s8 or u8 (i32
+//                                    out, exact modulo 2^32)
+//   rake-example-ref mirror_products X.bin Y.bin         Y[r,j] = X[r,j]
+//   X[r,1023-j] rake-example-ref ring_sums X.bin Y.bin K             Y[r,j] =
+//   sum_k X[r,k,j] (f32, k in order) rake-example-ref cluster_exchange X.bin
+//   Y.bin Z.bin  Y = 2 X, Z[t,c] = Y[t,1-c] + 1
 //
 // Prints "<example>: N ... match" and exits 0, or names the first mismatch
 // and exits 1. Floating-point sums are compared with error bounds derived
@@ -207,7 +217,8 @@ int checkProduct(const char *name, const std::vector<float> &af,
       double bound = (k + 1) * std::ldexp(1.0, -24) * absSum + 1e-30;
       if (bf16Out)
         bound += std::ldexp(1.0, -8) * (std::fabs(exact) + bound);
-      if (std::fabs(c[i * n + j] - exact) > bound && bad++ == 0)
+      // A NaN or infinity in C is a mismatch too.
+      if (!(std::fabs(c[i * n + j] - exact) <= bound) && bad++ == 0)
         first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
                 "]: " + std::to_string(c[i * n + j]) + ", expected " +
                 std::to_string(exact);
@@ -259,6 +270,73 @@ int gemm(int argc, char **argv, bool transposedB, bool bf16Out = false) {
   for (size_t i = 0; i < b.size(); ++i)
     bf[i] = bf16ToFloat(b[i]);
   return checkProduct(name, af, bf, c, m, n, k, transposedB, bf16Out);
+}
+
+/// The value of an OCP FP8 byte: e4m3 (bias 7, no infinities, S.1111.111
+/// is NaN) or e5m2 (bias 15, IEEE-style infinities and NaNs).
+double decodeFp8(uint8_t x, bool e4m3) {
+  int mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+  int e = (x & 0x7f) >> mbits, m = x & ((1 << mbits) - 1);
+  double sign = (x & 0x80) ? -1.0 : 1.0;
+  if (e4m3 && e == 15 && m == 7)
+    return NAN;
+  if (!e4m3 && e == 31)
+    return m ? NAN : sign * INFINITY;
+  if (e == 0)
+    return sign * std::ldexp(m, 1 - bias - mbits);
+  return sign * std::ldexp((1 << mbits) + m, e - bias - mbits);
+}
+
+/// C = A Bt^T of 8-bit inputs: e4m3 / e5m2 in either pairing into f32, or
+/// s8 / u8 into i32 with every product and sum exact modulo 2^32.
+int gemm8bit(int argc, char **argv) {
+  const char *name = "gemm_nt_8bit";
+  if (argc != 8)
+    fail("usage: gemm_nt_8bit AF BF A.bin Bt.bin C.bin M N K (AF, BF: e4m3, "
+         "e5m2, s8 or u8)");
+  std::string af = argv[0], bf = argv[1];
+  auto isFloat = [](const std::string &f) {
+    return f == "e4m3" || f == "e5m2";
+  };
+  auto isInt = [](const std::string &f) { return f == "s8" || f == "u8"; };
+  if (!(isFloat(af) && isFloat(bf)) && !(isInt(af) && isInt(bf)))
+    fail("AF and BF must both be e4m3 or e5m2, or both s8 or u8");
+  std::vector<uint8_t> a = load<uint8_t>(argv[2]), b = load<uint8_t>(argv[3]);
+  size_t m = number(argv[5]), n = number(argv[6]), k = number(argv[7]);
+  if (a.size() != m * k || b.size() != n * k)
+    fail("A must be M x K and Bt N x K");
+  if (isFloat(af)) {
+    std::vector<float> c = load<float>(argv[4]), x(a.size()), y(b.size());
+    if (c.size() != m * n)
+      fail("C must be M x N");
+    for (size_t i = 0; i < a.size(); ++i)
+      x[i] = static_cast<float>(decodeFp8(a[i], af == "e4m3"));
+    for (size_t i = 0; i < b.size(); ++i)
+      y[i] = static_cast<float>(decodeFp8(b[i], bf == "e4m3"));
+    return checkProduct(name, x, y, c, m, n, k, /*transposedB=*/true,
+                        /*bf16Out=*/false);
+  }
+  std::vector<int32_t> c = load<int32_t>(argv[4]);
+  if (c.size() != m * n)
+    fail("C must be M x N");
+  auto value = [](uint8_t v, bool isUnsigned) -> int64_t {
+    return isUnsigned ? v : static_cast<int8_t>(v);
+  };
+  size_t bad = 0;
+  std::string first;
+  for (size_t i = 0; i < m; ++i)
+    for (size_t j = 0; j < n; ++j) {
+      uint64_t sum = 0;
+      for (size_t p = 0; p < k; ++p)
+        sum += static_cast<uint64_t>(value(a[i * k + p], af == "u8") *
+                                     value(b[j * k + p], bf == "u8"));
+      int32_t expected = static_cast<int32_t>(static_cast<uint32_t>(sum));
+      if (c[i * n + j] != expected && bad++ == 0)
+        first = "at C[" + std::to_string(i) + "][" + std::to_string(j) +
+                "]: " + std::to_string(c[i * n + j]) + ", expected " +
+                std::to_string(expected);
+    }
+  return report(name, bad, m * n, "elements", first);
 }
 
 int mirrorProducts(int argc, char **argv) {
@@ -355,6 +433,8 @@ int main(int argc, char **argv) {
     return gemmF32(rest, args, true);
   if (example == "gemm_nt_f32")
     return gemmF32(rest, args, false);
+  if (example == "gemm_nt_8bit")
+    return gemm8bit(rest, args);
   if (example == "mirror_products")
     return mirrorProducts(rest, args);
   if (example == "ring_sums")

@@ -58,13 +58,22 @@ struct MmaLayout {
   AffineExpr aLane, aReg, bLane, bReg;
 };
 
-MmaLayout mmaLayout(MLIRContext *ctx, bool tf32) {
+MmaLayout mmaLayout(MLIRContext *ctx, Type input) {
   AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
   MmaLayout m;
   // D and C: (g + 8 (i / 2), 2 t + i mod 2), g = l / 4, t = l mod 4.
   m.dRow = d0.floorDiv(4) + d1.floorDiv(2) * 8;
   m.dCol = (d0 % 4) * 2 + d1 % 2;
-  if (!tf32) {
+  if (input.isInteger(8)) {
+    m.k = 32;
+    // A (row, k): lane (row mod 8) 4 + (k mod 16) / 4,
+    //             reg k mod 4 + 4 (row / 8) + 8 (k / 16).
+    m.aLane = (d0 % 8) * 4 + (d1 % 16).floorDiv(4);
+    m.aReg = d1 % 4 + d0.floorDiv(8) * 4 + d1.floorDiv(16) * 8;
+    // B (k, col): lane col 4 + (k mod 16) / 4, reg k mod 4 + 4 (k / 16).
+    m.bLane = d1 * 4 + (d0 % 16).floorDiv(4);
+    m.bReg = d0 % 4 + d0.floorDiv(16) * 4;
+  } else if (!input.isF32()) {
     m.k = 16;
     // A (row, k): lane (row mod 8) 4 + (k mod 8) / 2,
     //             reg k mod 2 + 2 (row / 8) + 4 (k / 8).
@@ -318,19 +327,23 @@ LogicalResult LdMatrixOp::buildDevice(OpBuilder &b, ValueRange operands,
 //===----------------------------------------------------------------------===//
 
 int64_t MmaSyncOp::getK() {
-  return memrefOf(getA()).getElementType().isF32() ? 8 : 16;
+  return mmaLayout(getContext(), memrefOf(getA()).getElementType()).k;
 }
 
 LogicalResult MmaSyncOp::verify() {
   Type elt = memrefOf(getA()).getElementType();
-  if (!elt.isF16() && !elt.isBF16() && !elt.isF32())
-    return emitOpError() << "multiplies f16, bf16 or tf32 (f32) fragments, "
-                            "found "
+  if (!elt.isF16() && !elt.isBF16() && !elt.isF32() && !elt.isInteger(8))
+    return emitOpError() << "multiplies f16, bf16, tf32 (f32) or s8 or u8 "
+                            "(i8) fragments, found "
                          << elt;
   if (memrefOf(getB()).getElementType() != elt)
     return emitOpError() << "a and b must have the same element type, found "
                          << elt << " and "
                          << memrefOf(getB()).getElementType();
+  if ((getAUnsigned() || getBUnsigned()) && !elt.isInteger(8))
+    return emitOpError() << "'a_unsigned' and 'b_unsigned' choose u8 for i8 "
+                            "fragments; this one multiplies "
+                         << elt;
   return success();
 }
 
@@ -343,11 +356,13 @@ InstrTimeline MmaSyncOp::getInstrTimeline() {
 SmallVector<InstrParam> MmaSyncOp::getParams() {
   MLIRContext *ctx = getContext();
   Type elt = memrefOf(getA()).getElementType();
-  bool tf32 = elt.isF32();
-  Type f32 = Float32Type::get(ctx);
-  return {fragment(ctx, 0, "d", AccessMode::read_write, {32, 4}, f32),
-          fragment(ctx, 1, "a", AccessMode::read, {32, tf32 ? 4 : 8}),
-          fragment(ctx, 2, "b", AccessMode::read, {32, tf32 ? 2 : 4})};
+  // Each lane holds 16 bytes of A and 8 of B, 4 accumulators.
+  int64_t perReg = 4 / ((elt.getIntOrFloatBitWidth() + 7) / 8);
+  Type acc = elt.isInteger(8) ? Type(IntegerType::get(ctx, 32))
+                              : Type(Float32Type::get(ctx));
+  return {fragment(ctx, 0, "d", AccessMode::read_write, {32, 4}, acc),
+          fragment(ctx, 1, "a", AccessMode::read, {32, 4 * perReg}),
+          fragment(ctx, 2, "b", AccessMode::read, {32, 2 * perReg})};
 }
 
 /// An input element as the tensor core sees it, in f32: f16 and bf16
@@ -366,7 +381,7 @@ static Value tensorCoreInput(OpBuilder &b, Location loc, Value v) {
 LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
   Location loc = getLoc();
   Value d = operands[0], a = operands[1], bm = operands[2];
-  MmaLayout m = mmaLayout(getContext(), memrefOf(getA()).getElementType().isF32());
+  MmaLayout m = mmaLayout(getContext(), memrefOf(getA()).getElementType());
   forRange(b, loc, 32, [&](Value lane) {
     forRange(b, loc, 4, [&](Value reg) {
       SmallVector<Value> li{lane, reg};
@@ -387,11 +402,23 @@ LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
         Value bv = memref::LoadOp::create(
             b, loc, bm,
             ValueRange{apply(b, loc, m.bLane, kc), apply(b, loc, m.bReg, kc)});
-        Value prod =
-            arith::MulFOp::create(b, loc, tensorCoreInput(b, loc, av),
-                                  tensorCoreInput(b, loc, bv));
-        Value sum = arith::AddFOp::create(
-            b, loc, kLoop.getRegionIterArgs().front(), prod);
+        Value acc = kLoop.getRegionIterArgs().front();
+        Value sum;
+        if (av.getType().isInteger(8)) {
+          // s8 or u8 widened to i32; products and sums modulo 2^32.
+          auto widen = [&](Value v, bool isUnsigned) -> Value {
+            if (isUnsigned)
+              return arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
+            return arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+          };
+          Value prod = arith::MulIOp::create(b, loc, widen(av, getAUnsigned()),
+                                             widen(bv, getBUnsigned()));
+          sum = arith::AddIOp::create(b, loc, acc, prod);
+        } else {
+          Value prod = arith::MulFOp::create(
+              b, loc, tensorCoreInput(b, loc, av), tensorCoreInput(b, loc, bv));
+          sum = arith::AddFOp::create(b, loc, acc, prod);
+        }
         scf::YieldOp::create(b, loc, sum);
       }
       memref::StoreOp::create(b, loc, kLoop.getResult(0), d, li);
@@ -426,6 +453,22 @@ LogicalResult MmaSyncOp::buildDevice(OpBuilder &b, ValueRange operands,
   // The registers of a fragment in mma.sync's operand form.
   auto regs = [&](Value buf, int64_t n) {
     SmallVector<Value> out;
+    if (elt.isInteger(8)) {
+      // Four bytes to a register, the lowest index in the low byte.
+      Type i32 = b.getI32Type();
+      for (int64_t i = 0; i < n; i += 4) {
+        Value reg;
+        for (int64_t j = 0; j < 4; ++j) {
+          Value v = arith::ExtUIOp::create(b, loc, i32, load(buf, i + j));
+          if (j)
+            v = arith::ShLIOp::create(
+                b, loc, v, arith::ConstantIntOp::create(b, loc, i32, 8 * j));
+          reg = reg ? arith::OrIOp::create(b, loc, reg, v).getResult() : v;
+        }
+        out.push_back(reg);
+      }
+      return out;
+    }
     if (elt.isF32()) {
       for (int64_t i = 0; i < n; ++i)
         out.push_back(
@@ -442,20 +485,31 @@ LogicalResult MmaSyncOp::buildDevice(OpBuilder &b, ValueRange operands,
     }
     return out;
   };
-  bool tf32 = elt.isF32();
-  SmallVector<Value> aRegs = regs(a, tf32 ? 4 : 8);
-  SmallVector<Value> bRegs = regs(bm, tf32 ? 2 : 4);
+  bool tf32 = elt.isF32(), int8 = elt.isInteger(8);
+  // The fragments' elements per lane (getParams).
+  int64_t perReg = tf32 ? 1 : int8 ? 4 : 2;
+  SmallVector<Value> aRegs = regs(a, 4 * perReg);
+  SmallVector<Value> bRegs = regs(bm, 2 * perReg);
   SmallVector<Value> cRegs;
   for (int64_t i = 0; i < 4; ++i)
     cRegs.push_back(load(d, i));
-  Type f32 = b.getF32Type();
-  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-  NVVM::MMATypes type = tf32 ? NVVM::MMATypes::tf32
-                        : elt.isF16() ? NVVM::MMATypes::f16
-                                      : NVVM::MMATypes::bf16;
+  Type acc = int8 ? Type(b.getI32Type()) : Type(b.getF32Type());
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {acc, acc, acc, acc});
+  auto type = [&](bool isUnsigned) {
+    if (int8)
+      return isUnsigned ? NVVM::MMATypes::u8 : NVVM::MMATypes::s8;
+    return tf32          ? NVVM::MMATypes::tf32
+           : elt.isF16() ? NVVM::MMATypes::f16
+                         : NVVM::MMATypes::bf16;
+  };
+  // Integer sums wrap (no .satfinite), as the sequential behavior does.
+  std::optional<NVVM::MMAIntOverflow> overflow;
+  if (int8)
+    overflow = NVVM::MMAIntOverflow::wrapped;
   auto mma = NVVM::MmaOp::create(
       b, loc, resultType, aRegs, bRegs, cRegs, {16, 8, getK()}, std::nullopt,
-      std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+      overflow,
+      std::array<NVVM::MMATypes, 2>{type(getAUnsigned()), type(getBUnsigned())},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   for (int64_t i = 0; i < 4; ++i) {

@@ -8,6 +8,7 @@
 
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 #include "Builders.h"
+#include "NarrowFormats.h"
 #include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,7 +31,8 @@ bool isSwizzled(MemRefType t) {
   return isa_and_nonnull<SmemSwizzledAttr>(t.getMemorySpace());
 }
 
-/// K of one wgmma: 32 bytes of elements (16 f16 or bf16, 8 tf32).
+/// K of one wgmma: 32 bytes of elements (16 f16 or bf16, 8 tf32, 32 of the
+/// 8-bit formats).
 int64_t kSlice(MemRefType t) { return 256 / t.getElementTypeBitWidth(); }
 
 /// Checks a wgmma operand in 128-byte swizzled shared memory: rows x K
@@ -91,33 +93,81 @@ int64_t WgmmaOp::getN() {
   return isSwizzled(b) ? b.getDimSize(0) : b.getDimSize(0) * 8;
 }
 
+int64_t WgmmaOp::getK() { return kSlice(memrefOf(getA())); }
+
+namespace {
+/// The input formats of wgmma, by the operands' element types.
+enum class WgmmaInput { half, tf32, fp8, int8, none };
+
+WgmmaInput wgmmaInput(Type t) {
+  if (t.isF16() || t.isBF16())
+    return WgmmaInput::half;
+  if (t.isF32())
+    return WgmmaInput::tf32;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(t))
+    return WgmmaInput::fp8;
+  if (t.isSignlessInteger(8))
+    return WgmmaInput::int8;
+  return WgmmaInput::none;
+}
+} // namespace
+
 LogicalResult WgmmaOp::verify() {
   MemRefType d = memrefOf(getD()), a = memrefOf(getA()), b = memrefOf(getB());
   Type elt = a.getElementType();
-  if (!elt.isBF16() && !elt.isF16() && !elt.isF32())
-    return emitOpError() << "multiplies bf16, f16 or tf32 (f32 elements) "
+  WgmmaInput input = wgmmaInput(elt);
+  if (input == WgmmaInput::none)
+    return emitOpError() << "multiplies f16, bf16, tf32 (f32 elements), e4m3 "
+                            "or e5m2 (f8E4M3FN, f8E5M2) or s8 or u8 (i8) "
                             "tiles, found "
                          << elt;
-  if (b.getElementType() != elt)
-    return emitOpError() << "a and b must have the same element type, found "
+  // e4m3 and e5m2 pair with each other; every other format with itself.
+  if (b.getElementType() != elt &&
+      (input != WgmmaInput::fp8 ||
+       wgmmaInput(b.getElementType()) != WgmmaInput::fp8))
+    return emitOpError() << "a and b must have the same element type (or "
+                            "e4m3 and e5m2 in either order), found "
                          << elt << " and " << b.getElementType();
-  if (elt.isF32() && (!isSwizzled(a) || !isSwizzled(b)))
+  if ((getAUnsigned() || getBUnsigned()) && input != WgmmaInput::int8)
+    return emitOpError() << "'a_unsigned' and 'b_unsigned' choose u8 for i8 "
+                            "tiles; this one multiplies "
+                         << elt;
+  // PTX ISA 8.4 added s8 x u8 and u8 x s8; the sm_90a profiles pin 8.0.
+  if (getAUnsigned() != getBUnsigned())
+    return emitOpError()
+           << "mixes s8 and u8 tiles, which needs PTX ISA 8.4 (the sm_90a "
+              "profiles pin 8.0): give 'a' and 'b' the same signedness (both "
+              "or neither of 'a_unsigned' and 'b_unsigned')";
+  if (input == WgmmaInput::tf32 && (!isSwizzled(a) || !isSwizzled(b)))
     return emitOpError()
            << "multiplies tf32 tiles (f32 elements) only from the 128-byte "
               "swizzle: put 'a' and 'b' in #gpuir.smem_swizzled<128> rows of "
               "32 f32";
+  if ((input == WgmmaInput::fp8 || input == WgmmaInput::int8) &&
+      (!isSwizzled(a) || !isSwizzled(b)))
+    return emitOpError()
+           << "multiplies 8-bit tiles (" << elt
+           << ") only from the 128-byte swizzle: put 'a' and 'b' in "
+              "#gpuir.smem_swizzled<128> rows of 128 elements";
   if (failed(verifyCoreMatrices(*this, "a", a, 8)) ||
       failed(verifyCoreMatrices(*this, "b", b, 0)))
     return failure();
   int64_t n = getN();
-  if (n < 8 || n > 256)
+  if (n < 8 || n > 256 || n % 8 != 0)
     return emitOpError() << "N must be a multiple of 8 from 8 to 256, found "
                          << n;
+  if (input == WgmmaInput::int8 && n > 24 && n % 16 != 0)
+    return emitOpError() << "N of an s8 or u8 wgmma must be 8, 16, 24 or a "
+                            "multiple of 16 up to 256, found "
+                         << n;
+  bool intAcc = input == WgmmaInput::int8;
+  Type acc = intAcc ? Type(IntegerType::get(getContext(), 32))
+                    : Type(Float32Type::get(getContext()));
   if (d.getRank() != 2 || d.getDimSize(0) != 128 || d.getDimSize(1) != n / 2 ||
-      !d.getElementType().isF32())
+      d.getElementType() != acc)
     return emitOpError() << "d must be the warpgroup's 128 x " << n / 2
-                         << " f32 accumulators for N = " << n << ", found "
-                         << d;
+                         << (intAcc ? " i32" : " f32")
+                         << " accumulators for N = " << n << ", found " << d;
   return success();
 }
 
@@ -157,7 +207,7 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         Value slot = apply(b, loc, j * 4 + i, tji);
         Value acc0 = memref::LoadOp::create(b, loc, d, ValueRange{thread, slot});
         auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
-                                        cIndex(b, loc, kSlice(memrefOf(getA()))),
+                                        cIndex(b, loc, getK()),
                                         cIndex(b, loc, 1), ValueRange{acc0});
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(kLoop.getBody());
@@ -176,8 +226,11 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         Value av = memref::LoadOp::create(b, loc, a, index(m, a));
         Value bv = memref::LoadOp::create(b, loc, bm, index(c, bm));
         // f16/bf16 widen exactly; tf32 is an f32 whose 13 low significand
-        // bits the tensor cores ignore. Either product is exact in f32.
+        // bits the tensor cores ignore; e4m3 and e5m2 decode exactly. Any
+        // product of two of them is exact in f32.
         auto input = [&](Value v) -> Value {
+          if (isa<Float8E4M3FNType, Float8E5M2Type>(v.getType()))
+            return decodeMultiplicand(b, loc, v);
           if (!v.getType().isF32())
             return arith::ExtFOp::create(b, loc, f32, v);
           Type i32 = b.getI32Type();
@@ -186,11 +239,25 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
           return arith::BitcastOp::create(
               b, loc, f32, arith::AndIOp::create(b, loc, bits, mask));
         };
-        Value prod = arith::MulFOp::create(b, loc, input(av), input(bv));
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{arith::AddFOp::create(
-                b, loc, kLoop.getRegionIterArgs().front(), prod)});
+        Value sum;
+        if (av.getType().isInteger(8)) {
+          // s8 or u8 widened to s32; products and sums modulo 2^32.
+          Type i32 = b.getI32Type();
+          auto widen = [&](Value v, bool isUnsigned) -> Value {
+            if (isUnsigned)
+              return arith::ExtUIOp::create(b, loc, i32, v);
+            return arith::ExtSIOp::create(b, loc, i32, v);
+          };
+          Value prod = arith::MulIOp::create(b, loc, widen(av, getAUnsigned()),
+                                             widen(bv, getBUnsigned()));
+          sum = arith::AddIOp::create(b, loc, kLoop.getRegionIterArgs().front(),
+                                      prod);
+        } else {
+          Value prod = arith::MulFOp::create(b, loc, input(av), input(bv));
+          sum = arith::AddFOp::create(b, loc, kLoop.getRegionIterArgs().front(),
+                                      prod);
+        }
+        scf::YieldOp::create(b, loc, ValueRange{sum});
         b.setInsertionPointAfter(kLoop);
         memref::StoreOp::create(b, loc, kLoop.getResult(0), d,
                                 ValueRange{thread, slot});
@@ -290,8 +357,8 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
   MLIRContext *ctx = getContext();
   Value d = operands[0], a = operands[1], bm = operands[2];
   int64_t n = getN();
-  Type f32 = b.getF32Type();
-  SmallVector<Type> fields(n / 2, f32);
+  Type accType = memrefOf(getD()).getElementType();
+  SmallVector<Type> fields(n / 2, accType);
   auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
   Value acc = LLVM::UndefOp::create(b, loc, structType);
   for (int64_t r = 0; r < n / 2; ++r)
@@ -308,16 +375,31 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
   }
   Value descA = descriptor(b, loc, a, isSwizzled(memrefOf(getA())));
   Value descB = descriptor(b, loc, bm, isSwizzled(memrefOf(getB())));
-  Type elt = memrefOf(getA()).getElementType();
-  NVVM::WGMMATypes type = elt.isBF16()  ? NVVM::WGMMATypes::bf16
-                          : elt.isF32() ? NVVM::WGMMATypes::tf32
-                                        : NVVM::WGMMATypes::f16;
-  auto shape =
-      NVVM::MMAShapeAttr::get(ctx, 64, n, kSlice(memrefOf(getA())));
-  // Row-major A and column-major B: both K-major in shared memory.
+  auto ptxType = [&](Type elt, bool isUnsigned) {
+    if (elt.isBF16())
+      return NVVM::WGMMATypes::bf16;
+    if (elt.isF16())
+      return NVVM::WGMMATypes::f16;
+    if (elt.isF32())
+      return NVVM::WGMMATypes::tf32;
+    if (isa<Float8E4M3FNType>(elt))
+      return NVVM::WGMMATypes::e4m3;
+    if (isa<Float8E5M2Type>(elt))
+      return NVVM::WGMMATypes::e5m2;
+    return isUnsigned ? NVVM::WGMMATypes::u8 : NVVM::WGMMATypes::s8;
+  };
+  NVVM::WGMMATypes typeA =
+      ptxType(memrefOf(getA()).getElementType(), getAUnsigned());
+  NVVM::WGMMATypes typeB =
+      ptxType(memrefOf(getB()).getElementType(), getBUnsigned());
+  NVVM::WGMMATypes typeD =
+      accType.isInteger(32) ? NVVM::WGMMATypes::s32 : NVVM::WGMMATypes::f32;
+  auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, getK());
+  // Row-major A and column-major B: both K-major in shared memory. Integer
+  // sums wrap (no .satfinite), as the sequential behavior's.
   Value result = NVVM::WgmmaMmaAsyncOp::create(
-      b, loc, structType, acc, descA, descB, shape, type, type,
-      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      b, loc, structType, acc, descA, descB, shape, typeA, typeB, typeD,
+      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
       NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
       NVVM::MMAIntOverflowAttr());
   for (int64_t r = 0; r < n / 2; ++r)

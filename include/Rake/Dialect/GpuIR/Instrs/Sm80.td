@@ -74,30 +74,38 @@ def Sm80_LdMatrixOp : Sm80_Instr<"ldmatrix"> {
 }
 
 def Sm80_MmaSyncOp : Sm80_Instr<"mma_sync"> {
-  let summary = "D += A * B for one m16n8k16 (f16, bf16) or m16n8k8 (tf32) tile, by a warp";
+  let summary = "D += A * B for one m16n8k16 (f16, bf16), m16n8k8 (tf32) or m16n8k32 (s8, u8) tile, by a warp";
   let description = [{
     The warp multiplies a 16 x K tile of A by a K x 8 tile of B and adds the
-    product to the 16 x 8 f32 accumulator D (`mma.sync.aligned`, row-major A,
+    product to the 16 x 8 accumulator D (`mma.sync.aligned`, row-major A,
     column-major B). With f16 or bf16 fragments K is 16: `a` is 32 x 8, `b`
     is 32 x 4; with f32 fragments the inputs are TF32 (the low 13 bits of
-    each mantissa are ignored) and K is 8: `a` is 32 x 4, `b` is 32 x 2. `d`
-    is 32 x 4 f32. Lane l holds, with g = l / 4 and t = l mod 4:
+    each mantissa are ignored) and K is 8: `a` is 32 x 4, `b` is 32 x 2; `d`
+    is 32 x 4 f32. With 8-bit integer fragments (`i8`, two's complement s8
+    unless the op carries `a_unsigned` or `b_unsigned`: u8, in any pairing)
+    K is 32: `a` is 32 x 16, `b` is 32 x 8, and `d` is 32 x 4 i32, the
+    products and sums exact modulo 2^32 (`.s32.s8.s8.s32`, no .satfinite).
+    Lane l holds, with g = l / 4 and t = l mod 4:
 
     - D, C: register i is element (g + 8 (i / 2), 2 t + i mod 2);
     - A (16-bit): register i is element (g + 8 ((i / 2) mod 2), 2 t + i mod 2 + 8 (i / 4));
     - B (16-bit): register i is element (2 t + i mod 2 + 8 (i / 2), g);
     - A (tf32): register i is element (g + 8 (i mod 2), t + 4 (i / 2));
-    - B (tf32): register i is element (t + 4 i, g).
+    - B (tf32): register i is element (t + 4 i, g);
+    - A (8-bit): register i is element (g + 8 ((i / 4) mod 2), 4 t + i mod 4 + 16 (i / 8));
+    - B (8-bit): register i is element (4 t + i mod 4 + 16 (i / 4), g).
 
     The sequential behavior adds the K products of each element in order of
-    k, in f32; the tensor core's order and rounding of the sum may differ.
+    k, in f32 (or in i32 for integers); the tensor core's order and
+    rounding of a floating-point sum may differ.
   }];
-  let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b);
+  let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b,
+                       UnitAttr:$a_unsigned, UnitAttr:$b_unsigned);
   let assemblyFormat = [{
     $d `,` $a `,` $b attr-dict `:` type($d) `,` type($a) `,` type($b)
   }];
   let extraClassDeclaration = [{
-    /// K of the mma shape: 16 for f16/bf16, 8 for tf32.
+    /// K of the mma shape: 16 for f16/bf16, 8 for tf32, 32 for s8/u8.
     int64_t getK();
   }];
 }

@@ -20,7 +20,7 @@ include "Rake/Dialect/GpuIR/IR/Types.td"
 def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
                                ["buildSequential", "buildDevice"]>]> {
-  let summary = "D += A * B for one m64nNk16 tile of f16 or bf16 (m64nNk8 of tf32), by a warpgroup, asynchronously";
+  let summary = "D += A * B for one m64nNk16 tile of f16 or bf16 (m64nNk8 of tf32, m64nNk32 of e4m3, e5m2, s8 or u8), by a warpgroup, asynchronously";
   let description = [{
     The warpgroup multiplies a 64 x 16 tile of A by a 16 x N tile of B from
     shared memory and adds the product to its f32 accumulators
@@ -42,6 +42,21 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     in memory without its 13 low significand bits, and so does the
     sequential behavior.
 
+    8-bit operands, also only in the 128-byte swizzle, K = 32 elements:
+    e4m3 and e5m2 (`f8E4M3FN`, `f8E5M2` elements, in any pairing) into f32
+    accumulators (`...m64nNk32.f32.e4m3.e5m2`), or 8-bit integers (`i8`)
+    into 128 x N / 2 `i32` accumulators (`...m64nNk32.s32.s8.s8`), read as
+    two's complement s8, or as u8 where the op carries both `a_unsigned`
+    and `b_unsigned` (`...s32.u8.u8`; PTX ISA 8.4 added s8 x u8, and the
+    sm_90a profiles pin 8.0); N is then 8, 16, 24 or a multiple of 16 up to
+    256. The sequential behavior decodes each e4m3 or e5m2 element exactly
+    (their products are exact in f32) and adds the products in f32 in order
+    of k; the hardware's FP8 accumulation keeps fewer significand bits than
+    f32 (docs/Codegen.md gives what was measured on the H200), so a kernel equals its
+    sequential meaning bit for bit only where the partial sums fit them. The
+    integer products and sums are exact modulo 2^32 (no saturation), on the
+    hardware and in the sequential behavior.
+
     The instruction runs on the wgmma_async timeline: order it after the
     accumulators' in-order accesses with `gpuir.fence wgmma_fence_1 ->
     wgmma_fence_2` (wgmma.fence), its shared-memory operands after the
@@ -51,14 +66,17 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     products of each element in order of k, in f32 (each product of two
     f16, bf16 or tf32 values is exact in f32).
   }];
-  let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b);
+  let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b,
+                       UnitAttr:$a_unsigned, UnitAttr:$b_unsigned);
   let assemblyFormat = [{
     $d `,` $a `,` $b attr-dict `:` type($d) `,` type($a) `,` type($b)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// N of the m64nNk16 shape.
+    /// N of the m64nNkK shape.
     int64_t getN();
+    /// K of the m64nNkK shape: 32 bytes of elements.
+    int64_t getK();
   }];
 }
 
