@@ -273,6 +273,7 @@ void readKernel(const Value &kv, const std::string &path, KernelEntry &k,
         p.element = pr.str("element");
         p.memory = pr.str("memory");
         p.extents = pr.strings("extents");
+        p.multipliedAs = pr.str("multiplied_as", /*required=*/false);
       }
       pr.finish();
       k.signature.push_back(p);

@@ -337,6 +337,8 @@ json::Array kernelsJson(const MakeOptions &o, const verifier::Result &r,
           po["element"] = p.element;
           po["memory"] = p.memory;
           po["extents"] = strings(p.extents);
+          if (!p.multipliedAs.empty())
+            po["multiplied_as"] = p.multipliedAs;
         }
         ps.push_back(std::move(po));
       }

@@ -31,8 +31,8 @@ import tempfile
 import warnings
 from typing import Dict, List, Optional, Sequence, Union
 
-from .runtime import (ArgumentError, Bundle, Kernel, RuntimeFailure, load,
-                      runtime_library)
+from .runtime import (ArgumentError, Bundle, FormatWarning, Kernel,
+                      RuntimeFailure, load, runtime_library)
 
 try:
     from . import _rake
@@ -53,7 +53,7 @@ from .bench import BenchResult, bench
 
 __all__ = ["Diagnostic", "Error", "Context", "Module", "compiler_revision",
            "run_sequential", "compile", "load", "Bundle", "Kernel",
-           "ArgumentError", "RuntimeFailure", "runtime_library", "bench",
+           "ArgumentError", "FormatWarning", "RuntimeFailure", "runtime_library", "bench",
            "BenchResult"]
 
 

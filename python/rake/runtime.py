@@ -34,10 +34,17 @@ import os
 import re
 import struct
 import sys
+import warnings
 from typing import Dict, List, Optional, Sequence
 
-__all__ = ["load", "Kernel", "Bundle", "ArgumentError", "RuntimeFailure",
-           "runtime_library"]
+__all__ = ["load", "Kernel", "Bundle", "ArgumentError", "FormatWarning",
+           "RuntimeFailure", "runtime_library"]
+
+
+class FormatWarning(UserWarning):
+    """A kernel multiplies an argument in a wider format than its values
+    need: every value is exact in a narrower one (the profile's
+    narrower-format warning; see Kernel.__call__)."""
 
 
 class ArgumentError(ValueError):
@@ -210,6 +217,25 @@ class _View:
     def __init__(self, ptr, shape, strides, element, what, device):
         self.ptr, self.shape, self.strides = ptr, shape, strides
         self.element, self.what, self.device = element, what, device
+
+
+def _exact_narrower_format(t) -> Optional[str]:
+    """'bf16' or 'f16' where every element of the torch float32 tensor `t`
+    (not empty) is exact in that format, else None."""
+    if not type(t).__module__.startswith("torch") or str(getattr(t, "dtype", "")) != "torch.float32":
+        return None
+    try:
+        import torch
+    except ImportError:
+        return None
+    if not isinstance(t, torch.Tensor) or t.numel() == 0:
+        return None
+    for name, dtype in (("bf16", torch.bfloat16), ("f16", torch.float16)):
+        # Equal after the round trip: exact (a NaN is never equal, so a
+        # tensor with one gets no warning).
+        if torch.equal(t, t.to(dtype).to(torch.float32)):
+            return name
+    return None
 
 
 def _view(obj, name: str) -> _View:
@@ -469,6 +495,7 @@ class Kernel:
         self._maps: "collections.OrderedDict[tuple, int]" = collections.OrderedDict()
         self._config: Dict[int, _LaunchConfig] = {}
         self._last_key, self._last_device = None, 0
+        self._formats_checked = False
         # Set by rake.compile: whether the bundle came from its cache, and
         # the verifier's report of it.
         self.cached = False
@@ -499,8 +526,30 @@ class Kernel:
         if p["kind"] == "index":
             return f"{p['name']}: index"
         if p["kind"] == "buffer":
-            return f"{p['name']}: {p['element']}[{', '.join(_pretty(e) for e in p['extents'])}]"
+            text = f"{p['name']}: {p['element']}[{', '.join(_pretty(e) for e in p['extents'])}]"
+            if p.get("multiplied_as") and p["multiplied_as"] != p["element"]:
+                text += f" as {p['multiplied_as']}"
+            return text
         return f"{p['name']}: tensor_map"
+
+    def _warn_narrower_formats(self, args) -> None:
+        """On a kernel's first call: warns (FormatWarning) for each f32 torch
+        tensor the tensor cores multiply as tf32 whose every value is exact
+        in bf16 or f16, a narrower format that would lose nothing (the seed's
+        BF16 weights declared as TF32). One pass over those tensors, on the
+        first call only; other kinds of buffers are not read."""
+        for i, p in enumerate(self.signature):
+            if p["kind"] != "buffer" or p.get("multiplied_as") != "tf32":
+                continue
+            t = args[i]
+            narrower = _exact_narrower_format(t)
+            if narrower:
+                warnings.warn(
+                    f"kernel '{self.name}': every value of argument "
+                    f"'{p['name']}' is exact in {narrower}, and the kernel "
+                    f"multiplies it as tf32: a {narrower} kernel would take "
+                    f"the same values in half the bytes, exactly",
+                    FormatWarning, stacklevel=3)
 
     def __repr__(self) -> str:
         return f"<rake.Kernel {self.describe().splitlines()[0]}>"
@@ -595,6 +644,9 @@ class Kernel:
                     f"argument '{name}' must have element type {want}{hint}, "
                     f"got {v.what}", name)
             views[i] = v
+        if not self._formats_checked:
+            self._formats_checked = True
+            self._warn_narrower_formats(args)
         # The checks and the packed parameters depend only on this: a call
         # with the same index values and buffers as the last one reuses them.
         key = (tuple(env.values()),

@@ -56,3 +56,13 @@
 // RUN: env PYTHONPATH=%rake_python_dir %rake_python %rake_src/test/GPU/Inputs/torch_frontend.py both %t/cache %rake_src/test/Verifier/Inputs/disasm | FileCheck %s --check-prefix=FRONT
 // FRONT: vector_add (rake.frontend) on torch tensors equals torch: True
 // FRONT: reverse_tiles (rake.frontend) on torch tensors equals torch: True
+
+// The narrower-format warning: f32 tensors multiplied as tf32 whose every
+// value is exact in bf16 are named on the kernel's first call.
+// RUN: rake-bundle %rake_src/test/Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir -o %t/mma_tf32 --disasm-dir=%rake_src/test/Verifier/Inputs/disasm > /dev/null
+// RUN: env PYTHONPATH=%rake_python_dir %rake_python %rake_src/test/GPU/Inputs/torch_formats.py %t/mma_tf32 | FileCheck %s --check-prefix=FMT
+// FMT: mma_tf32(A: f32[16, 8] as tf32, B: f32[8, 8] as tf32, C: f32[16, 8], D: f32[16, 8])
+// FMT-NEXT: bf16 values: True 2
+// FMT-NEXT: FormatWarning: kernel 'mma_tf32': every value of argument 'A' is exact in bf16, and the kernel multiplies it as tf32: a bf16 kernel would take the same values in half the bytes, exactly
+// FMT-NEXT: FormatWarning: kernel 'mma_tf32': every value of argument 'B' is exact in bf16, and the kernel multiplies it as tf32: a bf16 kernel would take the same values in half the bytes, exactly
+// FMT-NEXT: f32 values: 0

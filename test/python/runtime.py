@@ -10,6 +10,7 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: rake-bundle %examples/vector_add.mlir -o %t/vadd --disasm-dir=%rake_src/test/Verifier/Inputs/disasm > %t/vadd.log
 # RUN: rake-bundle %examples/gemm_sm90a_tma.mlir -o %t/tma --disasm-dir=%rake_src/test/Verifier/Inputs/disasm > %t/tma.log
+# RUN: rake-bundle %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir -o %t/mma_tf32 --disasm-dir=%rake_src/test/Verifier/Inputs/disasm > %t/mma_tf32.log
 # RUN: env RAKE_LIBCUDA=%fake_cuda %rake_python %s %t 2> %t/driver.log | FileCheck %s
 # RUN: FileCheck %s --check-prefix=DRIVER < %t/driver.log
 
@@ -87,6 +88,10 @@ refused("stream", lambda: vadd(n, A, B, C, stream="default"))
 gemm = rake.load(os.path.join(work, "tma"))
 # CHECK-NEXT: gemm_sm90a_tma(Mt: index, Nt: index, Kt: index, A: bf16[Mt * 256, Kt * 64], Bt: bf16[Nt * 128, Kt * 64], C: f32[Mt * 256, Nt * 128])
 print(gemm.describe().splitlines()[0])
+# Buffers the tensor cores multiply in another format than their elements'
+# say so (the narrower-format warning of a first call reads it).
+# CHECK-NEXT: mma_tf32(A: f32[16, 8] as tf32, B: f32[8, 8] as tf32, C: f32[16, 8], D: f32[16, 8])
+print(rake.load(os.path.join(work, "mma_tf32")).describe().splitlines()[0])
 Mt, Nt, Kt = 2, 3, 10
 a = Tensor("bfloat16", (512, 640), 2)
 bt = Tensor("bfloat16", (384, 640), 2)

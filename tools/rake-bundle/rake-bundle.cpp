@@ -17,10 +17,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Analysis/KernelABI.h"
+#include "Rake/Analysis/TensorCoreInputs.h"
 #include "Rake/Conversion/Passes.h"
-#include "Rake/Init/InitRake.h"
 #include "Rake/Dialect/AMIR/IR/AMIR.h"
 #include "Rake/Dialect/GpuIR/IR/GpuIR.h"
+#include "Rake/Init/InitRake.h"
 #include "Rake/Profile/Profile.h"
 #include "Rake/Verifier/Bundle.h"
 
@@ -137,9 +138,13 @@ static void signaturesOf(
       if (isa<IndexType>(arg.getType()))
         controls.push_back(names[arg.getArgNumber()]);
     std::vector<::rake::artifact::SourceParam> params;
+    llvm::DenseMap<unsigned, StringRef> multiplied =
+        mlir::rake::tensorCoreInputFormats(proc);
     for (BlockArgument arg : entry.getArguments()) {
       ::rake::artifact::SourceParam p;
       p.name = names[arg.getArgNumber()];
+      if (auto it = multiplied.find(arg.getArgNumber()); it != multiplied.end())
+        p.multipliedAs = it->second.str();
       if (isa<IndexType>(arg.getType())) {
         p.kind = "index";
       } else if (auto memref = dyn_cast<MemRefType>(arg.getType())) {

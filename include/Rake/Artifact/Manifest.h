@@ -71,6 +71,10 @@ struct SourceParam {
   /// declares none.
   std::string element, memory;
   std::vector<std::string> extents;
+  /// Buffers whose values the tensor cores multiply: the input format
+  /// ("tf32", "bf16", ...; TensorCoreInputs.h), "" for none. The
+  /// manifest's "multiplied_as", absent when empty.
+  std::string multipliedAs;
 };
 
 struct KernelEntry {
