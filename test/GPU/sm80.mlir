@@ -16,6 +16,10 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wfp8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-fp8.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wi8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-int8.mlir
 // RUN: mkdir -p %t && python3 -c "import struct; open('%t/Cmax.bin', 'wb').write(struct.pack('<128i', *[2**31 - 1] * 128))"
+// The floating-point rules bit for bit on edge values (NaNs of any
+// payload), and against the independent reference as well:
+// RUN: mkdir -p %t/fein && python3 %S/../Conversion/GpuIRToCPU/Inputs/fp_edges.py make %t/fein > /dev/null
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/fp %S/../Conversion/GpuIRToCPU/Inputs/fp-edges.mlir --sizes=n=264 --input=X=%t/fein/X.bin --input=Y=%t/fein/Y.bin --input=W=%t/fein/W.bin
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mi8 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-int8.mlir --input=C=%t/Cmax.bin
 // The vote on lanes of which some are zero (multiples of 3 and lane 31 are not):
 // RUN: mkdir -p %t && python3 -c "import struct; open('%t/Xb.bin', 'wb').write(struct.pack('<32i', *[l if l %% 3 == 0 or l == 31 else 0 for l in range(32)]))"
@@ -23,7 +27,7 @@
 // The warp's sum and scan on random floats, bit for bit (the published
 // order of additions is the sequential meaning):
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/sums %S/../Conversion/GpuIRToCPU/Inputs/sm80-warp-sums.mlir
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 | FileCheck %s
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 %t/fp | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: ballot: Y.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: Y.bin equals the sequential meaning
@@ -33,4 +37,10 @@
 // CHECK-DAG: wgmma_fp8: C.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: wgmma_int8: C.bin equals the sequential meaning
 // CHECK-DAG: mma_int8: D.bin equals the sequential meaning
+// CHECK-DAG: fp_edges: P.bin equals the sequential meaning
+// CHECK-DAG: fp_edges: Q.bin equals the sequential meaning
+// CHECK-DAG: fp_edges: R.bin equals the sequential meaning
+// CHECK-DAG: fp_edges: S.bin equals the sequential meaning
 // CHECK-NOT: differ from the sequential meaning
+// RUN: python3 %S/../Conversion/GpuIRToCPU/Inputs/fp_edges.py check %t/fp/gpu | FileCheck %s --check-prefix=FPREF
+// FPREF: fp_edges: 1056 results, 0 differ from the reference
