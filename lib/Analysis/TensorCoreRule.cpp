@@ -21,7 +21,8 @@ ReadOp readThroughCasts(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (auto read = dyn_cast<ReadOp>(def))
       return read;
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(def))
+    if (!isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp>(
+            def))
       return nullptr;
     v = def->getOperand(0);
   }
@@ -94,7 +95,9 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
         targetMap = write.getMap();
         targetIndices = write.getIndices();
       }
-      auto add = write.getValue().getDefiningOp<arith::AddFOp>();
+      Operation *add = write.getValue().getDefiningOp();
+      if (add && !isa<arith::AddFOp, arith::AddIOp>(add))
+        add = nullptr;
       if (!add && !fmaA)
         return;
       for (unsigned side : {0u, 1u}) {
@@ -120,11 +123,11 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
       return;
     Value lhs = fmaA, rhs = fmaB;
     if (!lhs) {
-      auto mul = product.getDefiningOp<arith::MulFOp>();
-      if (!mul)
+      Operation *mul = product.getDefiningOp();
+      if (!mul || !isa<arith::MulFOp, arith::MulIOp>(mul))
         return;
-      lhs = mul.getLhs();
-      rhs = mul.getRhs();
+      lhs = mul->getOperand(0);
+      rhs = mul->getOperand(1);
     }
     ReadOp a = readThroughCasts(lhs), b = readThroughCasts(rhs);
     if (!a || !b)
@@ -177,13 +180,13 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
     }
     // The inputs' declared formats: those the profile's tensor-core
     // instructions take (sm_90a's wgmma and mma.sync: f16, bf16, tf32 from
-    // f32, e4m3, e5m2; sm_120a's mma also the 6- and 4-bit floats of
-    // kind::mxf8f6f4 and kind::mxf4nvf4).
+    // f32, e4m3, e5m2, and 8-bit integers (s8, u8); sm_120a's mma also the
+    // 6- and 4-bit floats of kind::mxf8f6f4 and kind::mxf4nvf4).
     // f32 is not one: tf32 instructions round it (a declared format runs
     // as itself).
     bool narrow = profile.contains("sm120a");
     auto supported = [&](Type t) {
-      return t.isF16() || t.isBF16() ||
+      return t.isF16() || t.isBF16() || t.isInteger(8) ||
              isa<Float8E4M3FNType, Float8E5M2Type>(t) ||
              (narrow &&
               isa<Float6E3M2FNType, Float6E2M3FNType, Float4E2M1FNType>(t));
@@ -204,7 +207,8 @@ LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
              "instructions take f16, bf16, "
           << (narrow ? "f8E4M3FN, f8E5M2, f6E3M2FN, f6E2M3FN and f4E2M1FN"
                      : "f8E4M3FN and f8E5M2")
-          << ", and tf32, f32 rounded by the instruction): declare the "
+          << ", i8 as s8 or u8, and tf32, f32 rounded by the instruction): "
+             "declare the "
              "inputs in one of them, or mark a loop around it `slow` to run "
              "it on the CUDA cores";
       diag.attachNote(red.front().getLoc()) << "the sum's loop";

@@ -8,13 +8,13 @@
 // sm_120a (so its product on the CUDA cores breaks the rule as any other),
 // none on sm_90a.
 // RUN: not rake-opt %S/Inputs/tensor-core-rule-fp4.mlir --rake-tensor-core-rule 2>&1 | FileCheck %s --check-prefix=FP4-SM90
-// FP4-SM90: tensor-core-rule-fp4.mlir:17:13: error: 'gpuir.reduce' op is a matrix product of f4E2M1FN (rows over %m and %t, columns over %u, the sum over %k); profile nvidia-ptx-sm90a has no tensor-core instruction for that format (its instructions take f16, bf16, f8E4M3FN and f8E5M2, and tf32, f32 rounded by the instruction): declare the inputs in one of them, or mark a loop around it `slow` to run it on the CUDA cores
+// FP4-SM90: tensor-core-rule-fp4.mlir:17:13: error: 'gpuir.reduce' op is a matrix product of f4E2M1FN (rows over %m and %t, columns over %u, the sum over %k); profile nvidia-ptx-sm90a has no tensor-core instruction for that format (its instructions take f16, bf16, f8E4M3FN and f8E5M2, i8 as s8 or u8, and tf32, f32 rounded by the instruction): declare the inputs in one of them, or mark a loop around it `slow` to run it on the CUDA cores
 // RUN: not rake-opt %S/Inputs/tensor-core-rule-fp4.mlir --rake-tensor-core-rule=profile=nvidia-ptx-sm120a 2>&1 | FileCheck %s --check-prefix=FP4-SM120
 // FP4-SM120: tensor-core-rule-fp4.mlir:17:13: error: 'gpuir.reduce' op is a matrix product on the CUDA cores (rows over %m and %t, columns over %u, the sum over %k); profile nvidia-ptx-sm120a runs matrix products on tensor-core instructions: replace the nest by mma_sync or mma_block_scale (transform.gpuir.replace), or mark a loop around it `slow` to run it on the CUDA cores
 // The same kernel's f64 twin on sm_120a names that profile's formats:
 // RUN: sed -e 's/f4E2M1FN/f64/g; s/arith.extf %\(.\) : f64 to f32/arith.truncf %\1 : f64 to f32/' %S/Inputs/tensor-core-rule-fp4.mlir > %t.f64.mlir
 // RUN: not rake-opt %t.f64.mlir --rake-tensor-core-rule=profile=nvidia-ptx-sm120a 2>&1 | FileCheck %s --check-prefix=F64-SM120
-// F64-SM120: error: 'gpuir.reduce' op is a matrix product of f64 (rows over %m and %t, columns over %u, the sum over %k); profile nvidia-ptx-sm120a has no tensor-core instruction for that format (its instructions take f16, bf16, f8E4M3FN, f8E5M2, f6E3M2FN, f6E2M3FN and f4E2M1FN, and tf32, f32 rounded by the instruction)
+// F64-SM120: error: 'gpuir.reduce' op is a matrix product of f64 (rows over %m and %t, columns over %u, the sum over %k); profile nvidia-ptx-sm120a has no tensor-core instruction for that format (its instructions take f16, bf16, f8E4M3FN, f8E5M2, f6E3M2FN, f6E2M3FN and f4E2M1FN, i8 as s8 or u8, and tf32, f32 rounded by the instruction)
 // Code generation applies the rule: a GEMM on the CUDA cores does not compile.
 // RUN: not rake-translate --gpuir-to-ptx %S/Inputs/tensor-core-rule-naive.mlir 2>&1 | FileCheck %s --check-prefix=PTX
 // Marked slow, the same kernel compiles, and --rake-check proves it:
