@@ -47,6 +47,62 @@ inline void forRange(OpBuilder &b, Location loc, int64_t n,
   body(loop.getInductionVar());
 }
 
+/// The accumulators (D and C) of a warp's m16n8 mma.sync: register i of
+/// lane l is element (g + 8 (i / 2), 2 t + i mod 2), g = l / 4, t = l mod 4,
+/// as (row, column) expressions of (lane, register).
+inline std::pair<AffineExpr, AffineExpr>
+mmaAccumulatorLayout(MLIRContext *ctx) {
+  AffineExpr l = getAffineDimExpr(0, ctx), i = getAffineDimExpr(1, ctx);
+  return {l.floorDiv(4) + i.floorDiv(2) * 8, (l % 4) * 2 + i % 2};
+}
+
+/// A and B of a warp's m16n8kK mma.sync whose lanes hold `per` elements to
+/// each 32-bit register (K = 8 per: 4 bytes for K = 32, 8 nibbles for
+/// K = 64): A (row, k) at lane 4 (row mod 8) + (k mod 4 per) / per, element
+/// k mod per + per (row / 8) + 2 per (k / (4 per)); B (k, col) at lane
+/// 4 col + (k mod 4 per) / per, element k mod per + per (k / (4 per)).
+struct MmaPackedLayout {
+  AffineExpr aLane, aElt, bLane, bElt;
+};
+inline MmaPackedLayout mmaPackedLayout(MLIRContext *ctx, int64_t per) {
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  MmaPackedLayout m;
+  m.aLane = (d0 % 8) * 4 + (d1 % (4 * per)).floorDiv(per);
+  m.aElt = d1 % per + d0.floorDiv(8) * per + d1.floorDiv(4 * per) * (2 * per);
+  m.bLane = d1 * 4 + (d0 % (4 * per)).floorDiv(per);
+  m.bElt = d0 % per + d0.floorDiv(4 * per) * per;
+  return m;
+}
+
+/// The sequential behavior of a warp's m16n8kK mma.sync on the accumulator
+/// fragment `d` (32 x 4): for each lane and register, its element (row,
+/// col) is folded over k = 0 .. K - 1 in order, acc = step(row, col, k, acc),
+/// from d's value, and stored back.
+inline void
+buildMmaAccumulation(OpBuilder &b, Location loc, Value d, int64_t k,
+                     function_ref<Value(Value, Value, Value, Value)> step) {
+  auto [dRow, dCol] = mmaAccumulatorLayout(b.getContext());
+  forRange(b, loc, 32, [&](Value lane) {
+    forRange(b, loc, 4, [&](Value reg) {
+      SmallVector<Value> li{lane, reg};
+      Value row = apply(b, loc, dRow, li);
+      Value col = apply(b, loc, dCol, li);
+      Value acc0 = memref::LoadOp::create(b, loc, d, li);
+      auto kLoop =
+          scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, k),
+                             cIndex(b, loc, 1), ValueRange{acc0});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(kLoop.getBody());
+        Value next = step(row, col, kLoop.getInductionVar(),
+                          kLoop.getRegionIterArgs().front());
+        scf::YieldOp::create(b, loc, next);
+      }
+      memref::StoreOp::create(b, loc, kLoop.getResult(0), d, li);
+    });
+  });
+}
+
 /// The address of a view's first element, as an integer (its buffer's
 /// aligned pointer), and its offset from there in bytes.
 inline std::pair<Value, Value> viewAddress(OpBuilder &b, Location loc,

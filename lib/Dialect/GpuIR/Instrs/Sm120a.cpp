@@ -115,29 +115,6 @@ SmallVector<InstrParam> MmaBlockScaleOp::getParams() {
 }
 
 namespace {
-/// The fragments' layouts: (lane, register) -> (row, column) of D, and
-/// (row, k) -> (lane, element) of A, (k, column) -> (lane, element) of B,
-/// for K = 32 (bytes, four to a register) or 64 (nibbles, eight).
-struct BlockScaleLayout {
-  AffineExpr dRow, dCol, aLane, aElt, bLane, bElt;
-};
-
-BlockScaleLayout blockScaleLayout(MLIRContext *ctx, int64_t k) {
-  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
-  BlockScaleLayout m;
-  m.dRow = d0.floorDiv(4) + d1.floorDiv(2) * 8;
-  m.dCol = (d0 % 4) * 2 + d1 % 2;
-  int64_t per = k / 8; // elements of one row of a lane's quad: 4 or 8
-  // A (row, k): lane 4 (row mod 8) + (k mod 4 per) / per,
-  //             element k mod per + per (row / 8) + 2 per (k / (4 per)).
-  m.aLane = (d0 % 8) * 4 + (d1 % (4 * per)).floorDiv(per);
-  m.aElt = d1 % per + d0.floorDiv(8) * per + d1.floorDiv(4 * per) * (2 * per);
-  // B (k, col): lane 4 col + (k mod 4 per) / per,
-  //             element k mod per + per (k / (4 per)).
-  m.bLane = d1 * 4 + (d0 % (4 * per)).floorDiv(per);
-  m.bElt = d0 % per + d0.floorDiv(4 * per) * per;
-  return m;
-}
 
 /// A scale's exact f32 value: ue8m0, or ue4m3 (NaN for a byte with its top
 /// bit set, which is not a ue4m3 value).
@@ -163,7 +140,9 @@ LogicalResult MmaBlockScaleOp::buildSequential(OpBuilder &b,
   Value d = operands[0], a = operands[1], bm = operands[2], sfa = operands[3],
         sfb = operands[4];
   int64_t k = getK(), block = k / getScaleVec();
-  BlockScaleLayout m = blockScaleLayout(getContext(), k);
+  // The fragments: A and B one element per byte (K = 32) or nibble
+  // (K = 64), four or eight to a register.
+  MmaPackedLayout m = mmaPackedLayout(getContext(), k / 8);
   NarrowFormat fa = *multiplicandFormat(memrefOf(getA()).getElementType());
   NarrowFormat fb = *multiplicandFormat(memrefOf(getB()).getElementType());
   AffineExpr r = b.getAffineDimExpr(0), c = b.getAffineDimExpr(1),
@@ -176,47 +155,32 @@ LogicalResult MmaBlockScaleOp::buildSequential(OpBuilder &b,
   AffineExpr sbLane = c * 4 + getThreadIdB();
   AffineExpr sbByte = b.getAffineDimExpr(0).floorDiv(block) + getByteIdB();
   Type f32 = b.getF32Type(), f64 = b.getF64Type();
-  forRange(b, loc, 32, [&](Value lane) {
-    forRange(b, loc, 4, [&](Value reg) {
-      SmallVector<Value> li{lane, reg};
-      Value row = apply(b, loc, m.dRow, li);
-      Value col = apply(b, loc, m.dCol, li);
-      Value acc0 = memref::LoadOp::create(b, loc, d, li);
-      auto kLoop =
-          scf::ForOp::create(b, loc, cIndex(b, loc, 0), cIndex(b, loc, k),
-                             cIndex(b, loc, 1), ValueRange{acc0});
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value kv = kLoop.getInductionVar();
-      SmallVector<Value> rk{row, kv}, kc{kv, col};
-      auto load = [&](Value buf, AffineExpr lanes, AffineExpr elts,
-                      ValueRange dims) -> Value {
-        return memref::LoadOp::create(
-            b, loc, buf,
-            ValueRange{apply(b, loc, lanes, dims), apply(b, loc, elts, dims)});
-      };
-      Value av = decodeExactly(
-          b, loc, bitsOf(b, loc, load(a, m.aLane, m.aElt, rk)), fa);
-      Value bv = decodeExactly(
-          b, loc, bitsOf(b, loc, load(bm, m.bLane, m.bElt, kc)), fb);
-      Value sa = scaleValue(b, loc, load(sfa, saLane, saByte, rk));
-      Value sb = scaleValue(b, loc, load(sfb, sbLane, sbByte, kc));
-      // The product is exact in f64 (at most 16 significant bits, exponents
-      // within +-300), rounded to f32 once.
-      auto wide = [&](Value v) -> Value {
-        return arith::ExtFOp::create(b, loc, f64, v);
-      };
-      Value p = arith::MulFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, wide(av), wide(sa)),
-          arith::MulFOp::create(b, loc, wide(bv), wide(sb)));
-      Value sum =
-          arith::AddFOp::create(b, loc, kLoop.getRegionIterArgs().front(),
-                                arith::TruncFOp::create(b, loc, f32, p));
-      scf::YieldOp::create(b, loc, sum);
-      b.setInsertionPointAfter(kLoop);
-      memref::StoreOp::create(b, loc, kLoop.getResult(0), d, li);
-    });
-  });
+  buildMmaAccumulation(
+      b, loc, d, k, [&](Value row, Value col, Value kv, Value acc) -> Value {
+        SmallVector<Value> rk{row, kv}, kc{kv, col};
+        auto load = [&](Value buf, AffineExpr lanes, AffineExpr elts,
+                        ValueRange dims) -> Value {
+          return memref::LoadOp::create(b, loc, buf,
+                                        ValueRange{apply(b, loc, lanes, dims),
+                                                   apply(b, loc, elts, dims)});
+        };
+        Value av = decodeExactly(
+            b, loc, bitsOf(b, loc, load(a, m.aLane, m.aElt, rk)), fa);
+        Value bv = decodeExactly(
+            b, loc, bitsOf(b, loc, load(bm, m.bLane, m.bElt, kc)), fb);
+        Value sa = scaleValue(b, loc, load(sfa, saLane, saByte, rk));
+        Value sb = scaleValue(b, loc, load(sfb, sbLane, sbByte, kc));
+        // The product is exact in f64 (at most 16 significant bits,
+        // exponents within +-300), rounded to f32 once.
+        auto wide = [&](Value v) -> Value {
+          return arith::ExtFOp::create(b, loc, f64, v);
+        };
+        Value p = arith::MulFOp::create(
+            b, loc, arith::MulFOp::create(b, loc, wide(av), wide(sa)),
+            arith::MulFOp::create(b, loc, wide(bv), wide(sb)));
+        return arith::AddFOp::create(b, loc, acc,
+                                     arith::TruncFOp::create(b, loc, f32, p));
+      });
   return success();
 }
 

@@ -48,12 +48,11 @@ Value laneOf(OpBuilder &b, Location loc, Value threadId) {
   return apply(b, loc, d0 % 32, threadId);
 }
 
-/// The warp fragments of mma.sync: for D/C, A and B, the element (row,
-/// column) register i of lane l holds, and its inverse.
+/// The warp fragments of mma.sync's inputs: for A and B, the lane and
+/// register of each element (the accumulators' layout is
+/// mmaAccumulatorLayout).
 struct MmaLayout {
   int64_t k;
-  // (lane, reg) -> (row, col)
-  AffineExpr dRow, dCol;
   // A: (row, k) -> (lane, reg); B: (k, col) -> (lane, reg)
   AffineExpr aLane, aReg, bLane, bReg;
 };
@@ -61,18 +60,16 @@ struct MmaLayout {
 MmaLayout mmaLayout(MLIRContext *ctx, Type input) {
   AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
   MmaLayout m;
-  // D and C: (g + 8 (i / 2), 2 t + i mod 2), g = l / 4, t = l mod 4.
-  m.dRow = d0.floorDiv(4) + d1.floorDiv(2) * 8;
-  m.dCol = (d0 % 4) * 2 + d1 % 2;
   if (input.isInteger(8)) {
+    // Four bytes to a register (A: lane (row mod 8) 4 + (k mod 16) / 4,
+    // reg k mod 4 + 4 (row / 8) + 8 (k / 16); B: lane col 4 + (k mod 16) / 4,
+    // reg k mod 4 + 4 (k / 16)).
+    MmaPackedLayout p = mmaPackedLayout(ctx, 4);
     m.k = 32;
-    // A (row, k): lane (row mod 8) 4 + (k mod 16) / 4,
-    //             reg k mod 4 + 4 (row / 8) + 8 (k / 16).
-    m.aLane = (d0 % 8) * 4 + (d1 % 16).floorDiv(4);
-    m.aReg = d1 % 4 + d0.floorDiv(8) * 4 + d1.floorDiv(16) * 8;
-    // B (k, col): lane col 4 + (k mod 16) / 4, reg k mod 4 + 4 (k / 16).
-    m.bLane = d1 * 4 + (d0 % 16).floorDiv(4);
-    m.bReg = d0 % 4 + d0.floorDiv(16) * 4;
+    m.aLane = p.aLane;
+    m.aReg = p.aElt;
+    m.bLane = p.bLane;
+    m.bReg = p.bElt;
   } else if (!input.isF32()) {
     m.k = 16;
     // A (row, k): lane (row mod 8) 4 + (k mod 8) / 2,
@@ -382,19 +379,8 @@ LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
   Location loc = getLoc();
   Value d = operands[0], a = operands[1], bm = operands[2];
   MmaLayout m = mmaLayout(getContext(), memrefOf(getA()).getElementType());
-  forRange(b, loc, 32, [&](Value lane) {
-    forRange(b, loc, 4, [&](Value reg) {
-      SmallVector<Value> li{lane, reg};
-      Value row = apply(b, loc, m.dRow, li);
-      Value col = apply(b, loc, m.dCol, li);
-      Value acc0 = memref::LoadOp::create(b, loc, d, li);
-      auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
-                                      cIndex(b, loc, m.k), cIndex(b, loc, 1),
-                                      ValueRange{acc0});
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(kLoop.getBody());
-        Value k = kLoop.getInductionVar();
+  buildMmaAccumulation(
+      b, loc, d, m.k, [&](Value row, Value col, Value k, Value acc) -> Value {
         SmallVector<Value> rk{row, k}, kc{k, col};
         Value av = memref::LoadOp::create(
             b, loc, a,
@@ -402,8 +388,6 @@ LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
         Value bv = memref::LoadOp::create(
             b, loc, bm,
             ValueRange{apply(b, loc, m.bLane, kc), apply(b, loc, m.bReg, kc)});
-        Value acc = kLoop.getRegionIterArgs().front();
-        Value sum;
         if (av.getType().isInteger(8)) {
           // s8 or u8 widened to i32; products and sums modulo 2^32.
           auto widen = [&](Value v, bool isUnsigned) -> Value {
@@ -413,17 +397,12 @@ LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
           };
           Value prod = arith::MulIOp::create(b, loc, widen(av, getAUnsigned()),
                                              widen(bv, getBUnsigned()));
-          sum = arith::AddIOp::create(b, loc, acc, prod);
-        } else {
-          Value prod = arith::MulFOp::create(
-              b, loc, tensorCoreInput(b, loc, av), tensorCoreInput(b, loc, bv));
-          sum = arith::AddFOp::create(b, loc, acc, prod);
+          return arith::AddIOp::create(b, loc, acc, prod);
         }
-        scf::YieldOp::create(b, loc, sum);
-      }
-      memref::StoreOp::create(b, loc, kLoop.getResult(0), d, li);
-    });
-  });
+        Value prod = arith::MulFOp::create(b, loc, tensorCoreInput(b, loc, av),
+                                           tensorCoreInput(b, loc, bv));
+        return arith::AddFOp::create(b, loc, acc, prod);
+      });
   return success();
 }
 
