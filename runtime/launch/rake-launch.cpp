@@ -103,7 +103,8 @@ struct ElementType {
 ElementType elementType(const std::string &name) {
   static const ElementType known[] = {
       {"f32", 4, true},  {"f64", 8, true},   {"f16", 2, true},
-      {"bf16", 2, true}, {"i8", 1, false},   {"i16", 2, false},
+      {"bf16", 2, true}, {"f8E4M3FN", 1, true}, {"f8E5M2", 1, true},
+      {"i8", 1, false},   {"i16", 2, false},
       {"i32", 4, false}, {"i64", 8, false},  {"index", 8, false}};
   for (const ElementType &t : known)
     if (t.name == name)
@@ -135,6 +136,19 @@ double element(const ElementType &t, const char *data, size_t i) {
                : exp == 31 ? (man ? NAN : INFINITY)
                            : std::ldexp(man + 1024, exp - 25);
     return (h & 0x8000) ? -v : v;
+  }
+  if (t.name == "f8E4M3FN" || t.name == "f8E5M2") {
+    // OCP FP8: e4m3 (bias 7, S.1111.111 NaN, no infinities), e5m2 (bias
+    // 15, IEEE-style infinities and NaNs).
+    uint8_t x = load(uint8_t());
+    bool e4m3 = t.name == "f8E4M3FN";
+    int mbits = e4m3 ? 3 : 2, bias = e4m3 ? 7 : 15;
+    int e = (x & 0x7f) >> mbits, m = x & ((1 << mbits) - 1);
+    double v = (e4m3 && e == 15 && m == 7) ? NAN
+               : (!e4m3 && e == 31)        ? (m ? NAN : INFINITY)
+               : e == 0 ? std::ldexp(m, 1 - bias - mbits)
+                        : std::ldexp((1 << mbits) + m, e - bias - mbits);
+    return (x & 0x80) ? -v : v;
   }
   if (t.bytes == 1)
     return load(int8_t());

@@ -11,9 +11,10 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tf32 %S/../Conversion/GpuIRToCPU/Inputs/sm80-mma-tf32.mlir --rtol=1e-5 --atol=1e-5
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wgmma %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma.mlir --rtol=1e-5 --atol=1e-5
 // The 8-bit forms: integer sums exactly (wrapping: C = 2^31 - 1 for the
-// mma.sync), FP8 within the rounding of the sums (docs/Codegen.md says what
-// the hardware's FP8 accumulation keeps).
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wfp8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-fp8.mlir --rtol=1e-5 --atol=1e-5
+// mma.sync), FP8 within 1e-2: the hardware's FP8 accumulation keeps fewer
+// bits than f32 (measured on the H200: largest error 2.6e-3 at K = 128 on
+// inputs in [-1, 1); docs/Codegen.md).
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wfp8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-fp8.mlir --rtol=1e-2 --atol=1e-2
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/wi8 %S/../Conversion/GpuIRToCPU/Inputs/sm90a-wgmma-int8.mlir
 // RUN: mkdir -p %t && python3 -c "import struct; open('%t/Cmax.bin', 'wb').write(struct.pack('<128i', *[2**31 - 1] * 128))"
 // The floating-point rules bit for bit on edge values (NaNs of any
