@@ -102,10 +102,10 @@ struct ElementType {
 
 ElementType elementType(const std::string &name) {
   static const ElementType known[] = {
-      {"f32", 4, true},  {"f64", 8, true},   {"f16", 2, true},
+      {"f32", 4, true},  {"f64", 8, true},      {"f16", 2, true},
       {"bf16", 2, true}, {"f8E4M3FN", 1, true}, {"f8E5M2", 1, true},
-      {"i8", 1, false},   {"i16", 2, false},
-      {"i32", 4, false}, {"i64", 8, false},  {"index", 8, false}};
+      {"i8", 1, false},  {"i16", 2, false},     {"i32", 4, false},
+      {"i64", 8, false}, {"index", 8, false}};
   for (const ElementType &t : known)
     if (t.name == name)
       return t;
@@ -146,7 +146,7 @@ double element(const ElementType &t, const char *data, size_t i) {
     int e = (x & 0x7f) >> mbits, m = x & ((1 << mbits) - 1);
     double v = (e4m3 && e == 15 && m == 7) ? NAN
                : (!e4m3 && e == 31)        ? (m ? NAN : INFINITY)
-               : e == 0 ? std::ldexp(m, 1 - bias - mbits)
+               : e == 0                    ? std::ldexp(m, 1 - bias - mbits)
                         : std::ldexp((1 << mbits) + m, e - bias - mbits);
     return (x & 0x80) ? -v : v;
   }
