@@ -103,6 +103,33 @@ buildMmaAccumulation(OpBuilder &b, Location loc, Value d, int64_t k,
   });
 }
 
+/// A tensor-core multiplicand as the tensor core sees it, in f32: f16 and
+/// bf16 exactly; tf32 as its f32 bits with the low 13 mantissa bits cleared.
+inline Value tensorCoreInput(OpBuilder &b, Location loc, Value v) {
+  Type f32 = b.getF32Type();
+  if (!v.getType().isF32())
+    return arith::ExtFOp::create(b, loc, f32, v);
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
+  Value mask = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                            static_cast<int32_t>(0xffffe000));
+  return arith::BitcastOp::create(b, loc, f32,
+                                  arith::AndIOp::create(b, loc, bits, mask));
+}
+
+/// The i32 product of two 8-bit integer multiplicands, each s8 or (when
+/// its flag is set) u8: exact, as the tensor cores form it before summing
+/// modulo 2^32.
+inline Value integerProduct(OpBuilder &b, Location loc, Value x, bool xUnsigned,
+                            Value y, bool yUnsigned) {
+  auto widen = [&](Value v, bool isUnsigned) -> Value {
+    if (isUnsigned)
+      return arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
+    return arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
+  };
+  return arith::MulIOp::create(b, loc, widen(x, xUnsigned),
+                               widen(y, yUnsigned));
+}
+
 /// The address of a view's first element, as an integer (its buffer's
 /// aligned pointer), and its offset from there in bytes.
 inline std::pair<Value, Value> viewAddress(OpBuilder &b, Location loc,

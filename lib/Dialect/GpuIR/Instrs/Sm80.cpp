@@ -362,19 +362,6 @@ SmallVector<InstrParam> MmaSyncOp::getParams() {
           fragment(ctx, 2, "b", AccessMode::read, {32, 2 * perReg})};
 }
 
-/// An input element as the tensor core sees it, in f32: f16 and bf16
-/// exactly; tf32 as its f32 bits with the low 13 mantissa bits cleared.
-static Value tensorCoreInput(OpBuilder &b, Location loc, Value v) {
-  Type f32 = b.getF32Type();
-  if (!v.getType().isF32())
-    return arith::ExtFOp::create(b, loc, f32, v);
-  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), v);
-  Value mask = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                            static_cast<int32_t>(0xffffe000));
-  return arith::BitcastOp::create(
-      b, loc, f32, arith::AndIOp::create(b, loc, bits, mask));
-}
-
 LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
   Location loc = getLoc();
   Value d = operands[0], a = operands[1], bm = operands[2];
@@ -389,14 +376,9 @@ LogicalResult MmaSyncOp::buildSequential(OpBuilder &b, ValueRange operands) {
             b, loc, bm,
             ValueRange{apply(b, loc, m.bLane, kc), apply(b, loc, m.bReg, kc)});
         if (av.getType().isInteger(8)) {
-          // s8 or u8 widened to i32; products and sums modulo 2^32.
-          auto widen = [&](Value v, bool isUnsigned) -> Value {
-            if (isUnsigned)
-              return arith::ExtUIOp::create(b, loc, b.getI32Type(), v);
-            return arith::ExtSIOp::create(b, loc, b.getI32Type(), v);
-          };
-          Value prod = arith::MulIOp::create(b, loc, widen(av, getAUnsigned()),
-                                             widen(bv, getBUnsigned()));
+          // Sums modulo 2^32.
+          Value prod =
+              integerProduct(b, loc, av, getAUnsigned(), bv, getBUnsigned());
           return arith::AddIOp::create(b, loc, acc, prod);
         }
         Value prod = arith::MulFOp::create(b, loc, tensorCoreInput(b, loc, av),

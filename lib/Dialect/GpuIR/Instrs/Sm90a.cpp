@@ -231,25 +231,13 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         auto input = [&](Value v) -> Value {
           if (isa<Float8E4M3FNType, Float8E5M2Type>(v.getType()))
             return decodeMultiplicand(b, loc, v);
-          if (!v.getType().isF32())
-            return arith::ExtFOp::create(b, loc, f32, v);
-          Type i32 = b.getI32Type();
-          Value bits = arith::BitcastOp::create(b, loc, i32, v);
-          Value mask = arith::ConstantIntOp::create(b, loc, i32, 0xffffe000);
-          return arith::BitcastOp::create(
-              b, loc, f32, arith::AndIOp::create(b, loc, bits, mask));
+          return tensorCoreInput(b, loc, v);
         };
         Value sum;
         if (av.getType().isInteger(8)) {
-          // s8 or u8 widened to s32; products and sums modulo 2^32.
-          Type i32 = b.getI32Type();
-          auto widen = [&](Value v, bool isUnsigned) -> Value {
-            if (isUnsigned)
-              return arith::ExtUIOp::create(b, loc, i32, v);
-            return arith::ExtSIOp::create(b, loc, i32, v);
-          };
-          Value prod = arith::MulIOp::create(b, loc, widen(av, getAUnsigned()),
-                                             widen(bv, getBUnsigned()));
+          // Sums modulo 2^32.
+          Value prod =
+              integerProduct(b, loc, av, getAUnsigned(), bv, getBUnsigned());
           sum = arith::AddIOp::create(b, loc, kLoop.getRegionIterArgs().front(),
                                       prod);
         } else {
