@@ -41,6 +41,7 @@ p.add_argument("--tiles", type=int, default=1)
 p.add_argument("--in", dest="inp", choices=("bf16", "tf32"), default="bf16")
 p.add_argument("--out", choices=("f32", "bf16"), default="f32")
 p.add_argument("--cluster", type=int, choices=(1, 2), default=1)
+p.add_argument("--store", choices=("st", "tma"), default="st")
 a = p.parse_args()
 # The input element type, K of a 128-byte row (one stage), K of one wgmma.
 it, KB, KI = ("bf16", 64, 16) if a.inp == "bf16" else ("f32", 32, 8)
@@ -60,6 +61,14 @@ ct = "f32" if a.out == "f32" else "bf16"
 tile = "" if T == 1 else f" + %s * {X * bm}"
 cta = "" if X == 1 else f" + %c * {bm}"
 assert T == 1 or X == 1, "--tiles with --cluster is not written yet"
+TMA_STORE = a.store == "tma"
+# The TMA-store epilogue stages each consumer's 64 rows a quarter of the
+# columns at a time, in two buffers of 64 x (bn / 4) per consumer.
+assert not TMA_STORE or (X == 1 and halves == 1 and a.out == "bf16" and bn % 64 == 0), \
+    "--store tma is written for bf16 output, one 64-row part per consumer, no cluster"
+if TMA_STORE:
+    smem += cons * 2 * 64 * (bn // 4) * 2
+    assert smem <= 227 * 1024, "the stages and the staging buffers of C do not fit"
 if G:
     params = ["Mg", "Nt", "Kt"]
     mrows = f"Mg * {G * T * X * bm}"
@@ -75,7 +84,8 @@ out = []
 w = out.append
 inflag = "" if a.inp == "bf16" else " --in tf32"
 w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers {cons} "
-  f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}{'' if X == 1 else f' --cluster {X}'}.")
+  f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}{'' if X == 1 else f' --cluster {X}'}"
+  f"{' --store tma' if TMA_STORE else ''}.")
 w(f"// C = A Bt^T, {a.inp} in, f32 sums, {a.out} out, in {bm}x{bn} tiles over {KB}-wide")
 w(f"// slices of K: a producer warpgroup (40 registers) fills {S} swizzled stages")
 w(f"// by TMA as {cons} consumer warpgroups ({cregs} registers, {rows} rows each,")
@@ -85,6 +95,12 @@ if G:
 if T > 1:
     w(f"// Each task computes {T} tiles down M in turn: the producer runs ahead")
     w(f"// into the next tile's slices while the consumers store the last one's.")
+if TMA_STORE:
+    w(f"// The epilogue stores C through shared memory with TMA: each consumer writes")
+    w(f"// a quarter of its 64 x {bn} part into one of its two staging buffers (boxes")
+    w(f"// of 64 x 16, rows of 32 bytes), fences the generic-proxy writes to the async")
+    w(f"// proxy, and its first thread stores the boxes and commits them as a bulk")
+    w(f"// group, waiting for the group before last before a buffer is written again.")
 if X > 1:
     w(f"// A task is a cluster of {X} CTAs, each a {bm}x{bn} tile down M of the same")
     w(f"// columns: each CTA's producer loads its A and 1/{X} of the B slice, which it")
@@ -153,6 +169,11 @@ line(f"%D = gpuir.alloc : {D}")
 line(f"%full = gpuir.alloc : {FULL}")
 line(f"%empty = gpuir.alloc : {EMPTY}")
 line(f"%mma = gpuir.alloc : !gpuir.barrier<wgmma_group>")
+QW = bn // 4
+CS = f"memref<{cons}x2x{QW // 16}x64x16xbf16, #gpuir.smem>"
+if TMA_STORE:
+    line(f"%Cs = gpuir.alloc : {CS}")
+    line(f"%st = gpuir.alloc : !gpuir.barrier<tma_store_group>")
 if X > 1:
     line(f"%cs = gpuir.alloc : !gpuir.barrier<cluster_sync>")
 if T > 1:
@@ -232,23 +253,62 @@ line(f"    gpuir.arrive cuda_in_order >> %empty[{every}(%Kt + {S - 1}) mod {S}] 
 line(f"  }}")
 line(f"  // Register 4 j + i of thread t holds row 16 (t / 32) + (t mod 32) / 4")
 line(f"  // + 8 (i / 2), column 8 j + 2 (t mod 4) + i mod 2 of a 64 x {bn} part.")
-line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
-line(f"    gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
-line(f"      gpuir.for %h = 0 to {halves} : seq {{")
-line(f"        gpuir.for %j = 0 to {bn // 8} : seq {{")
-line(f"          gpuir.for %i = 0 to 4 : seq {{")
-line(f"            %v = gpuir.read %D[{cx}%wm, %t, %h, %j * 4 + %i] : {D}")
-val = "%v"
-if a.out == "bf16":
-    line(f"            %c = arith.truncf %v : f32 to bf16" if X == 1 else f"            %cv = arith.truncf %v : f32 to bf16")
-    val = "%c" if X == 1 else "%cv"
-line(f"            gpuir.write {val}, %C[{mbase} + %wm * {rows} + %h * 64 + (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, %n * {bn} + %j * 8 + (%t mod 4) * 2 + %i mod 2] : memref<?x?x{ct}, #gpuir.gmem>")
-line(f"          }}")
-line(f"        }}")
-line(f"      }}")
-line(f"    }}")
-line(f"  }}")
-line(f"}}")
+if TMA_STORE:
+    line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+    line(f"    gpuir.for %q = 0 to 4 : seq {{")
+    line(f"      // Buffer q mod 2 is free again once the group of quarter q - 2 is done.")
+    line(f"      gpuir.if %q >= 2 {{")
+    line(f"        gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+    line(f"          gpuir.await %st, cuda_in_order, outstanding(1) : !gpuir.barrier<tma_store_group>")
+    line(f"        }}")
+    line(f"        gpuir.fence cuda_in_order -> cuda_in_order")
+    line(f"      }}")
+    line(f"      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
+    line(f"        gpuir.for %j = 0 to {QW // 8} : seq {{")
+    line(f"          gpuir.for %i = 0 to 4 : seq {{")
+    line(f"            %v = gpuir.read %D[%wm, %t, 0, (%q * {QW // 8} + %j) * 4 + %i] : {D}")
+    line(f"            %c = arith.truncf %v : f32 to bf16")
+    line(f"            gpuir.write %c, %Cs[%wm, %q mod 2, %j floordiv 2, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%j mod 2) * 8 + (%t mod 4) * 2 + %i mod 2] : {CS}")
+    line(f"          }}")
+    line(f"        }}")
+    line(f"      }}")
+    line(f"      gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy")
+    line(f"      gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+    line(f"        gpuir.for %x = 0 to {QW // 16} : seq {{")
+    line(f"          %cs = gpuir.window %Cs[%wm, %q mod 2, %x, 0 : 64, 0 : 16] : {CS}")
+    line(f"          %cg = gpuir.window %C[{mbase} + %wm * 64 : {mbase} + %wm * 64 + 64, %n * {bn} + %q * {QW} + %x * 16 : %n * {bn} + %q * {QW} + %x * 16 + 16] : memref<?x?xbf16, #gpuir.gmem>")
+    line(f"          gpuir.sm90a.tma_store %cg, %cs : memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>")
+    line(f"        }}")
+    line(f"        gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>")
+    line(f"      }}")
+    line(f"    }}")
+    line(f"    // Every group done before the task ends (its buffers are freed).")
+    line(f"    gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+    line(f"      gpuir.await %st, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>")
+    line(f"    }}")
+    if T > 1:
+        line(f"    // The next tile's stores write the buffers again.")
+        line(f"    gpuir.fence cuda_in_order -> cuda_in_order")
+    line(f"  }}")
+    line(f"}}")
+else:
+    line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+    line(f"    gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
+    line(f"      gpuir.for %h = 0 to {halves} : seq {{")
+    line(f"        gpuir.for %j = 0 to {bn // 8} : seq {{")
+    line(f"          gpuir.for %i = 0 to 4 : seq {{")
+    line(f"            %v = gpuir.read %D[{cx}%wm, %t, %h, %j * 4 + %i] : {D}")
+    val = "%v"
+    if a.out == "bf16":
+        line(f"            %c = arith.truncf %v : f32 to bf16" if X == 1 else f"            %cv = arith.truncf %v : f32 to bf16")
+        val = "%c" if X == 1 else "%cv"
+    line(f"            gpuir.write {val}, %C[{mbase} + %wm * {rows} + %h * 64 + (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, %n * {bn} + %j * 8 + (%t mod 4) * 2 + %i mod 2] : memref<?x?x{ct}, #gpuir.gmem>")
+    line(f"          }}")
+    line(f"        }}")
+    line(f"      }}")
+    line(f"    }}")
+    line(f"  }}")
+    line(f"}}")
 end_ctas()
 if X > 1:
     line(f"// No CTA's producer refills the stages of the next task while another")

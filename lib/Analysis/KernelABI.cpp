@@ -79,33 +79,48 @@ SharedMemoryLayout mlir::rake::layOutSharedMemory(DeviceFunctionOp device) {
 FailureOr<KernelTensorMaps>
 mlir::rake::collectTensorMaps(DeviceFunctionOp device) {
   KernelTensorMaps out;
-  WalkResult walk = device.walk([&](TmaLoadOp tma) {
-    auto window = tma.getSrc().getDefiningOp<WindowOp>();
+  // A TMA copy's map describes its global side: a load's source, a
+  // store's destination; the box and swizzle are those of its shared side.
+  WalkResult walk = device.walk([&](Operation *op) {
+    Value global;
+    int64_t swizzle = 0;
+    if (auto load = dyn_cast<TmaLoadOp>(op)) {
+      global = load.getSrc();
+      swizzle = load.getSwizzle();
+    } else if (auto store = dyn_cast<TmaStoreOp>(op)) {
+      global = store.getDst();
+      swizzle = store.getSwizzle();
+    } else {
+      return WalkResult::advance();
+    }
+    StringRef side = isa<TmaLoadOp>(op) ? "from" : "to";
+    auto window = global.getDefiningOp<WindowOp>();
     auto arg = window ? dyn_cast<BlockArgument>(window.getSource())
                       : BlockArgument();
     if (!arg || !isa<ProcOp>(arg.getOwner()->getParentOp())) {
-      tma.emitOpError() << "copies from a box that is not one window of a "
+      op->emitOpError() << "copies " << side
+                        << " a box that is not one window of a "
                            "buffer parameter of the procedure; the tensor "
                            "map describes a parameter";
       return WalkResult::interrupt();
     }
     auto type = cast<MemRefType>(arg.getType());
     if (type.getRank() != 2 || !type.getLayout().isIdentity()) {
-      tma.emitOpError() << "copies from parameter #" << arg.getArgNumber()
-                        << " of type " << type
+      op->emitOpError() << "copies " << side << " parameter #"
+                        << arg.getArgNumber() << " of type " << type
                         << "; code generation makes tensor maps of "
                            "two-dimensional row-major buffers";
       return WalkResult::interrupt();
     }
-    MemRefType box = cast<MemRefType>(tma.getSrc().getType());
+    MemRefType box = cast<MemRefType>(global.getType());
     TensorMapUse use{arg.getArgNumber(), box.getDimSize(0), box.getDimSize(1),
-                     tma.getSwizzle()};
+                     swizzle};
     auto same = [&](const TensorMapUse &u) {
       return u.arg == use.arg && u.rows == use.rows && u.cols == use.cols &&
              u.swizzle == use.swizzle;
     };
     auto it = llvm::find_if(out.maps, same);
-    out.byOp[tma] = it - out.maps.begin();
+    out.byOp[op] = it - out.maps.begin();
     if (it == out.maps.end())
       out.maps.push_back(use);
     return WalkResult::advance();

@@ -206,7 +206,8 @@ Value DeviceLowering::mbarrierPointer(const MBarrier &bar, Value element,
           .getResult());
 }
 
-/// An arrive: on a cp.async commit group, cp.async.commit_group; on an
+/// An arrive: on a cp.async commit group, cp.async.commit_group (on a TMA
+/// store group, cp.async.bulk.commit_group); on an
 /// mbarrier, each thread of the scope arrives once (mbarrier.arrive, or
 /// cp.async.mbarrier.arrive.noinc for the thread's earlier copies, which
 /// arrives when they complete).
@@ -219,6 +220,10 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
   }
   if (type.getMechanism() == BarrierMechanism::wgmma_group) {
     NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    return success();
+  }
+  if (type.getMechanism() == BarrierMechanism::tma_store_group) {
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
     return success();
   }
   if (type.getMechanism() == BarrierMechanism::cluster_sync) {
@@ -455,7 +460,8 @@ LogicalResult DeviceLowering::checkWholeCluster(Operation *op) {
   return success();
 }
 
-/// An await: on a commit group, cp.async.wait_group n (all but the newest
+/// An await: on a commit group, cp.async.wait_group n (cp.async.bulk.wait_group
+/// n on a TMA store group: all but the newest
 /// n groups of the thread are done; groups of other commit-group
 /// variables only make it wait longer); on an mbarrier, each thread waits
 /// for the next phase of the element (mbarrier.try_wait.parity in a loop)
@@ -475,6 +481,14 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
     // newest may still be written.
     if (await.getOutstanding().value_or(0) == 0)
       fenceAsyncRegisters(loc);
+    return success();
+  }
+  if (type.getMechanism() == BarrierMechanism::tma_store_group) {
+    // The whole group: its shared memory read and its global writes done
+    // (not .read, which would leave the writes pending).
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)),
+        UnitAttr());
     return success();
   }
   if (type.getMechanism() == BarrierMechanism::cluster_sync) {

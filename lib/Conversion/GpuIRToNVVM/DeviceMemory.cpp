@@ -144,20 +144,11 @@ LogicalResult DeviceLowering::lowerLocalWindow(WindowOp window) {
 
 LogicalResult DeviceLowering::lowerAlloc(AllocOp alloc) {
   Type t = alloc.getResult().getType();
-  if (auto barrier = dyn_cast<BarrierType>(t)) {
-    // A thread's cp.async commit groups live in the hardware; mbarriers
-    // were made at the kernel's entry (prepareBarriers).
-    if (barrier.getMechanism() == BarrierMechanism::cp_async_group ||
-        barrier.getMechanism() == BarrierMechanism::wgmma_group ||
-        barrier.getMechanism() == BarrierMechanism::cluster_sync ||
-        barrier.isMbarrier())
-      return success();
-    return alloc.emitOpError()
-           << "allocates a barrier of mechanism "
-           << stringifyBarrierMechanism(barrier.getMechanism())
-           << "; only mbarriers, cluster barriers, cp.async and wgmma commit "
-              "groups are lowered yet";
-  }
+  // A thread's commit groups (cp.async, TMA store, wgmma) live in the
+  // hardware, cluster barriers too; mbarriers were made at the kernel's
+  // entry (prepareBarriers).
+  if (isa<BarrierType>(t))
+    return success();
   auto type = cast<MemRefType>(t);
   Attribute space = type.getMemorySpace();
   if (auto swizzled = dyn_cast<SmemSwizzledAttr>(space)) {

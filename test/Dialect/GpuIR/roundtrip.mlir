@@ -201,3 +201,24 @@ gpuir.proc @tma_trailing(%n: index, %A: memref<64x64xbf16, #gpuir.gmem>) {
     }
   }
 }
+
+// A TMA store of a shared tile into a window of C, committed to its bulk
+// group and waited for.
+// CHECK-LABEL: gpuir.proc @tma_store
+// CHECK: gpuir.sm90a.tma_store %{{.*}}, %{{.*}} : memref<64x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x32xf32, #gpuir.smem>
+// CHECK: gpuir.arrive tma_to_gmem_async >> %{{.*}} : !gpuir.barrier<tma_store_group>
+// CHECK: gpuir.await %{{.*}}, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+gpuir.proc @tma_store(%n: index, %C: memref<?x?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x32xf32, #gpuir.smem>
+      %g = gpuir.alloc : !gpuir.barrier<tma_store_group>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %w = gpuir.window %C[%t * 64 : %t * 64 + 64, 0 : 32] : memref<?x?xf32, #gpuir.gmem> -> memref<64x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        gpuir.sm90a.tma_store %w, %s : memref<64x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x32xf32, #gpuir.smem>
+        gpuir.arrive tma_to_gmem_async >> %g : !gpuir.barrier<tma_store_group>
+        gpuir.await %g, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+      }
+    }
+  }
+}

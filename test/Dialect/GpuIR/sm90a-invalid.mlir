@@ -499,3 +499,107 @@ gpuir.proc @p(%n: index) {
     }
   }
 }
+
+// -----
+
+// tma_store copies a two-dimensional box of 16-byte rows from shared to
+// global memory: each rule of the box, with its direction in the message.
+gpuir.proc @p(%n: index, %C: memref<64x32xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op dst 'memref<64x32xbf16, #gpuir.gmem>' and src 'memref<64x64xbf16, #gpuir.smem>' must have the same box shape and element type}}
+        gpuir.sm90a.tma_store %C, %s : memref<64x32xbf16, #gpuir.gmem>, memref<64x64xbf16, #gpuir.smem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %C: memref<8x64x32xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<8x64x32xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op copies a two-dimensional box: dst must be a two-dimensional window of static size, src one too}}
+        gpuir.sm90a.tma_store %C, %s : memref<8x64x32xbf16, #gpuir.gmem>, memref<8x64x32xbf16, #gpuir.smem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %C: memref<64x4xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x4xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op copies rows of a multiple of 16 bytes, found 8}}
+        gpuir.sm90a.tma_store %C, %s : memref<64x4xbf16, #gpuir.gmem>, memref<64x4xbf16, #gpuir.smem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %C: memref<512x8xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<512x8xf32, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op copies a box of at most 256 x 256 elements, found 512 x 8}}
+        gpuir.sm90a.tma_store %C, %s : memref<512x8xf32, #gpuir.gmem>, memref<512x8xf32, #gpuir.smem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %C: memref<64x32xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x64xbf16, #gpuir.smem>
+      %w = gpuir.window %s[0 : 64, 0 : 32] : memref<64x64xbf16, #gpuir.smem> -> memref<64x32xbf16, strided<[64, 1]>, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op reads a contiguous row-major box: src's strides must end in [32, 1]}}
+        gpuir.sm90a.tma_store %C, %w : memref<64x32xbf16, #gpuir.gmem>, memref<64x32xbf16, strided<[64, 1]>, #gpuir.smem>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @p(%n: index, %C: memref<64x128xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x128xbf16, #gpuir.smem_swizzled<128>>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op reads the 128-byte swizzle, whose rows are 128 bytes; src's rows are 256 bytes}}
+        gpuir.sm90a.tma_store %C, %s : memref<64x128xbf16, #gpuir.gmem>, memref<64x128xbf16, #gpuir.smem_swizzled<128>>
+      }
+    }
+  }
+}
+
+// -----
+
+// The destination is global memory and the source shared memory (the
+// instruction's parameter memory types).
+gpuir.proc @p(%n: index, %C: memref<64x32xbf16, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %s = gpuir.alloc : memref<64x32xbf16, #gpuir.smem>
+      %s2 = gpuir.alloc : memref<64x32xbf16, #gpuir.smem>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op parameter 'dst' cannot take a buffer in smem memory}}
+        gpuir.sm90a.tma_store %s2, %s : memref<64x32xbf16, #gpuir.smem>, memref<64x32xbf16, #gpuir.smem>
+      }
+    }
+  }
+}

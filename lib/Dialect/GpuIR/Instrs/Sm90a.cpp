@@ -414,6 +414,54 @@ int64_t TmaLoadOp::getSwizzle() {
 
 bool TmaLoadOp::isMulticast() { return memrefOf(getDst()).getRank() == 3; }
 
+/// The box rules a TMA copy shares in both directions: the same static
+/// rows x cols box of scalars in shared memory (contiguous row-major rows,
+/// of 128 bytes in the 128-byte swizzle) and in a global window (rows of
+/// contiguous elements), at most 256 x 256 elements, rows of a multiple of
+/// 16 bytes. `load` names the directions in the messages (a load writes
+/// its shared `dst`, a store reads its shared `src`).
+static LogicalResult verifyTmaBox(Operation *op, MemRefType smem,
+                                  MemRefType global, int64_t swizzle,
+                                  bool load) {
+  StringRef smemName = load ? "dst" : "src", globalName = load ? "src" : "dst";
+  MemRefType dst = load ? smem : global, src = load ? global : smem;
+  ArrayRef<int64_t> box = smem.getShape().take_back(2);
+  if (box != global.getShape() || dst.getElementType() != src.getElementType())
+    return op->emitOpError() << "dst " << dst << " and src " << src
+                             << " must have the same box shape and element type";
+  Type elt = smem.getElementType();
+  if (!elt.isIntOrFloat())
+    return op->emitOpError() << "copies scalars, found " << elt;
+  int64_t rows = box[0], cols = box[1];
+  if (rows > 256 || cols > 256)
+    return op->emitOpError()
+           << "copies a box of at most 256 x 256 elements, found " << rows
+           << " x " << cols;
+  int64_t rowBytes = cols * elt.getIntOrFloatBitWidth() / 8;
+  if (rowBytes % 16 != 0)
+    return op->emitOpError() << "copies rows of a multiple of 16 bytes, found "
+                             << rowBytes;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(smem.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || strides[strides.size() - 2] != cols)
+    return op->emitOpError()
+           << (load ? "writes" : "reads") << " a contiguous row-major box: "
+           << smemName << "'s strides must end in [" << cols << ", 1]";
+  SmallVector<int64_t> globalStrides;
+  if (failed(global.getStridesAndOffset(globalStrides, offset)) ||
+      globalStrides[1] != 1)
+    return op->emitOpError()
+           << (load ? "reads" : "writes") << " rows of contiguous elements: "
+           << globalName << "'s inner stride must be 1";
+  if (swizzle && rowBytes != swizzle)
+    return op->emitOpError()
+           << (load ? "writes" : "reads") << " the " << swizzle
+           << "-byte swizzle, whose rows are " << swizzle << " bytes; "
+           << smemName << "'s rows are " << rowBytes << " bytes";
+  return success();
+}
+
 LogicalResult TmaLoadOp::verify() {
   MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
   if (src.getRank() != 2 || (dst.getRank() != 2 && dst.getRank() != 3) ||
@@ -421,36 +469,8 @@ LogicalResult TmaLoadOp::verify() {
     return emitOpError() << "copies a two-dimensional box: src must be a "
                             "two-dimensional window of static size, dst one "
                             "too (or, for a multicast, CTAs x rows x cols)";
-  ArrayRef<int64_t> box = dst.getShape().take_back(2);
-  if (box != src.getShape() || dst.getElementType() != src.getElementType())
-    return emitOpError() << "dst " << dst << " and src " << src
-                         << " must have the same box shape and element type";
-  Type elt = dst.getElementType();
-  if (!elt.isIntOrFloat())
-    return emitOpError() << "copies scalars, found " << elt;
-  int64_t rows = box[0], cols = box[1];
-  if (rows > 256 || cols > 256)
-    return emitOpError() << "copies a box of at most 256 x 256 elements, found "
-                         << rows << " x " << cols;
-  int64_t rowBytes = cols * elt.getIntOrFloatBitWidth() / 8;
-  if (rowBytes % 16 != 0)
-    return emitOpError() << "copies rows of a multiple of 16 bytes, found "
-                         << rowBytes;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(dst.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || strides[strides.size() - 2] != cols)
-    return emitOpError() << "writes a contiguous row-major box: dst's strides "
-                            "must end in ["
-                         << cols << ", 1]";
-  SmallVector<int64_t> srcStrides;
-  if (failed(src.getStridesAndOffset(srcStrides, offset)) || srcStrides[1] != 1)
-    return emitOpError() << "reads rows of contiguous elements: src's inner "
-                            "stride must be 1";
-  if (int64_t swizzle = getSwizzle(); swizzle && rowBytes != swizzle)
-    return emitOpError() << "writes the " << swizzle
-                         << "-byte swizzle, whose rows are " << swizzle
-                         << " bytes; dst's rows are " << rowBytes << " bytes";
+  if (failed(verifyTmaBox(*this, dst, src, getSwizzle(), /*load=*/true)))
+    return failure();
   if (isMulticast() != llvm::is_contained(getIntervals(), true))
     return emitOpError()
            << (isMulticast()
@@ -603,6 +623,96 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
       b, loc, clusterPtr, *tensorMap, ValueRange{col, row}, mbarrier,
       ValueRange{}, done->ctaMask, Value(), NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// tma_store
+//===----------------------------------------------------------------------===//
+
+int64_t TmaStoreOp::getBytes() {
+  MemRefType t = memrefOf(getSrc());
+  return t.getNumElements() * t.getElementTypeBitWidth() / 8;
+}
+
+int64_t TmaStoreOp::getSwizzle() {
+  auto swizzled =
+      dyn_cast_or_null<SmemSwizzledAttr>(memrefOf(getSrc()).getMemorySpace());
+  return swizzled ? swizzled.getBytes() : 0;
+}
+
+LogicalResult TmaStoreOp::verify() {
+  MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
+  if (dst.getRank() != 2 || src.getRank() != 2 || !dst.hasStaticShape() ||
+      !src.hasStaticShape())
+    return emitOpError() << "copies a two-dimensional box: dst must be a "
+                            "two-dimensional window of static size, src one "
+                            "too";
+  return verifyTmaBox(*this, src, dst, getSwizzle(), /*load=*/false);
+}
+
+CollUnitAttr TmaStoreOp::getCollUnit() {
+  return unitOf(getContext(), CollUnitKind::thread);
+}
+InstrTimeline TmaStoreOp::getInstrTimeline() {
+  return InstrTimeline::tma_to_gmem_async;
+}
+/// dst written in global memory, src read in shared memory, both by the
+/// async proxy and out of order (done only when the bulk group is).
+SmallVector<InstrParam> TmaStoreOp::getParams() {
+  InstrParam dst{0, "dst", AccessMode::write, QualTimeline::tma_to_gmem_async,
+                 {TypeID::get<GmemAttr>()}};
+  InstrParam src{1, "src", AccessMode::read, QualTimeline::tma_to_gmem_async,
+                 {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
+  dst.outOfOrder = src.outOfOrder = true;
+  return {dst, src};
+}
+
+LogicalResult TmaStoreOp::buildSequential(OpBuilder &b, ValueRange operands) {
+  Location loc = getLoc();
+  Value dst = operands[0], src = operands[1];
+  MemRefType t = memrefOf(src);
+  forRange(b, loc, t.getDimSize(0), [&](Value r) {
+    forRange(b, loc, t.getDimSize(1), [&](Value c) {
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
+          ValueRange{r, c});
+    });
+  });
+  return success();
+}
+
+LogicalResult TmaStoreOp::buildDevice(OpBuilder &, ValueRange, Value) {
+  return emitOpError() << "needs the kernel's state (its tensor map): "
+                          "buildDeviceInKernel";
+}
+
+/// The copy from this CTA's view of the source, through the kernel's
+/// tensor map, to the box's start in the buffer (innermost first: column,
+/// row); its bulk group is committed by the arrive on its commit group.
+LogicalResult TmaStoreOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
+                                              DeviceKernel &kernel) {
+  Location loc = getLoc();
+  auto window = getDst().getDefiningOp<WindowOp>();
+  SmallVector<Value> starts;
+  for (AffineExpr start : window.getStarts())
+    starts.push_back(kernel.getControlValueI32(
+        loc, start, window.getMap().getNumDims(), window.getIndices()));
+  FailureOr<Value> tensorMap = kernel.getTensorMap(*this);
+  if (failed(tensorMap))
+    return failure();
+  if (isSwizzled(memrefOf(getSrc())) &&
+      failed(checkSwizzledStart(*this, getSrc())))
+    return failure();
+  Value src = operands[getSrcMutable().getOperandNumber()];
+  auto [base, bytes] = viewAddress(b, loc, src);
+  Value addr = arith::AddIOp::create(b, loc, base, bytes);
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), addr).getResult());
+  NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+      b, loc, *tensorMap, ptr, ValueRange{starts[1], starts[0]}, Value(),
+      NVVM::TMAStoreMode::TILE, Value());
   return success();
 }
 

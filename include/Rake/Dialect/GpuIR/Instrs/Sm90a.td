@@ -142,4 +142,55 @@ def Sm90a_TmaLoadOp : Op<GpuIR_Dialect, "sm90a.tma_load",
   }];
 }
 
+def Sm90a_TmaStoreOp : Op<GpuIR_Dialect, "sm90a.tma_store",
+    [DeclareOpInterfaceMethods<GpuIR_InstrOpInterface,
+                               ["buildSequential", "buildDevice",
+                                "buildDeviceInKernel"]>]> {
+  let summary = "copy a 2-D box of shared memory into a global buffer with TMA, asynchronously, in a bulk commit group";
+  let description = [{
+    One thread copies `src`, a rows x cols shared buffer or window of
+    row-major rows (plain shared memory, or the 128-byte swizzle with rows
+    of 128 bytes), into `dst`, a rows x cols window of a two-dimensional
+    global buffer parameter of the procedure, through the tensor memory
+    accelerator (`cp.async.bulk.tensor.2d.global.shared::cta.bulk_group`).
+    Both accesses run on the tma_to_gmem_async timeline, through the async
+    proxy: shared memory that threads wrote with plain stores is read by
+    the copy only after a proxy fence (`gpuir.fence cuda_in_order ->
+    cuda_generic_and_async_proxy`, which is `fence.proxy.async`) that the
+    copying thread takes part in.
+
+    The copy completes in its thread's bulk commit group: `gpuir.arrive
+    tma_to_gmem_async >> %g` (a `!gpuir.barrier<tma_store_group>`) commits
+    the thread's copies issued since the last commit
+    (`cp.async.bulk.commit_group`), and `gpuir.await %g, cuda_in_order,
+    outstanding(n)` waits until all but the newest n of its groups have
+    completed, their shared memory read and their global writes done
+    (`cp.async.bulk.wait_group n`). Before the source is written again or
+    its memory reused, the copy must be awaited that way.
+
+    Code generation makes the CUtensorMap of each (buffer, box, swizzle)
+    the kernel uses, loads and stores alike: the launcher encodes it and
+    passes it as a kernel parameter after the procedure's own.
+
+    ```mlir
+    gpuir.sm90a.tma_store %Cg, %Cs
+        : memref<64x32xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>,
+          memref<64x32xbf16, strided<[32, 1], offset: ?>, #gpuir.smem>
+    ```
+
+    The sequential behavior copies the box element by element.
+  }];
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let assemblyFormat = [{
+    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes one copy moves.
+    int64_t getBytes();
+    /// The swizzle of the source in bytes (0: none).
+    int64_t getSwizzle();
+  }];
+}
+
 #endif // RAKE_GPUIR_SM90A
