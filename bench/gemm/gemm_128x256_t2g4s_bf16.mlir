@@ -96,17 +96,17 @@ gpuir.proc @gemm_128x256_t2g4s_bf16(%Mg: index, %Nt: index, %Kt: index,
                     gpuir.for %j = 0 to 8 : seq {
                       gpuir.for %i = 0 to 4 : seq {
                         %v = gpuir.read %D[%wm, %t, 0, (%q * 8 + %j) * 4 + %i] : memref<2x128x1x128xf32, #gpuir.rmem>
-                        %c = arith.truncf %v : f32 to bf16
-                        gpuir.write %c, %Cs[%wm, %q mod 2, %j floordiv 2, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%j mod 2) * 8 + (%t mod 4) * 2 + %i mod 2] : memref<2x2x4x64x16xbf16, #gpuir.smem>
+                        %cv = arith.truncf %v : f32 to bf16
+                        gpuir.write %cv, %Cs[%wm, %q mod 2, %j floordiv 2, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%j mod 2) * 8 + (%t mod 4) * 2 + %i mod 2] : memref<2x2x4x64x16xbf16, #gpuir.smem>
                       }
                     }
                   }
                   gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy
                   gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
                     gpuir.for %x = 0 to 4 : seq {
-                      %cs = gpuir.window %Cs[%wm, %q mod 2, %x, 0 : 64, 0 : 16] : memref<2x2x4x64x16xbf16, #gpuir.smem>
+                      %cst = gpuir.window %Cs[%wm, %q mod 2, %x, 0 : 64, 0 : 16] : memref<2x2x4x64x16xbf16, #gpuir.smem>
                       %cg = gpuir.window %C[%mg * 1024 + %mi * 256 + %s * 128 + %wm * 64 : %mg * 1024 + %mi * 256 + %s * 128 + %wm * 64 + 64, %n * 256 + %q * 64 + %x * 16 : %n * 256 + %q * 64 + %x * 16 + 16] : memref<?x?xbf16, #gpuir.gmem>
-                      gpuir.sm90a.tma_store %cg, %cs : memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>
+                      gpuir.sm90a.tma_store %cg, %cst : memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>
                     }
                     gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>
                   }

@@ -62,12 +62,15 @@ tile = "" if T == 1 else f" + %s * {X * bm}"
 cta = "" if X == 1 else f" + %c * {bm}"
 assert T == 1 or X == 1, "--tiles with --cluster is not written yet"
 TMA_STORE = a.store == "tma"
-# The TMA-store epilogue stages each consumer's 64 rows a quarter of the
-# columns at a time, in two buffers of 64 x (bn / 4) per consumer.
-assert not TMA_STORE or (X == 1 and halves == 1 and a.out == "bf16" and bn % 64 == 0), \
-    "--store tma is written for bf16 output, one 64-row part per consumer, no cluster"
+# The TMA-store epilogue stages each consumer's 64 rows a part of the
+# columns at a time (quarters for bf16, eighths for f32: 64 bytes of each
+# row), in two buffers of 64 x (bn / P) per consumer, stored as boxes of
+# 64 rows of 32 bytes (BW elements).
+P, BW = (4, 16) if a.out == "bf16" else (8, 8)
+assert not TMA_STORE or (halves == 1 and bn % (8 * P) == 0), \
+    "--store tma is written for one 64-row part per consumer"
 if TMA_STORE:
-    smem += cons * 2 * 64 * (bn // 4) * 2
+    smem += cons * 2 * 64 * (bn // P) * (2 if a.out == "bf16" else 4)
     assert smem <= 227 * 1024, "the stages and the staging buffers of C do not fit"
 if G:
     params = ["Mg", "Nt", "Kt"]
@@ -97,8 +100,8 @@ if T > 1:
     w(f"// into the next tile's slices while the consumers store the last one's.")
 if TMA_STORE:
     w(f"// The epilogue stores C through shared memory with TMA: each consumer writes")
-    w(f"// a quarter of its 64 x {bn} part into one of its two staging buffers (boxes")
-    w(f"// of 64 x 16, rows of 32 bytes), fences the generic-proxy writes to the async")
+    w(f"// {'a quarter' if P == 4 else 'an eighth'} of its 64 x {bn} part into one of its two staging buffers (boxes")
+    w(f"// of 64 x {BW}, rows of 32 bytes), fences the generic-proxy writes to the async")
     w(f"// proxy, and its first thread stores the boxes and commits them as a bulk")
     w(f"// group, waiting for the group before last before a buffer is written again.")
 if X > 1:
@@ -169,8 +172,8 @@ line(f"%D = gpuir.alloc : {D}")
 line(f"%full = gpuir.alloc : {FULL}")
 line(f"%empty = gpuir.alloc : {EMPTY}")
 line(f"%mma = gpuir.alloc : !gpuir.barrier<wgmma_group>")
-QW = bn // 4
-CS = f"memref<{cons}x2x{QW // 16}x64x16xbf16, #gpuir.smem>"
+QW = bn // P
+CS = f"memref<{cs}{cons}x2x{QW // BW}x64x{BW}x{ct}, #gpuir.smem>"
 if TMA_STORE:
     line(f"%Cs = gpuir.alloc : {CS}")
     line(f"%st = gpuir.alloc : !gpuir.barrier<tma_store_group>")
@@ -255,8 +258,8 @@ line(f"  // Register 4 j + i of thread t holds row 16 (t / 32) + (t mod 32) / 4"
 line(f"  // + 8 (i / 2), column 8 j + 2 (t mod 4) + i mod 2 of a 64 x {bn} part.")
 if TMA_STORE:
     line(f"  gpuir.for %wm = 0 to {cons} : cuda_threads<#gpuir.unit<warpgroup>> {{")
-    line(f"    gpuir.for %q = 0 to 4 : seq {{")
-    line(f"      // Buffer q mod 2 is free again once the group of quarter q - 2 is done.")
+    line(f"    gpuir.for %q = 0 to {P} : seq {{")
+    line(f"      // Buffer q mod 2 is free again once the group of {'quarter' if P == 4 else 'part'} q - 2 is done.")
     line(f"      gpuir.if %q >= 2 {{")
     line(f"        gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
     line(f"          gpuir.await %st, cuda_in_order, outstanding(1) : !gpuir.barrier<tma_store_group>")
@@ -266,18 +269,20 @@ if TMA_STORE:
     line(f"      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
     line(f"        gpuir.for %j = 0 to {QW // 8} : seq {{")
     line(f"          gpuir.for %i = 0 to 4 : seq {{")
-    line(f"            %v = gpuir.read %D[%wm, %t, 0, (%q * {QW // 8} + %j) * 4 + %i] : {D}")
-    line(f"            %c = arith.truncf %v : f32 to bf16")
-    line(f"            gpuir.write %c, %Cs[%wm, %q mod 2, %j floordiv 2, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%j mod 2) * 8 + (%t mod 4) * 2 + %i mod 2] : {CS}")
+    line(f"            %v = gpuir.read %D[{cx}%wm, %t, 0, (%q * {QW // 8} + %j) * 4 + %i] : {D}")
+    if a.out == "bf16":
+        line(f"            %cv = arith.truncf %v : f32 to bf16")
+    sub, col = (("%j floordiv 2", "(%j mod 2) * 8 + ") if BW == 16 else ("%j", ""))
+    line(f"            gpuir.write {'%cv' if a.out == 'bf16' else '%v'}, %Cs[{cx}%wm, %q mod 2, {sub}, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, {col}(%t mod 4) * 2 + %i mod 2] : {CS}")
     line(f"          }}")
     line(f"        }}")
     line(f"      }}")
     line(f"      gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy")
     line(f"      gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
-    line(f"        gpuir.for %x = 0 to {QW // 16} : seq {{")
-    line(f"          %cs = gpuir.window %Cs[%wm, %q mod 2, %x, 0 : 64, 0 : 16] : {CS}")
-    line(f"          %cg = gpuir.window %C[{mbase} + %wm * 64 : {mbase} + %wm * 64 + 64, %n * {bn} + %q * {QW} + %x * 16 : %n * {bn} + %q * {QW} + %x * 16 + 16] : memref<?x?xbf16, #gpuir.gmem>")
-    line(f"          gpuir.sm90a.tma_store %cg, %cs : memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>")
+    line(f"        gpuir.for %x = 0 to {QW // BW} : seq {{")
+    line(f"          %cst = gpuir.window %Cs[{cx}%wm, %q mod 2, %x, 0 : 64, 0 : {BW}] : {CS}")
+    line(f"          %cg = gpuir.window %C[{mbase} + %wm * 64 : {mbase} + %wm * 64 + 64, %n * {bn} + %q * {QW} + %x * {BW} : %n * {bn} + %q * {QW} + %x * {BW} + {BW}] : memref<?x?x{ct}, #gpuir.gmem>")
+    line(f"          gpuir.sm90a.tma_store %cg, %cst : memref<64x{BW}x{ct}, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x{BW}x{ct}, strided<[{BW}, 1], offset: ?>, #gpuir.smem>")
     line(f"        }}")
     line(f"        gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>")
     line(f"      }}")

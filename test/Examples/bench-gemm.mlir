@@ -95,6 +95,15 @@
 // REFG8S: gemm_nt_bf16: 262144 elements match
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x256_g8s_bf16.mlir -o %t/g8s.ptx
 // RUN: FileCheck %s --check-prefix=STORE < %t/g8s.ptx
+// The consumers' releases of the stages in the K loop come without
+// fence.proxy.async: the producer that awaits them touches only the stages,
+// through TMA, never the staging buffers the consumers write.
+// STORE: setmaxnreg.inc.sync.aligned.u32 232;
+// STORE: wgmma.commit_group.sync.aligned;
+// STORE-NOT: fence.proxy.async
+// STORE: mbarrier.arrive.shared.b64
+// STORE-NOT: fence.proxy.async
+// STORE: mbarrier.arrive.shared.b64
 // STORE-NOT: st.global
 // STORE: st.shared.b32
 // STORE: fence.proxy.async.shared::cta;

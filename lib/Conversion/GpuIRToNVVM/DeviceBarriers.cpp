@@ -29,7 +29,7 @@ namespace mlir::rake::nvvm_detail {
 /// phases it waits for, so the parities stay consistent); an mbarrier
 /// allocated at task scope is thereby reused by the CTA's next task.
 LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
-  genericSharedWrites = writesSharedGenerically(device);
+  collectGenericSharedWrites(device);
   SmallVector<AllocOp> allocs;
   device.walk([&](AllocOp alloc) {
     if (auto t = dyn_cast<BarrierType>(alloc.getResult().getType());
@@ -285,8 +285,11 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
     // released for the next TMA copy: the reads are done) the default
     // .release.cta, as CUTLASS's cluster barriers arrive (a cluster-scope
     // release on every stage halved the cluster GEMM's speed).
-    NVVM::MemScopeKind scope = genericSharedWrites ? NVVM::MemScopeKind::CLUSTER
-                                                   : NVVM::MemScopeKind::CTA;
+    NVVM::MemScopeKind scope =
+        awaitersTouchGenericWrites(arrive.getBarriers().front(),
+                                   /*asyncOnly=*/false)
+            ? NVVM::MemScopeKind::CLUSTER
+            : NVVM::MemScopeKind::CTA;
     for (int64_t c = 0; c < elems->numCtas; ++c)
       NVVM::MBarrierArriveOp::create(
           b, loc, Type(),
@@ -335,28 +338,83 @@ bool DeviceLowering::arrivesByWholeWarps(ArriveOp arrive) {
   return n > 0 && n % 32 == 0 && isAlignedBlock(*scope, n);
 }
 
-/// Whether any thread of the device function writes shared memory through
-/// the generic proxy: gpuir.write or gpuir.reduce into a shared buffer, or
-/// an instruction writing a shared operand other than by TMA.
-bool DeviceLowering::writesSharedGenerically(DeviceFunctionOp device) {
-  auto shared = [](Value v) {
-    auto t = dyn_cast<MemRefType>(v.getType());
-    auto mem = t ? dyn_cast_or_null<MemoryTypeAttrInterface>(
-                       t.getMemorySpace())
-                 : MemoryTypeAttrInterface();
-    return mem && mem.isSharedMemory();
-  };
-  bool found = false;
+/// The allocation a buffer value views (through windows).
+static Value rootBuffer(Value v) {
+  while (auto window = v.getDefiningOp<WindowOp>())
+    v = window.getSource();
+  return v;
+}
+
+static bool isShared(Value v) {
+  auto t = dyn_cast<MemRefType>(v.getType());
+  auto mem = t ? dyn_cast_or_null<MemoryTypeAttrInterface>(t.getMemorySpace())
+               : MemoryTypeAttrInterface();
+  return mem && mem.isSharedMemory();
+}
+
+/// Each shared buffer access of `op`: (the buffer's allocation, through
+/// the async proxy?, a write?).
+static void forEachSharedAccess(
+    Operation *op, llvm::function_ref<void(Value, bool, bool)> fn) {
+  constexpr QualTimeline async = QualTimeline::tma_to_smem_async |
+                                 QualTimeline::tma_to_gmem_async |
+                                 QualTimeline::wgmma_async_smem;
+  if (auto access = dyn_cast<AccessOpInterface>(op)) {
+    if (access.getAccessKind() != AccessKind::Window &&
+        isShared(access.getBuffer()))
+      fn(rootBuffer(access.getBuffer()), false,
+         access.getAccessKind() != AccessKind::Read);
+    return;
+  }
+  if (auto instr = dyn_cast<InstrOpInterface>(op))
+    for (const InstrParam &p : instr.getParams())
+      if (Value v = op->getOperand(p.operandIndex); isShared(v))
+        fn(rootBuffer(v), bitEnumContainsAny(p.qual, async),
+           p.access != AccessMode::read);
+}
+
+/// The shared buffers written through the generic proxy: by gpuir.write or
+/// gpuir.reduce, or by an instruction other than a TMA copy.
+void DeviceLowering::collectGenericSharedWrites(DeviceFunctionOp device) {
+  genericSharedWrites.clear();
   device.walk([&](Operation *op) {
-    if (auto write = dyn_cast<WriteOp>(op))
-      found |= shared(write.getMemref());
-    else if (auto reduce = dyn_cast<ReduceOp>(op))
-      found |= shared(reduce.getMemref());
-    else if (auto instr = dyn_cast<InstrOpInterface>(op))
-      for (const InstrParam &p : instr.getParams())
-        found |= p.access != AccessMode::read &&
-                 p.qual != QualTimeline::tma_to_smem_async &&
-                 shared(op->getOperand(p.operandIndex));
+    forEachSharedAccess(op, [&](Value buffer, bool asyncProxy, bool write) {
+      if (write && !asyncProxy)
+        genericSharedWrites.insert(buffer);
+    });
+  });
+}
+
+/// The threads that await a barrier run the warp paths (gpuir.warps
+/// regions) that hold those awaits, and the code outside every warp path;
+/// what they access after an await is among those ops' accesses.
+bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
+  if (genericSharedWrites.empty())
+    return false;
+  SmallVector<Operation *> paths;
+  bool everyPath = false;
+  for (Operation *user : barrier.getUsers()) {
+    if (!isa<AwaitOp>(user))
+      continue;
+    if (auto warps = user->getParentOfType<WarpsOp>())
+      paths.push_back(warps);
+    else
+      everyPath = true;
+  }
+  bool found = false;
+  auto visit = [&](Operation *op) {
+    forEachSharedAccess(op, [&](Value buffer, bool asyncProxy, bool) {
+      found |= (asyncProxy || !asyncOnly) &&
+               genericSharedWrites.contains(buffer);
+    });
+  };
+  Operation *device = barrier.getParentRegion()->getParentOp();
+  while (device && !isa<DeviceFunctionOp>(device))
+    device = device->getParentOp();
+  device->walk([&](Operation *op) {
+    WarpsOp warps = op->getParentOfType<WarpsOp>();
+    if (everyPath || !warps || llvm::is_contained(paths, warps.getOperation()))
+      visit(op);
   });
   return found;
 }
@@ -372,11 +430,13 @@ void DeviceLowering::proxyFence(Location loc) {
 /// Generic-proxy accesses before an in-order arrive, async-proxy accesses
 /// (TMA, wgmma) after the awaits: the writer's proxy fence.
 void DeviceLowering::fenceForAsyncAwaiters(ArriveOp arrive) {
-  // Without generic writes to shared memory there is nothing to make
-  // visible: generic reads before async-proxy writes (a stage released
-  // for the next TMA copy) are ordered by the barrier alone.
-  if (genericSharedWrites && isInOrder(arrive.getPre()) &&
-      awaitedByAsyncProxy(arrive.getBarriers().front()))
+  // Without generic writes to shared memory that the awaiters access
+  // through the async proxy there is nothing to make visible: generic
+  // reads before async-proxy writes (a stage released for the next TMA
+  // copy) are ordered by the barrier alone.
+  Value barrier = arrive.getBarriers().front();
+  if (isInOrder(arrive.getPre()) && awaitedByAsyncProxy(barrier) &&
+      awaitersTouchGenericWrites(barrier, /*asyncOnly=*/true))
     proxyFence(arrive.getLoc());
 }
 

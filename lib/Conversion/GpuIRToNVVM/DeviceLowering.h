@@ -162,10 +162,16 @@ private:
   llvm::SetVector<Value> asyncRegisters;
   void noteAsyncRegisters(InstrOpInterface instr);
   bool arrivesByWholeWarps(ArriveOp arrive);
-  /// Whether some thread writes shared memory through the generic proxy
-  /// (a write, a reduction, or an instruction other than a TMA copy).
-  bool genericSharedWrites = true;
-  bool writesSharedGenerically(DeviceFunctionOp device);
+  /// The shared buffers (their allocations) that some thread writes
+  /// through the generic proxy (a write, a reduction, or an instruction
+  /// other than a TMA copy).
+  llvm::SmallPtrSet<Value, 8> genericSharedWrites;
+  void collectGenericSharedWrites(DeviceFunctionOp device);
+  /// Whether the threads that await `barrier` may access, after the await,
+  /// a shared buffer some thread writes through the generic proxy (with
+  /// `asyncOnly`, through the async proxy): only then must an arrive on it
+  /// publish such writes (fence.proxy.async, a cluster-scope release).
+  bool awaitersTouchGenericWrites(Value barrier, bool asyncOnly);
   void fenceAsyncRegisters(Location loc);
   /// The tensor maps of the kernel's TMA copies; their addresses are the
   /// kernel's last parameters.
