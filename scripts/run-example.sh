@@ -12,7 +12,7 @@
 #   scripts/run-example.sh                      # the flagship Hopper GEMM
 #   scripts/run-example.sh examples/<kernel>.mlir
 #
-# The flagship (bench/gemm/gemm_128x256_g8_bf16.mlir, the fastest GEMM of
+# The flagship (bench/gemm/gemm_128x256_g8s_bf16.mlir, the fastest GEMM of
 # bench/gemm: docs/Performance.md) runs on the GPU from Python on torch
 # tensors (examples/python/gemm_torch.py, against torch.matmul) where torch
 # is installed; every other kernel, and the flagship without torch, through
@@ -21,14 +21,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 bin=$build/bin
-example=${1:-$root/bench/gemm/gemm_128x256_g8_bf16.mlir}
+example=${1:-$root/bench/gemm/gemm_128x256_g8s_bf16.mlir}
 name=$(basename "$example" .mlir)
 "$root/scripts/setup.sh" > /dev/null
 
 # Per example: the sizes of the host run, of the GPU run, the reference's
 # arguments (files relative to the run's output folder) and the tolerance.
 case "$name" in
-gemm_128x256_g8_bf16)
+gemm_128x256_g8_bf16 | gemm_128x256_g8s_bf16)
   host="--sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256"
   gpu="--rtol=1e-2 --atol=1e-2 --sizes=Mg=2,Nt=2,Kt=8 --shape=A=2048x512,Bt=512x512,C=2048x512"
   ref="gemm_nt_bf16 A.bin Bt.bin C.bin 1024 256 128" ;;
@@ -82,7 +82,7 @@ fi
 
 have_gpu() { command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; }
 python=${RAKE_PYTHON:-python3}
-if have_gpu && [ "$status" -eq 0 ] && [ "$name" = gemm_128x256_g8_bf16 ] &&
+if have_gpu && [ "$status" -eq 0 ] && [[ "$name" = gemm_128x256_g8*_bf16 ]] &&
    [ -d "$build/python/rake" ] && "$python" -c "import torch" 2> /dev/null; then
   echo "== $name: on the GPU from Python (rake.load, torch tensors), against torch.matmul"
   PYTHONPATH="$build/python" "$python" "$root/examples/python/gemm_torch.py" "$out/bundle" 8192x8192x8192

@@ -20,7 +20,7 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tma %examples/gemm_sm90a_tma.mlir --rtol=1e-4 --atol=1e-4 --sizes=Mt=2,Nt=3,Kt=10 --shape=A=512x640,Bt=384x640,C=512x384
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/rms %examples/rmsnorm.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/softmax %examples/softmax.mlir --sizes=rows=300
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/flag %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir --rtol=1e-2 --atol=1e-2 --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/flag %rake_src/bench/gemm/gemm_128x256_g8s_bf16.mlir --rtol=1e-2 --atol=1e-2 --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512
 // RUN: env PYTHONPATH=%rake_python_dir %rake_python %rake_src/test/GPU/Inputs/torch_examples.py %t/vadd %t/rev %t/warps %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/ring %t/clu %t/g90 %t/tma %t/rms %t/softmax %t/flag | FileCheck %s
 // CHECK-DAG: vector_add: C.bin equals the sequential meaning (Python, torch tensors)
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning (Python, torch tensors)
@@ -36,7 +36,7 @@
 // CHECK-DAG: gemm_sm90a_tma: C.bin matches the sequential meaning within rtol 1e-4 atol 1e-4 (Python, torch tensors)
 // CHECK-DAG: rmsnorm: Y.bin equals the sequential meaning (Python, torch tensors)
 // CHECK-DAG: softmax: Y.bin equals the sequential meaning (Python, torch tensors)
-// CHECK-DAG: gemm_128x256_g8_bf16: C.bin matches the sequential meaning within rtol 1e-2 atol 1e-2 (Python, torch tensors)
+// CHECK-DAG: gemm_128x256_g8s_bf16: C.bin matches the sequential meaning within rtol 1e-2 atol 1e-2 (Python, torch tensors)
 // CHECK-NOT: differs from the sequential meaning
 
 // Wrong arguments from torch on the GPU, and launches on torch streams.
