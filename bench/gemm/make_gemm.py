@@ -42,6 +42,8 @@ p.add_argument("--in", dest="inp", choices=("bf16", "tf32"), default="bf16")
 p.add_argument("--out", choices=("f32", "bf16"), default="f32")
 p.add_argument("--cluster", type=int, choices=(1, 2), default=1)
 p.add_argument("--store", choices=("st", "tma"), default="st")
+p.add_argument("--split", type=int, default=1)
+p.add_argument("--mtiles", type=int, default=0)
 a = p.parse_args()
 # The input element type, K of a 128-byte row (one stage), K of one wgmma.
 it, KB, KI = ("bf16", 64, 16) if a.inp == "bf16" else ("f32", 32, 8)
@@ -62,6 +64,13 @@ tile = "" if T == 1 else f" + %s * {X * bm}"
 cta = "" if X == 1 else f" + %c * {bm}"
 assert T == 1 or X == 1, "--tiles with --cluster is not written yet"
 TMA_STORE = a.store == "tma"
+# Split K (--split S --mtiles MT): the tasks are (split, tile row, tile
+# column) for a fixed number MT of tile rows; split s multiplies the slices
+# k S + s and writes its f32 partial product into rows s M + ... of C (S
+# planes of M x N), which a second kernel sums (bench/gemm/splitk_sum2_bf16.mlir).
+SK, MT = a.split, a.mtiles
+assert SK == 1 or (MT and G == 0 and T == 1 and X == 1 and a.out == "f32"), \
+    "--split is written for f32 partial planes with --mtiles, no group, tiles or cluster"
 # The TMA-store epilogue stages each consumer's 64 rows a part of the
 # columns at a time (quarters for bf16, eighths for f32: 64 bytes of each
 # row), in two buffers of 64 x (bn / P) per consumer, stored as boxes of
@@ -82,19 +91,35 @@ else:
     mrows = f"Mt * {T * X * bm}"
     mbase = f"%m * {T * X * bm}{tile}{cta}"
     sizes = f"[{{Mt = 2, Nt = 1, Kt = 7}}, {{Mt = 1, Nt = 1, Kt = 1}}]"
+# The rows of A a task reads and of C it writes, K's slice k.
+abase = cbase = mbase
+kcol = f"%k * {KB}"
+crows = mrows
+if SK > 1:
+    params = ["Nt", "Kt"]
+    mrows = f"{MT * bm}"
+    crows = f"{SK * MT * bm}"
+    abase = f"%m * {bm}"
+    cbase = f"%ks * {MT * bm} + %m * {bm}"
+    kcol = f"(%k * {SK} + %ks) * {KB}"
+    sizes = f"[{{Nt = 2, Kt = 3}}, {{Nt = 1, Kt = 1}}]"
 pl = ", ".join(params)
 out = []
 w = out.append
 inflag = "" if a.inp == "bf16" else " --in tf32"
 w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers {cons} "
   f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}{'' if X == 1 else f' --cluster {X}'}"
-  f"{' --store tma' if TMA_STORE else ''}.")
+  f"{' --store tma' if TMA_STORE else ''}{f' --split {SK} --mtiles {MT}' if SK > 1 else ''}.")
 w(f"// C = A Bt^T, {a.inp} in, f32 sums, {a.out} out, in {bm}x{bn} tiles over {KB}-wide")
 w(f"// slices of K: a producer warpgroup (40 registers) fills {S} swizzled stages")
 w(f"// by TMA as {cons} consumer warpgroups ({cregs} registers, {rows} rows each,")
 w(f"// wgmma.m64n{bn}k{KI}) release them, one slice behind.")
 if G:
     w(f"// Tasks in groups of {G} down M (the innermost task loop).")
+if SK > 1:
+    w(f"// K split {SK} ways for M = {MT * bm} ({MT} tile rows): task (s, m, n) multiplies")
+    w(f"// the slices k {SK} + s and writes its f32 partial product into plane s of C")
+    w(f"// (rows s {MT * bm} + ...); bench/gemm/splitk_sum2_bf16.mlir adds the planes.")
 if T > 1:
     w(f"// Each task computes {T} tiles down M in turn: the producer runs ahead")
     w(f"// into the next tile's slices while the consumers store the last one's.")
@@ -110,15 +135,20 @@ if X > 1:
     w(f"// multicasts into the stage of every CTA (completing on each one's full")
     w(f"// mbarrier); consumers release a stage in every CTA (remote arrives); the")
     w(f"// cluster meets after the epilogue.")
-w(f"gpuir.proc @{a.name}(%{params[0]}: index, %{params[1]}: index, %{params[2]}: index,")
-w(f"    %A: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Kt * {KB})>}},")
-w(f"    %Bt: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> (Nt * {bn}, Kt * {KB})>}},")
-w(f"    %C: memref<?x?x{ct}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Nt * {bn})>}})")
+w(f"gpuir.proc @{a.name}({', '.join(f'%{x}: index' for x in params)},")
+w(f"    %A: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Kt * {SK * KB})>}},")
+w(f"    %Bt: memref<?x?x{it}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> (Nt * {bn}, Kt * {SK * KB})>}},")
+w(f"    %C: memref<?x?x{ct}, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({crows}, Nt * {bn})>}})")
 w(f"    attributes {{gpuir.check_sizes = {sizes}}} {{")
 clus = "" if X == 1 else f"cluster({X}) "
 w(f"  gpuir.device_function {clus}blocks_per_sm(1) warps(producer = 4 dec(40), consumer = {4 * cons} inc({cregs})) {{")
 ind = "    "
-if G:
+if SK > 1:
+    w(f"{ind}gpuir.for %ks = 0 to {SK} : cuda_tasks {{")
+    w(f"{ind}  gpuir.for %m = 0 to {MT} : cuda_tasks {{")
+    w(f"{ind}    gpuir.for %n = 0 to %Nt : cuda_tasks {{")
+    ind += "      "
+elif G:
     w(f"{ind}gpuir.for %mg = 0 to %Mg : cuda_tasks {{")
     w(f"{ind}  gpuir.for %n = 0 to %Nt : cuda_tasks {{")
     w(f"{ind}    gpuir.for %mi = 0 to {G} : cuda_tasks {{")
@@ -205,11 +235,11 @@ line(f"gpuir.warps \"producer\" {{")
 line(f"  gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
 line(f"    gpuir.await %empty[{cx}%k mod {S}], tma_to_smem_async : {EMPTY}")
 line(f"    %sA = gpuir.window %As[{cx}%k mod {S}, 0 : {bm}, 0 : {KB}] : {AS}")
-line(f"    %gA = gpuir.window %A[{mbase} : {mbase} + {bm}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
+line(f"    %gA = gpuir.window %A[{abase} : {abase} + {bm}, {kcol} : {kcol} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
 line(f"    gpuir.sm90a.tma_load %sA, %gA >> %full[{cx}%k mod {S}] : memref<{bm}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bm}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
 if X == 1:
     line(f"    %sBt = gpuir.window %Bs[%k mod {S}, 0 : {bn}, 0 : {KB}] : {BS}")
-    line(f"    %gBt = gpuir.window %Bt[%n * {bn} : %n * {bn} + {bn}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
+    line(f"    %gBt = gpuir.window %Bt[%n * {bn} : %n * {bn} + {bn}, {kcol} : {kcol} + {KB}] : memref<?x?x{it}, #gpuir.gmem>")
     line(f"    gpuir.sm90a.tma_load %sBt, %gBt >> %full[%k mod {S}] : memref<{bn}x{KB}x{it}, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KB}x{it}, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
 else:
     part = bn // X
@@ -281,7 +311,7 @@ if TMA_STORE:
     line(f"      gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
     line(f"        gpuir.for %x = 0 to {QW // BW} : seq {{")
     line(f"          %cst = gpuir.window %Cs[{cx}%wm, %q mod 2, %x, 0 : 64, 0 : {BW}] : {CS}")
-    line(f"          %cg = gpuir.window %C[{mbase} + %wm * 64 : {mbase} + %wm * 64 + 64, %n * {bn} + %q * {QW} + %x * {BW} : %n * {bn} + %q * {QW} + %x * {BW} + {BW}] : memref<?x?x{ct}, #gpuir.gmem>")
+    line(f"          %cg = gpuir.window %C[{cbase} + %wm * 64 : {cbase} + %wm * 64 + 64, %n * {bn} + %q * {QW} + %x * {BW} : %n * {bn} + %q * {QW} + %x * {BW} + {BW}] : memref<?x?x{ct}, #gpuir.gmem>")
     line(f"          gpuir.sm90a.tma_store %cg, %cst : memref<64x{BW}x{ct}, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x{BW}x{ct}, strided<[{BW}, 1], offset: ?>, #gpuir.smem>")
     line(f"        }}")
     line(f"        gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>")
@@ -307,7 +337,7 @@ else:
     if a.out == "bf16":
         line(f"            %c = arith.truncf %v : f32 to bf16" if X == 1 else f"            %cv = arith.truncf %v : f32 to bf16")
         val = "%c" if X == 1 else "%cv"
-    line(f"            gpuir.write {val}, %C[{mbase} + %wm * {rows} + %h * 64 + (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, %n * {bn} + %j * 8 + (%t mod 4) * 2 + %i mod 2] : memref<?x?x{ct}, #gpuir.gmem>")
+    line(f"            gpuir.write {val}, %C[{cbase} + %wm * {rows} + %h * 64 + (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, %n * {bn} + %j * 8 + (%t mod 4) * 2 + %i mod 2] : memref<?x?x{ct}, #gpuir.gmem>")
     line(f"          }}")
     line(f"        }}")
     line(f"      }}")

@@ -48,6 +48,8 @@ prepare)
   { echo "gemm_sm90a_tma $root/examples/gemm_sm90a_tma.mlir 256 128 0 1 f32 bf16"
     echo "gemm_sm90a_tma_derived $work/gemm_sm90a_tma_derived.mlir 256 128 0 1 f32 bf16"
     variants | while read -r name args; do
+      # Split-K pairs have a bench of their own (splitk.py).
+      case "$args" in *--split*) continue ;; esac
       tile=$(sed -E 's/.*--tile ([0-9]+)x([0-9]+).*/\1 \2/' <<< "$args")
       g=$(sed -nE 's/.*--group ([0-9]+).*/\1/p' <<< "$args"); t=$(sed -nE 's/.*--tiles ([0-9]+).*/\1/p' <<< "$args")
       out=$(sed -nE 's/.*--out ([a-z0-9]+).*/\1/p' <<< "$args")

@@ -1,12 +1,13 @@
-// The Hopper GEMMs of bench/gemm: the checked-in kernels are what the
-// generator writes from variants.txt, each passes the synchronization check
-// at its check sizes, and the fastest (gemm_128x256_g8_bf16 and its f32
-// twin; docs/Performance.md) compute the sequential meaning, compile to the
-// instructions the schedule needs and verify as bundles.
+// The Hopper GEMMs of bench/gemm: the checked-in kernels (gemm_*.mlir) are
+// what the generator writes from variants.txt, each (and the split-K sum,
+// splitk_sum2_bf16.mlir) passes the synchronization check at its check
+// sizes, and the fastest (docs/Performance.md) compute the sequential
+// meaning, compile to the instructions the schedule needs and verify as
+// bundles.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %rake_src/bench/gemm/run.sh generate %t/gen
 // RUN: for f in %t/gen/*.mlir; do diff -u %rake_src/bench/gemm/$(basename $f) $f || exit 1; done
-// RUN: test $(ls %t/gen | wc -l) -eq $(ls %rake_src/bench/gemm/*.mlir | wc -l)
+// RUN: test $(ls %t/gen | wc -l) -eq $(ls %rake_src/bench/gemm/gemm_*.mlir | wc -l)
 // RUN: for f in %rake_src/bench/gemm/*.mlir; do rake-opt $f --rake-check -o /dev/null || exit 1; done
 
 // The sequential meaning at a small size against an independent reference
@@ -113,3 +114,20 @@
 // STORE: cp.async.bulk.wait_group 1;
 // STORE: cp.async.bulk.wait_group 0;
 // STORE-NOT: st.global
+
+// Split K (make_gemm.py --split 2 --mtiles 2, M = 256): the two partial
+// planes the GEMM writes, added and rounded by splitk_sum2_bf16, are the
+// product within the error of f32 sums and one bf16 rounding (K = 256:
+// each plane sums the slices of its parity).
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_k2m2_f32.mlir --sizes=Nt=1,Kt=2 --shape=A=256x256,Bt=256x256,C=512x256 --output-dir=%t/k2
+// RUN: rake-run --seq %rake_src/bench/gemm/splitk_sum2_bf16.mlir --sizes=q=16384 --shape=P=131072,C=65536 --input=P=%t/k2/C.bin --output-dir=%t/k2sum
+// RUN: rake-example-ref gemm_nt_bf16 %t/k2/A.bin %t/k2/Bt.bin %t/k2sum/C.bin 256 256 256 | FileCheck %s --check-prefix=SPLITK
+// SPLITK: gemm_nt_bf16: 65536 elements match
+// Each plane alone is not the product (so the sum is what makes it one).
+// RUN: head -c 262144 %t/k2/C.bin > %t/k2/plane0.bin
+// RUN: not rake-example-ref gemm_nt %t/k2/A.bin %t/k2/Bt.bin %t/k2/plane0.bin 256 256 256
+// The sum's 16-byte loads, one rounding of each pair of sums, 8-byte stores.
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/splitk_sum2_bf16.mlir | FileCheck %s --check-prefix=SUM
+// SUM-COUNT-2: ld.global.v4.b32
+// SUM: cvt.rn.bf16x2.f32
+// SUM: st.global.v2.b32

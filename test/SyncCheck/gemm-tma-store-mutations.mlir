@@ -53,3 +53,13 @@
 // RUN: awk '/The next tile.s stores write the buffers again/{f=1} f&&/gpuir.fence cuda_in_order -> cuda_in_order/{f=0; next} {print}' %rake_src/bench/gemm/gemm_128x256_t2g4s_bf16.mlir > %t.tiles.mlir
 // RUN: not rake-opt %t.tiles.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=TILES
 // TILES: error: WAR hazard: thread 129 of task 0 write Cs[0, 0, 0, 0, 2] on cuda_in_order_ram, read by thread 128 of task 0 on tma_to_gmem_async without synchronization that orders it before (at Mg = 1, Nt = 2, Kt = 7)
+
+// Split K (bench/gemm/gemm_128x256_k2m2_f32.mlir) passes; run split but
+// writing one plane (the partial sums of both splits into the same C
+// rows), it is the authors' first GEMM mutation: a write-after-write
+// between the tasks of the two splits.
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_k2m2_f32.mlir --rake-check > /dev/null
+// RUN: sed '/%%cg = gpuir.window %%C/s/%%ks \* 256 + //g' %rake_src/bench/gemm/gemm_128x256_k2m2_f32.mlir > %t.split.mlir
+// RUN: not rake-opt %t.split.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=SPLITK
+// SPLITK: error: WAW hazard: thread 128 of task 4 write C[0:64, 0:8] on tma_to_gmem_async, written by thread 128 of task 0 on tma_to_gmem_async without synchronization that orders it before (at Nt = 2, Kt = 3)
+// SPLITK: note: the earlier write of C[0:64, 0:256]
