@@ -99,7 +99,16 @@
 // The consumers' releases of the stages in the K loop come without
 // fence.proxy.async: the producer that awaits them touches only the stages,
 // through TMA, never the staging buffers the consumers write.
+// The flagship's whole schedule: the producer at 40 registers waits for a
+// free stage and fills it with two TMA loads completing on its mbarrier;
+// the consumers at 232 registers wait on the stage's parity and multiply
+// with wgmma.m64n256k16 (four a slice).
+// STORE: setmaxnreg.dec.sync.aligned.u32 40;
+// STORE: mbarrier.try_wait.parity
+// STORE-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // STORE: setmaxnreg.inc.sync.aligned.u32 232;
+// STORE: mbarrier.try_wait.parity
+// STORE-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
 // STORE: wgmma.commit_group.sync.aligned;
 // STORE-NOT: fence.proxy.async
 // STORE: mbarrier.arrive.shared.b64
