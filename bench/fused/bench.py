@@ -31,7 +31,7 @@ parser.add_argument("--repeat", type=int, default=20)
 parser.add_argument("--rounds", type=int, default=5)
 args = parser.parse_args()
 rms_bundle, softmax_bundle, row_counts = args.rms_bundle, args.softmax_bundle, args.rows
-COLS, ROWS_PER_TASK = 1000, 8
+COLS = 1000
 
 
 def time_ms(fn):
@@ -52,11 +52,21 @@ rms = rake.load(rms_bundle)
 softmax = rake.load(softmax_bundle)
 print(rms.describe())
 print(softmax.describe())
+
+
+def rows_per_task(kernel):
+    """The rows one task of the kernel normalizes: X's first extent is
+    (blocks * R)."""
+    extent = next(p for p in kernel.signature if p["name"] == "X")["extents"][0]
+    return int(extent.strip("()").split("*")[1])
+
+
+R_RMS, R_SOFTMAX = rows_per_task(rms), rows_per_task(softmax)
 status = 0
 torch.manual_seed(0)
 for rows in row_counts:
-    if rows % ROWS_PER_TASK:
-        sys.exit(f"bench.py: {rows} rows: a multiple of {ROWS_PER_TASK} rows is needed")
+    if rows % R_RMS or rows % R_SOFTMAX:
+        sys.exit(f"bench.py: {rows} rows: a multiple of {R_RMS} and {R_SOFTMAX} rows is needed")
     X = torch.randn(rows, COLS, device="cuda", dtype=torch.float32)
     W = torch.randn(COLS, device="cuda", dtype=torch.float32)
     Y = torch.empty_like(X)
@@ -64,10 +74,10 @@ for rows in row_counts:
     gbytes = 2 * X.numel() * 4 / 1e9
     X64, W64 = X.double(), W.double()
     cases = [
-        ("rmsnorm", lambda: rms(rows // ROWS_PER_TASK, X, W, Y),
+        ("rmsnorm", lambda: rms(rows // R_RMS, X, W, Y),
          lambda: torch.nn.functional.rms_norm(X, (COLS,), W, eps=1e-6),
          X64 / torch.sqrt((X64 * X64).mean(dim=1, keepdim=True) + 1e-6) * W64),
-        ("softmax", lambda: softmax(rows // ROWS_PER_TASK, X, Y),
+        ("softmax", lambda: softmax(rows // R_SOFTMAX, X, Y),
          lambda: torch.softmax(X, dim=1),
          torch.softmax(X64, dim=1)),
     ]
