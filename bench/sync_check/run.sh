@@ -12,7 +12,7 @@
 #   ws       bench/gemm_examples/gemm_sm90a_ws2.mlir: its warp-specialized
 #            version (a producer warpgroup, two consumers, empty and full
 #            mbarriers, no CTA barrier in the K loop)
-#   fast     bench/gemm/gemm_128x256_g8_bf16.mlir: the fastest Rake GEMM
+#   fast     bench/gemm/gemm_128x256_g8s_bf16.mlir: the fastest Rake GEMM (the flagship)
 #            (docs/Performance.md): warp-specialized, 128x256 tiles of
 #            wgmma.m64n256k16, tasks in groups of 8 down M, bf16 out
 #   c2       bench/gemm/gemm_128x256_g4c2_bf16.mlir: the warp-specialized
@@ -64,7 +64,7 @@ for k in $kernels; do
       ws) kernel=$root/bench/gemm_examples/gemm_sm90a_ws2.mlir
           check="sizes=Mt=$((s / 256)),Nt=$((s / 128)),Kt=$((s / 64))"
           tasks=$(( (s / 256) * (s / 128) )) ;;
-      fast) kernel=$root/bench/gemm/gemm_128x256_g8_bf16.mlir
+      fast) kernel=$root/bench/gemm/gemm_128x256_g8s_bf16.mlir
             check="sizes=Mg=$((s / 1024)),Nt=$((s / 256)),Kt=$((s / 64))"
             tasks=$(( (s / 128) * (s / 256) )) ;;
       c2) kernel=$root/bench/gemm/gemm_128x256_g4c2_bf16.mlir

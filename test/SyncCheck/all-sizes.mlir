@@ -2,6 +2,13 @@
 // RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws2.mlir --rake-sync-check="all-sizes sizes=Kt=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WS
 // RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
 // RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// The flagship (its epilogue through TMA stores) and the split-K GEMM (its
+// splits are a task loop of constant trip count, whose planes the
+// disjointness proof tells apart).
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g8s_bf16.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROUP
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_k2m2_f32.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLITK
+// SPLITK: remark: synchronization check for every Nt >= 1 at Kt = 3: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others
+// SPLITK: remark: synchronization check for every Nt >= 1 at Kt = 1: no hazard
 // RUN: not rake-opt %examples/vector_add.mlir --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s --check-prefix=VADD
 // RUN: not rake-opt %s -split-input-file --rake-sync-check=all-sizes -o /dev/null 2>&1 | FileCheck %s
 
