@@ -28,6 +28,17 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/vadd4 %examples/vector_add_v4.mlir --sizes=n=100003 --shape=A=100003,B=100003,C=100003
 // RUN: %python %rake_src/test/Conversion/GpuIRToCPU/Inputs/math_table.py make %t/table.bin 8192
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mtab %rake_src/test/Conversion/GpuIRToCPU/exact-math.mlir --sizes=n=64 --input=X=%t/table.bin
+// The TMA store, the flagship GEMM (TMA-store epilogue) and the split-K pair.
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/tstore %rake_src/test/GPU/Inputs/tma_store_tiles.mlir --sizes=n=200 --shape=A=12800x32,C=12800x32
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/flag %rake_src/bench/gemm/gemm_128x256_g8s_bf16.mlir --rtol=1e-2 --atol=1e-2 --sizes=Mg=1,Nt=3,Kt=10 --shape=A=1024x640,Bt=768x640,C=1024x768
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/k2 %rake_src/bench/gemm/gemm_128x256_k2m2_f32.mlir --rtol=1e-4 --atol=1e-4 --sizes=Nt=2,Kt=3 --shape=A=256x384,Bt=512x384,C=512x512
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/k2sum %rake_src/bench/gemm/splitk_sum2_bf16.mlir --sizes=q=65536 --shape=P=524288,C=262144
+// RUN: %rake_src/scripts/gpu-run.sh run %t/tstore %t/flag %t/k2 %t/k2sum | FileCheck %s --check-prefix=STORE
+// STORE-DAG: tile_store: C.bin equals the sequential meaning
+// STORE-DAG: gemm_128x256_g8s_bf16: C.bin matches the sequential meaning within rtol 0.01 atol 0.01
+// STORE-DAG: gemm_128x256_k2m2_f32: C.bin matches the sequential meaning within rtol 0.0001 atol 0.0001
+// STORE-DAG: splitk_sum2_bf16: C.bin equals the sequential meaning
+// STORE-NOT: differs from the sequential meaning
 // RUN: %rake_src/scripts/gpu-run.sh run %t/mtab %t/rms %t/softmax %t/frms %t/fsoftmax %t/vadd4 %t/rev %t/warps %t/vadd %t/trans %t/wg %t/bsum %t/gemm %t/ws %t/gemm4 %t/ring %t/clu %t/g90 %t/g90core %t/tma %t/tmaws %t/tmawslag %t/tmaws2 | FileCheck %s
 // CHECK-DAG: reverse_tiles: B.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: S.bin equals the sequential meaning
