@@ -14,6 +14,7 @@
 #include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/StringSet.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
@@ -29,7 +30,7 @@ namespace mlir::rake::nvvm_detail {
 /// phases it waits for, so the parities stay consistent); an mbarrier
 /// allocated at task scope is thereby reused by the CTA's next task.
 LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
-  collectGenericSharedWrites(device);
+  collectGenericWrites(device);
   SmallVector<AllocOp> allocs;
   device.walk([&](AllocOp alloc) {
     if (auto t = dyn_cast<BarrierType>(alloc.getResult().getType());
@@ -352,75 +353,143 @@ static bool isShared(Value v) {
   return mem && mem.isSharedMemory();
 }
 
-/// Each shared buffer access of `op`: (the buffer's allocation, through
-/// the async proxy?, a write?).
-static void forEachSharedAccess(
+/// A buffer parameter of the procedure (global memory).
+static bool isGlobalParam(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && isa<MemRefType>(arg.getType()) &&
+         isa<ProcOp>(arg.getOwner()->getParentOp());
+}
+
+/// Each access of `op` to shared memory or to a buffer parameter: (the
+/// buffer's allocation or parameter, through the async proxy?, a write?).
+static void forEachMemoryAccess(
     Operation *op, llvm::function_ref<void(Value, bool, bool)> fn) {
   constexpr QualTimeline async = QualTimeline::tma_to_smem_async |
                                  QualTimeline::tma_to_gmem_async |
                                  QualTimeline::wgmma_async_smem;
+  auto relevant = [](Value v) {
+    return isShared(v) || isGlobalParam(rootBuffer(v));
+  };
   if (auto access = dyn_cast<AccessOpInterface>(op)) {
     if (access.getAccessKind() != AccessKind::Window &&
-        isShared(access.getBuffer()))
+        relevant(access.getBuffer()))
       fn(rootBuffer(access.getBuffer()), false,
          access.getAccessKind() != AccessKind::Read);
     return;
   }
   if (auto instr = dyn_cast<InstrOpInterface>(op))
     for (const InstrParam &p : instr.getParams())
-      if (Value v = op->getOperand(p.operandIndex); isShared(v))
+      if (Value v = op->getOperand(p.operandIndex); relevant(v))
         fn(rootBuffer(v), bitEnumContainsAny(p.qual, async),
            p.access != AccessMode::read);
 }
 
-/// The shared buffers written through the generic proxy: by gpuir.write or
-/// gpuir.reduce, or by an instruction other than a TMA copy.
-void DeviceLowering::collectGenericSharedWrites(DeviceFunctionOp device) {
-  genericSharedWrites.clear();
+/// The buffers written through the generic proxy: shared buffers and
+/// buffer parameters written by gpuir.write or gpuir.reduce, or by an
+/// instruction other than a TMA copy. Where the async proxy (TMA) accesses
+/// a parameter that the generic proxy writes, proxy fences must cover
+/// global memory too.
+void DeviceLowering::collectGenericWrites(DeviceFunctionOp device) {
+  genericWrites.clear();
   device.walk([&](Operation *op) {
-    forEachSharedAccess(op, [&](Value buffer, bool asyncProxy, bool write) {
+    forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool write) {
       if (write && !asyncProxy)
-        genericSharedWrites.insert(buffer);
+        genericWrites.insert(buffer);
+    });
+  });
+  asyncGlobalAfterGeneric = false;
+  asyncWritesReuseGeneric = false;
+  device.walk([&](Operation *op) {
+    forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool write) {
+      asyncGlobalAfterGeneric |= asyncProxy && isGlobalParam(buffer) &&
+                                 genericWrites.contains(buffer);
+      // A TMA copy writing bytes that a buffer of an earlier lifetime (the
+      // same buffer in the CTA's previous task, or a sibling block's
+      // buffer at the same offsets) had written through the generic proxy.
+      if (asyncProxy && write && isShared(buffer))
+        for (Value written : genericWrites)
+          asyncWritesReuseGeneric |= mayAlias(buffer, written);
     });
   });
 }
 
-/// The threads that await a barrier run the warp paths (gpuir.warps
-/// regions) that hold those awaits, and the code outside every warp path;
-/// what they access after an await is among those ops' accesses.
-bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
-  if (genericSharedWrites.empty())
+/// Whether two buffers may share bytes: the same one, or two shared
+/// allocations whose places in the layout overlap (code generation gives
+/// sibling blocks' buffers the same offsets).
+bool DeviceLowering::mayAlias(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto allocA = a.getDefiningOp<AllocOp>(), allocB = b.getDefiningOp<AllocOp>();
+  if (!allocA || !allocB || !isShared(a) || !isShared(b))
     return false;
-  SmallVector<Operation *> paths;
+  auto range = [&](AllocOp alloc) {
+    auto t = cast<MemRefType>(alloc.getResult().getType());
+    int64_t offset = sharedLayout.offsets.lookup(alloc);
+    // The whole type: at least the CTA's part of a cluster-shared buffer.
+    int64_t bytes = t.getNumElements() *
+                    std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+    return std::pair(offset, offset + bytes);
+  };
+  auto [loA, hiA] = range(allocA);
+  auto [loB, hiB] = range(allocB);
+  return loA < hiB && loB < hiA;
+}
+
+/// The threads that await a barrier run the warp groups whose gpuir.warps
+/// regions hold those awaits (every region of such a group, at any depth:
+/// a group's warps run all of its regions) and the code outside every
+/// group's region; what they access after an await is among those ops'
+/// accesses.
+bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
+  if (genericWrites.empty())
+    return false;
+  if (asyncWritesReuseGeneric)
+    return true;
+  llvm::StringSet<> groups;
   bool everyPath = false;
   for (Operation *user : barrier.getUsers()) {
     if (!isa<AwaitOp>(user))
       continue;
-    if (auto warps = user->getParentOfType<WarpsOp>())
-      paths.push_back(warps);
-    else
+    auto warps = user->getParentOfType<WarpsOp>();
+    if (!warps)
       everyPath = true;
+    for (; warps; warps = warps->getParentOfType<WarpsOp>())
+      groups.insert(warps.getGroup());
   }
-  bool found = false;
-  auto visit = [&](Operation *op) {
-    forEachSharedAccess(op, [&](Value buffer, bool asyncProxy, bool) {
-      found |= (asyncProxy || !asyncOnly) &&
-               genericSharedWrites.contains(buffer);
-    });
+  auto awaiting = [&](Operation *op) {
+    auto warps = op->getParentOfType<WarpsOp>();
+    if (everyPath || !warps)
+      return true;
+    for (; warps; warps = warps->getParentOfType<WarpsOp>())
+      if (groups.contains(warps.getGroup()))
+        return true;
+    return false;
   };
   Operation *device = barrier.getParentRegion()->getParentOp();
   while (device && !isa<DeviceFunctionOp>(device))
     device = device->getParentOp();
+  bool found = false;
   device->walk([&](Operation *op) {
-    WarpsOp warps = op->getParentOfType<WarpsOp>();
-    if (everyPath || !warps || llvm::is_contained(paths, warps.getOperation()))
-      visit(op);
+    if (found || !awaiting(op))
+      return;
+    forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool) {
+      if (asyncProxy || !asyncOnly)
+        for (Value written : genericWrites)
+          found |= mayAlias(buffer, written);
+    });
   });
   return found;
 }
 
-/// fence.proxy.async for the CTA's shared memory.
+/// fence.proxy.async for the CTA's shared memory, or for every state space
+/// where the async proxy also accesses global memory the generic proxy
+/// writes (a TMA copy of a buffer parameter the kernel stores into).
 void DeviceLowering::proxyFence(Location loc) {
+  if (asyncGlobalAfterGeneric) {
+    NVVM::FenceProxyOp::create(b, loc, NVVM::ProxyKind::async,
+                               NVVM::SharedSpaceAttr());
+    return;
+  }
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -621,7 +690,9 @@ LogicalResult DeviceLowering::lowerFence(FenceOp fence) {
            << "orders asynchronous timelines; only fences after in-order "
               "accesses, to in-order accesses or the async proxy, and "
               "wgmma fences are lowered yet";
-  if (toAsyncProxy)
+  // Also before an in-order fence where shared memory written through the
+  // generic proxy is reused by TMA copies (reuseProxyFence).
+  if (toAsyncProxy || asyncWritesReuseGeneric)
     proxyFence(loc);
   if (clusterSize > 1 && n == blockDim * clusterSize) {
     clusterBarrier(loc);

@@ -367,8 +367,11 @@ LogicalResult DeviceLowering::lowerDevice(DeviceFunctionOp device) {
   // A task that uses shared memory ends with its CTA's threads meeting
   // (the synchronization check assumes it): the next task of this CTA
   // reuses that memory. Other task-local memory is per thread.
-  if (usesSharedMemory)
+  if (usesSharedMemory) {
+    if (asyncWritesReuseGeneric)
+      proxyFence(loc);
     ctaBarrier(loc);
+  }
   return success();
 }
 

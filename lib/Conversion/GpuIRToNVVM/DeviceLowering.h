@@ -162,13 +162,24 @@ private:
   llvm::SetVector<Value> asyncRegisters;
   void noteAsyncRegisters(InstrOpInterface instr);
   bool arrivesByWholeWarps(ArriveOp arrive);
-  /// The shared buffers (their allocations) that some thread writes
-  /// through the generic proxy (a write, a reduction, or an instruction
-  /// other than a TMA copy).
-  llvm::SmallPtrSet<Value, 8> genericSharedWrites;
-  void collectGenericSharedWrites(DeviceFunctionOp device);
+  /// The shared buffers (their allocations) and buffer parameters that
+  /// some thread writes through the generic proxy (a write, a reduction,
+  /// or an instruction other than a TMA copy).
+  llvm::SmallPtrSet<Value, 8> genericWrites;
+  /// Whether a TMA copy accesses a buffer parameter that the generic proxy
+  /// writes: proxy fences then cover global memory too.
+  bool asyncGlobalAfterGeneric = false;
+  /// Whether a TMA copy writes shared bytes that a buffer of another
+  /// lifetime (the CTA's previous task, a sibling block) may have written
+  /// through the generic proxy: the check orders such reuse in time only
+  /// (a barrier), which does not order accesses of different proxies, so
+  /// every in-order fence, in-order arrive and task-end barrier is then
+  /// preceded by fence.proxy.async.
+  bool asyncWritesReuseGeneric = false;
+  void collectGenericWrites(DeviceFunctionOp device);
+  bool mayAlias(Value a, Value b);
   /// Whether the threads that await `barrier` may access, after the await,
-  /// a shared buffer some thread writes through the generic proxy (with
+  /// a buffer (or shared bytes) some thread writes through the generic proxy (with
   /// `asyncOnly`, through the async proxy): only then must an arrive on it
   /// publish such writes (fence.proxy.async, a cluster-scope release).
   bool awaitersTouchGenericWrites(Value barrier, bool asyncOnly);

@@ -688,3 +688,48 @@ gpuir.proc @multicast_not_over_ctas(%n: index, %A: memref<64x64xbf16, #gpuir.gme
     }
   }
 }
+
+// -----
+
+// TMA needs its shared address 128-byte aligned: a store from rows 1..64 of
+// a buffer of 32-byte rows starts 32 bytes in (found by review).
+gpuir.proc @tma_unaligned(%n: index,
+    %C: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64, 16)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %Cs = gpuir.alloc : memref<65x16xbf16, #gpuir.smem>
+      %g = gpuir.alloc : !gpuir.barrier<tma_store_group>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %w = gpuir.window %C[%t * 64 : %t * 64 + 64, 0 : 16] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        %s = gpuir.window %Cs[1 : 65, 0 : 16] : memref<65x16xbf16, #gpuir.smem> -> memref<64x16xbf16, strided<[16, 1], offset: 16>, #gpuir.smem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op cannot prove that its shared operand starts at a multiple of 128 bytes, which TMA needs: its window's start in dimension 0 must be a multiple of 4}}
+        gpuir.sm90a.tma_store %w, %s : memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x16xbf16, strided<[16, 1], offset: 16>, #gpuir.smem>
+        gpuir.arrive tma_to_gmem_async >> %g : !gpuir.barrier<tma_store_group>
+        gpuir.await %g, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+      }
+    }
+  }
+}
+
+// -----
+
+// The same for a TMA load into a window of plain shared memory (rows of 32
+// bytes) at a row that moves by 1.
+gpuir.proc @tma_load_unaligned(%n: index,
+    %A: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64, 16)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %As = gpuir.alloc : memref<66x16xbf16, #gpuir.smem>
+      %bar = gpuir.alloc : !gpuir.barrier<mbarrier>
+      gpuir.for %r = 0 to 2 : seq {
+        gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+          %g = gpuir.window %A[%t * 64 : %t * 64 + 64, 0 : 16] : memref<?x?xbf16, #gpuir.gmem> -> memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+          %s = gpuir.window %As[%r : %r + 64, 0 : 16] : memref<66x16xbf16, #gpuir.smem> -> memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>
+          // expected-error @+1 {{'gpuir.sm90a.tma_load' op cannot prove that its shared operand starts at a multiple of 128 bytes, which TMA needs: its window's start in dimension 0 must be a multiple of 4}}
+          gpuir.sm90a.tma_load %s, %g >> %bar : memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>, memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier>
+        }
+        gpuir.await %bar, cuda_in_order : !gpuir.barrier<mbarrier>
+      }
+    }
+  }
+}

@@ -17,6 +17,11 @@
 // RUN: sed 's/gpuir.write %%v, %%T\[%%i floordiv 2, (%%i mod 2) \* 32 + %%j\] : memref<64x64xbf16, #gpuir.smem>/gpuir.write %%v, %%S[%%k mod 2, %%i floordiv 2, (%%i mod 2) * 32 + %%j] : memref<2x64x64xbf16, #gpuir.smem>/' %s > %t.mlir
 // RUN: rake-opt %t.mlir --rake-check > /dev/null
 // RUN: rake-translate --gpuir-to-ptx %t.mlir | FileCheck %s --check-prefix=FENCE
+// (The stage is also a buffer that TMA writes after generic writes of an
+// earlier task: every barrier of the task's end gets the fence too.)
+// FENCE: fence.proxy.async.shared::cta;
+// FENCE-NEXT: barrier.sync 0;
+// FENCE: mbarrier.try_wait.parity
 // FENCE: fence.proxy.async.shared::cta;
 // FENCE-NEXT: bar.warp.sync
 // FENCE: mbarrier.arrive.shared.b64

@@ -30,3 +30,16 @@
 // PTX-NEXT: cp.async.bulk.commit_group;
 // PTX-NEXT: cp.async.bulk.wait_group 0;
 // PTX-NOT: wait_group.read
+
+// When the kernel also stores into C with plain stores, the TMA store's
+// async-proxy writes of C must be ordered after them: the fence before the
+// store then covers every state space (fence.proxy.async, not only
+// .shared::cta), so global memory is ordered across the proxies too (found
+// by review). The check accepts the program: the fence is the program's.
+// RUN: sed 's|          gpuir.write %%v, %%Cs\[%%i floordiv 2, (%%i mod 2) \* 16 + %%j\] : memref<64x32xf32, #gpuir.smem>|&\n          %%z = arith.constant 0.0 : f32\n          gpuir.write %%z, %%C[%%t * 64 + %%i floordiv 2, (%%i mod 2) * 16 + %%j] : memref<?x?xf32, #gpuir.gmem>|' %rake_src/test/GPU/Inputs/tma_store_tiles.mlir > %t.global.mlir
+// RUN: rake-opt %t.global.mlir --rake-check > /dev/null
+// RUN: rake-translate --gpuir-to-ptx %t.global.mlir | FileCheck %s --check-prefix=GLOBAL
+// GLOBAL: st.global
+// GLOBAL: fence.proxy.async;
+// GLOBAL-NEXT: bar.sync 0;
+// GLOBAL: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group

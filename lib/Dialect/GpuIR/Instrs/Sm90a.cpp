@@ -17,6 +17,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
@@ -414,6 +416,45 @@ int64_t TmaLoadOp::getSwizzle() {
 
 bool TmaLoadOp::isMulticast() { return memrefOf(getDst()).getRank() == 3; }
 
+/// TMA reads and writes shared memory at 128-byte aligned addresses. Code
+/// generation places every shared buffer at a multiple of 128 bytes
+/// (SharedMemoryLayout), so a plain (unswizzled) operand is aligned when it
+/// is a whole buffer or a window of one whose start moves the address by
+/// multiples of 128 bytes in every dimension (a multicast's leading
+/// dimension of CTAs names each CTA's own part and moves nothing).
+static LogicalResult checkPlainTmaStart(Operation *op, Value operand,
+                                        bool multicast) {
+  auto window = operand.getDefiningOp<WindowOp>();
+  if (!window) {
+    if (operand.getDefiningOp<AllocOp>())
+      return success();
+    return op->emitOpError() << "takes a shared operand that is not a buffer "
+                                "or one window of a buffer; TMA needs its "
+                                "address 128-byte aligned";
+  }
+  if (!window.getSource().getDefiningOp<AllocOp>())
+    return op->emitOpError() << "takes a window of a window of shared memory; "
+                                "code generation needs one window of the "
+                                "buffer to prove its address 128-byte aligned";
+  auto source = cast<MemRefType>(window.getSource().getType());
+  int64_t bytes = std::max<int64_t>(1, source.getElementTypeBitWidth() / 8);
+  SmallVector<AffineExpr> starts = window.getStarts();
+  int64_t stride = 1;
+  for (int64_t d = source.getRank() - 1; d >= 0; --d) {
+    int64_t step = stride * bytes;
+    int64_t need = 128 / std::gcd<int64_t>(step, 128);
+    if (need > 1 && !(multicast && d == 0) &&
+        !alwaysMultipleOf(starts[d], need))
+      return op->emitOpError()
+             << "cannot prove that its shared operand starts at a multiple "
+                "of 128 bytes, which TMA needs: its window's start in "
+                "dimension "
+             << d << " must be a multiple of " << need;
+    stride *= source.getDimSize(d);
+  }
+  return success();
+}
+
 /// The box rules a TMA copy shares in both directions: the same static
 /// rows x cols box of scalars in shared memory (contiguous row-major rows,
 /// of 128 bytes in the 128-byte swizzle) and in a global window (rows of
@@ -606,8 +647,8 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
     return failure();
   Value mbarrier = kernel.getBarrierAddress(*this, *done);
   Value col = starts[1], row = starts[0];
-  if (isSwizzled(memrefOf(getDst())) &&
-      failed(checkSwizzledStart(*this, getDst())))
+  if (isSwizzled(memrefOf(getDst())) ? failed(checkSwizzledStart(*this, getDst()))
+                                      : failed(checkPlainTmaStart(*this, getDst(), isMulticast())))
     return failure();
   auto [base, bytes] = viewAddress(b, loc, dst);
   Value addr = arith::AddIOp::create(b, loc, base, bytes);
@@ -701,8 +742,8 @@ LogicalResult TmaStoreOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
   FailureOr<Value> tensorMap = kernel.getTensorMap(*this);
   if (failed(tensorMap))
     return failure();
-  if (isSwizzled(memrefOf(getSrc())) &&
-      failed(checkSwizzledStart(*this, getSrc())))
+  if (isSwizzled(memrefOf(getSrc())) ? failed(checkSwizzledStart(*this, getSrc()))
+                                      : failed(checkPlainTmaStart(*this, getSrc(), false)))
     return failure();
   Value src = operands[getSrcMutable().getOperandNumber()];
   auto [base, bytes] = viewAddress(b, loc, src);
