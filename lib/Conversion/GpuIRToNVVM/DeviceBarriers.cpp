@@ -481,6 +481,19 @@ bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
   return found;
 }
 
+/// Whether some arrive on the barrier comes from other CTAs (an interval
+/// over the cluster's CTAs) with a release at cluster scope: its awaits
+/// must then acquire at cluster scope.
+bool DeviceLowering::acquiresAtClusterScope(Value barrier) {
+  bool remote = false;
+  for (Operation *user : barrier.getUsers())
+    if (auto arrive = dyn_cast<ArriveOp>(user))
+      for (Attribute intervals : arrive.getIntervals())
+        remote |= llvm::is_contained(
+            cast<DenseBoolArrayAttr>(intervals).asArrayRef(), true);
+  return remote && awaitersTouchGenericWrites(barrier, /*asyncOnly=*/false);
+}
+
 /// fence.proxy.async for the CTA's shared memory, or for every state space
 /// where the async proxy also accesses global memory the generic proxy
 /// writes (a TMA copy of a buffer parameter the kernel stores into).
@@ -654,9 +667,32 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   Value bit = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, bits, shift), one);
   Value parity = arith::TruncIOp::create(b, loc, b.getI1Type(), bit);
-  Value ticks = arith::ConstantIndexOp::create(b, loc, 10000000);
-  nvgpu::MBarrierTryWaitParityOp::create(b, loc, bar.group, parity, ticks,
-                                         element);
+  if (acquiresAtClusterScope(await.getBarrier())) {
+    // Other CTAs' releases at cluster scope publish their writes to this
+    // one: the wait acquires at cluster scope too (mbarrier.try_wait's
+    // default .acquire.cta would not synchronize with them).
+    Value addr = mbarrierPointer(bar, element, loc);
+    Value phase = arith::ExtUIOp::create(b, loc, i32, parity);
+    Value limit = arith::ConstantIntOp::create(b, loc, i32, 10000000);
+    auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(b.createBlock(&loop.getBefore()));
+      Value done = NVVM::MBarrierTryWaitOp::create(
+          b, loc, b.getI1Type(), addr, phase, limit,
+          NVVM::MemScopeKindAttr::get(b.getContext(),
+                                      NVVM::MemScopeKind::CLUSTER));
+      Value notDone = arith::XOrIOp::create(
+          b, loc, done, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+      scf::ConditionOp::create(b, loc, notDone, ValueRange{});
+      b.setInsertionPointToStart(b.createBlock(&loop.getAfter()));
+      scf::YieldOp::create(b, loc);
+    }
+  } else {
+    Value ticks = arith::ConstantIndexOp::create(b, loc, 10000000);
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, bar.group, parity, ticks,
+                                           element);
+  }
   Value flipped = arith::XOrIOp::create(
       b, loc, bits, arith::ShLIOp::create(b, loc, one, shift));
   memref::StoreOp::create(b, loc, flipped, bar.parity, ValueRange{});

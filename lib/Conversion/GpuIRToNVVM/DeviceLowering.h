@@ -178,6 +178,7 @@ private:
   bool asyncWritesReuseGeneric = false;
   void collectGenericWrites(DeviceFunctionOp device);
   bool mayAlias(Value a, Value b);
+  bool acquiresAtClusterScope(Value barrier);
   /// Whether the threads that await `barrier` may access, after the await,
   /// a buffer (or shared bytes) some thread writes through the generic proxy (with
   /// `asyncOnly`, through the async proxy): only then must an arrive on it
