@@ -21,3 +21,13 @@
 // RUN: sed 's/%%sBt = gpuir.window %%Bs\[0 : 2, %%k mod 4, %%c \* 128 : %%c \* 128 + 128/%%sBt = gpuir.window %%Bs[0 : 2, %%k mod 4, 0 : 128/' %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir > %t.half.mlir
 // RUN: not rake-opt %t.half.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=HALF
 // HALF: error: WAW hazard: thread 384 of task 0 write Bs[0:2, 0, 0:128, 0:64] on tma_to_smem_async, written by thread 0 of task 0 on tma_to_smem_async without synchronization that orders it before
+
+// A CTA barrier where the cluster barrier is needed (the TMA-store cluster
+// GEMM, bench/gemm/gemm_128x256_g4c2s_bf16.mlir): each CTA meets only its
+// own threads after the epilogue, so the buffers shared out over the
+// cluster are freed (and refilled by the next task's multicasts) while the
+// other CTA may still use them.
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x256_g4c2s_bf16.mlir --rake-check > /dev/null
+// RUN: sed -e '/gpuir.arrive cuda_in_order >> %%cs : !gpuir.barrier<cluster_sync>/d' -e 's/gpuir.await %%cs, cuda_in_order : !gpuir.barrier<cluster_sync>/gpuir.for %%cc = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> { gpuir.fence cuda_in_order -> cuda_in_order }/' %rake_src/bench/gemm/gemm_128x256_g4c2s_bf16.mlir > %t.ctasync.mlir
+// RUN: not rake-opt %t.ctasync.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=CTASYNC
+// CTASYNC: error: free without sync: Cs is freed while a read of Cs[0, 0, 0, 0, 0:64, 0:16] by thread 128 of task 0 on tma_to_gmem_async may still be unordered with the threads that free it (at Mg = 1, Nt = 2, Kt = 7)
