@@ -2,7 +2,15 @@
 """Writes the warp-specialized Hopper GEMMs of bench/gemm (GpuIR text).
 
   make_gemm.py NAME --tile BMxBN [--consumers C] [--stages S] [--group G]
-               [--in bf16|tf32] [--out f32|bf16] > NAME.mlir
+               [--tiles T] [--cluster 2] [--in bf16|tf32] [--out f32|bf16]
+               [--store st|tma] [--split 2 --mtiles MT] > NAME.mlir
+
+--tiles T: T tiles down M a task (the producer runs ahead into the next);
+--cluster 2: clusters of two CTAs sharing B by TMA multicast; --store tma:
+the epilogue through staging buffers in shared memory and TMA stores
+(--store st, the default: a plain store per element); --split 2 --mtiles
+MT: K split in two for M = MT BM, f32 partial planes that
+splitk_sum2_bf16.mlir adds. variants.txt lists the kernels checked in.
 
 C = A Bt^T: A is M x K, Bt is N x K (B transposed), both row-major, bf16
 or (--in tf32) f32 multiplied as tf32 (the tensor cores read an f32 without

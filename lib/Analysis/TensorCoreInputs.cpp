@@ -12,14 +12,6 @@ using namespace mlir::rake::gpuir;
 
 namespace {
 
-/// The buffer a memref value views: through windows to a parameter or an
-/// allocation.
-Value rootOf(Value v) {
-  while (auto window = v.getDefiningOp<WindowOp>())
-    v = window.getSource();
-  return v;
-}
-
 /// The input format of a multiplicand of element type `t` ("" for none the
 /// profiles name).
 StringRef formatOf(Type t, bool isUnsigned) {
@@ -45,7 +37,7 @@ void valueSources(Value v, llvm::SetVector<Value> &out,
   if (!def || !seen.insert(def).second)
     return;
   if (auto read = dyn_cast<ReadOp>(def)) {
-    out.insert(rootOf(read.getMemref()));
+    out.insert(viewedBuffer(read.getMemref()));
     return;
   }
   for (Value operand : def->getOperands())
@@ -63,16 +55,16 @@ mlir::rake::tensorCoreInputFormats(ProcOp proc) {
   proc.walk([&](Operation *op) {
     if (auto write = dyn_cast<WriteOp>(op)) {
       llvm::DenseSet<Operation *> seen;
-      valueSources(write.getValue(), sources[rootOf(write.getMemref())], seen);
+      valueSources(write.getValue(), sources[viewedBuffer(write.getMemref())], seen);
     } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
       llvm::DenseSet<Operation *> seen;
-      valueSources(reduce.getValue(), sources[rootOf(reduce.getMemref())],
+      valueSources(reduce.getValue(), sources[viewedBuffer(reduce.getMemref())],
                    seen);
     } else if (auto instr = dyn_cast<InstrOpInterface>(op)) {
       // Written parameters take data from every read one.
       SmallVector<Value> reads, writes;
       for (const InstrParam &p : instr.getParams()) {
-        Value buffer = rootOf(op->getOperand(p.operandIndex));
+        Value buffer = viewedBuffer(op->getOperand(p.operandIndex));
         if (p.access != AccessMode::write)
           reads.push_back(buffer);
         if (p.access != AccessMode::read)
@@ -105,7 +97,7 @@ mlir::rake::tensorCoreInputFormats(ProcOp proc) {
       continue;
     // Every buffer the multiplicand's values come from, transitively.
     llvm::SetVector<Value> reached;
-    reached.insert(rootOf(operand));
+    reached.insert(viewedBuffer(operand));
     for (size_t i = 0; i < reached.size(); ++i) {
       auto it = sources.find(reached[i]);
       if (it != sources.end())

@@ -339,13 +339,6 @@ bool DeviceLowering::arrivesByWholeWarps(ArriveOp arrive) {
   return n > 0 && n % 32 == 0 && isAlignedBlock(*scope, n);
 }
 
-/// The allocation a buffer value views (through windows).
-static Value rootBuffer(Value v) {
-  while (auto window = v.getDefiningOp<WindowOp>())
-    v = window.getSource();
-  return v;
-}
-
 static bool isShared(Value v) {
   auto t = dyn_cast<MemRefType>(v.getType());
   auto mem = t ? dyn_cast_or_null<MemoryTypeAttrInterface>(t.getMemorySpace())
@@ -368,19 +361,19 @@ static void forEachMemoryAccess(
                                  QualTimeline::tma_to_gmem_async |
                                  QualTimeline::wgmma_async_smem;
   auto relevant = [](Value v) {
-    return isShared(v) || isGlobalParam(rootBuffer(v));
+    return isShared(v) || isGlobalParam(viewedBuffer(v));
   };
   if (auto access = dyn_cast<AccessOpInterface>(op)) {
     if (access.getAccessKind() != AccessKind::Window &&
         relevant(access.getBuffer()))
-      fn(rootBuffer(access.getBuffer()), false,
+      fn(viewedBuffer(access.getBuffer()), false,
          access.getAccessKind() != AccessKind::Read);
     return;
   }
   if (auto instr = dyn_cast<InstrOpInterface>(op))
     for (const InstrParam &p : instr.getParams())
       if (Value v = op->getOperand(p.operandIndex); relevant(v))
-        fn(rootBuffer(v), bitEnumContainsAny(p.qual, async),
+        fn(viewedBuffer(v), bitEnumContainsAny(p.qual, async),
            p.access != AccessMode::read);
 }
 
@@ -547,9 +540,7 @@ void DeviceLowering::noteAsyncRegisters(InstrOpInterface instr) {
     if (p.access == AccessMode::read ||
         !bitEnumContainsAny(p.qual, QualTimeline::wgmma_async_rmem_d))
       continue;
-    Value root = instr->getOperand(p.operandIndex);
-    while (auto window = root.getDefiningOp<WindowOp>())
-      root = window.getSource();
+    Value root = viewedBuffer(instr->getOperand(p.operandIndex));
     if (Value local = map.lookupOrNull(root))
       asyncRegisters.insert(local);
   }

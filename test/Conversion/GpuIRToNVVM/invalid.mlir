@@ -733,3 +733,61 @@ gpuir.proc @tma_load_unaligned(%n: index,
     }
   }
 }
+
+// -----
+
+// A TMA store's tensor map describes its destination, one window of a
+// two-dimensional row-major buffer parameter (KernelABI).
+gpuir.proc @whole(%n: index, %C: memref<64x32xf32, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %Cs = gpuir.alloc : memref<64x32xf32, #gpuir.smem>
+      %g = gpuir.alloc : !gpuir.barrier<tma_store_group>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op copies to a box that is not one window of a buffer parameter of the procedure; the tensor map describes a parameter}}
+        gpuir.sm90a.tma_store %C, %Cs : memref<64x32xf32, #gpuir.gmem>, memref<64x32xf32, #gpuir.smem>
+        gpuir.arrive tma_to_gmem_async >> %g : !gpuir.barrier<tma_store_group>
+        gpuir.await %g, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+      }
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @rank3(%n: index, %C: memref<4x64x32xf32, #gpuir.gmem>) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to 4 : cuda_tasks {
+      %Cs = gpuir.alloc : memref<64x32xf32, #gpuir.smem>
+      %g = gpuir.alloc : !gpuir.barrier<tma_store_group>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %w = gpuir.window %C[%t, 0 : 64, 0 : 32] : memref<4x64x32xf32, #gpuir.gmem> -> memref<64x32xf32, strided<[32, 1], offset: ?>, #gpuir.gmem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op copies to parameter #1 of type 'memref<4x64x32xf32, #gpuir.gmem>'; code generation makes tensor maps of two-dimensional row-major buffers}}
+        gpuir.sm90a.tma_store %w, %Cs : memref<64x32xf32, strided<[32, 1], offset: ?>, #gpuir.gmem>, memref<64x32xf32, #gpuir.smem>
+        gpuir.arrive tma_to_gmem_async >> %g : !gpuir.barrier<tma_store_group>
+        gpuir.await %g, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+      }
+    }
+  }
+}
+
+// -----
+
+// The alignment proof reads one window of the buffer.
+gpuir.proc @winwin(%n: index, %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 64, 32)>}) {
+  gpuir.device_function block(128) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %Cs = gpuir.alloc : memref<2x64x32xf32, #gpuir.smem>
+      %g = gpuir.alloc : !gpuir.barrier<tma_store_group>
+      gpuir.for %i = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+        %w = gpuir.window %C[%t * 64 : %t * 64 + 64, 0 : 32] : memref<?x?xf32, #gpuir.gmem> -> memref<64x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>
+        %s1 = gpuir.window %Cs[1, 0 : 64, 0 : 32] : memref<2x64x32xf32, #gpuir.smem> -> memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpuir.smem>
+        %s2 = gpuir.window %s1[0 : 64, 0 : 32] : memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpuir.smem> -> memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpuir.smem>
+        // expected-error @+1 {{'gpuir.sm90a.tma_store' op takes a window of a window of shared memory; code generation needs one window of the buffer to prove its address 128-byte aligned}}
+        gpuir.sm90a.tma_store %w, %s2 : memref<64x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x32xf32, strided<[32, 1], offset: 2048>, #gpuir.smem>
+        gpuir.arrive tma_to_gmem_async >> %g : !gpuir.barrier<tma_store_group>
+        gpuir.await %g, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+      }
+    }
+  }
+}

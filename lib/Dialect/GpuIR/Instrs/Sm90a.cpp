@@ -400,21 +400,49 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
 }
 
 //===----------------------------------------------------------------------===//
-// tma_load
+// What tma_load and tma_store share
 //===----------------------------------------------------------------------===//
 
-int64_t TmaLoadOp::getBytes() {
-  MemRefType t = memrefOf(getSrc());
+/// The bytes of a box.
+static int64_t boxBytes(Value box) {
+  MemRefType t = memrefOf(box);
   return t.getNumElements() * t.getElementTypeBitWidth() / 8;
 }
 
-int64_t TmaLoadOp::getSwizzle() {
+/// The swizzle of a shared operand in bytes (0: none).
+static int64_t swizzleOf(Value shared) {
   auto swizzled =
-      dyn_cast_or_null<SmemSwizzledAttr>(memrefOf(getDst()).getMemorySpace());
+      dyn_cast_or_null<SmemSwizzledAttr>(memrefOf(shared).getMemorySpace());
   return swizzled ? swizzled.getBytes() : 0;
 }
 
-bool TmaLoadOp::isMulticast() { return memrefOf(getDst()).getRank() == 3; }
+/// The sequential copy of a rows x cols box from `src` into `dst` (at
+/// `lead` before the box's coordinates in dst).
+static void copyBox(OpBuilder &b, Location loc, Value dst, Value src,
+                    ValueRange lead) {
+  MemRefType t = memrefOf(src);
+  forRange(b, loc, t.getDimSize(0), [&](Value r) {
+    forRange(b, loc, t.getDimSize(1), [&](Value c) {
+      SmallVector<Value> at(lead);
+      at.append({r, c});
+      memref::StoreOp::create(
+          b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
+          at);
+    });
+  });
+}
+
+/// The box's start in its global buffer (the window `global`), innermost
+/// first (column, row), as the instruction takes it.
+static SmallVector<Value> tmaBoxStart(Location loc, Value global,
+                                      DeviceKernel &kernel) {
+  auto window = global.getDefiningOp<WindowOp>();
+  SmallVector<Value> starts;
+  for (AffineExpr start : window.getStarts())
+    starts.push_back(kernel.getControlValueI32(
+        loc, start, window.getMap().getNumDims(), window.getIndices()));
+  return {starts[1], starts[0]};
+}
 
 /// TMA reads and writes shared memory at 128-byte aligned addresses. Code
 /// generation places every shared buffer at a multiple of 128 bytes
@@ -453,6 +481,25 @@ static LogicalResult checkPlainTmaStart(Operation *op, Value operand,
     stride *= source.getDimSize(d);
   }
   return success();
+}
+
+/// The CTA's shared address of a TMA copy's shared operand (`operand`, as
+/// lowered: `lowered`), refused unless provably aligned as TMA needs it.
+static FailureOr<Value> tmaSharedPointer(OpBuilder &b, Operation *op,
+                                         Value operand, Value lowered,
+                                         bool multicast) {
+  if (isSwizzled(memrefOf(operand))
+          ? failed(checkSwizzledStart(op, operand))
+          : failed(checkPlainTmaStart(op, operand, multicast)))
+    return failure();
+  Location loc = op->getLoc();
+  auto [base, bytes] = viewAddress(b, loc, lowered);
+  Value addr = arith::AddIOp::create(b, loc, base, bytes);
+  return LLVM::IntToPtrOp::create(
+             b, loc, LLVM::LLVMPointerType::get(op->getContext(), 3),
+             arith::IndexCastOp::create(b, loc, b.getI64Type(), addr)
+                 .getResult())
+      .getResult();
 }
 
 /// The box rules a TMA copy shares in both directions: the same static
@@ -502,6 +549,16 @@ static LogicalResult verifyTmaBox(Operation *op, MemRefType smem,
            << smemName << "'s rows are " << rowBytes << " bytes";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// tma_load
+//===----------------------------------------------------------------------===//
+
+int64_t TmaLoadOp::getBytes() { return boxBytes(getSrc()); }
+
+int64_t TmaLoadOp::getSwizzle() { return swizzleOf(getDst()); }
+
+bool TmaLoadOp::isMulticast() { return memrefOf(getDst()).getRank() == 3; }
 
 LogicalResult TmaLoadOp::verify() {
   MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
@@ -597,25 +654,13 @@ void TmaLoadOp::getTrailingBarrierCoords(SmallVectorImpl<Value> &indices,
 LogicalResult TmaLoadOp::buildSequential(OpBuilder &b, ValueRange operands) {
   Location loc = getLoc();
   Value dst = operands[0], src = operands[1];
-  MemRefType t = memrefOf(src);
-  auto copy = [&](ValueRange lead) {
-    forRange(b, loc, t.getDimSize(0), [&](Value r) {
-      forRange(b, loc, t.getDimSize(1), [&](Value c) {
-        SmallVector<Value> at(lead);
-        at.append({r, c});
-        memref::StoreOp::create(
-            b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
-            at);
-      });
-    });
-  };
   if (!isMulticast()) {
-    copy({});
+    copyBox(b, loc, dst, src, {});
     return success();
   }
   // Into each destination CTA's part.
   forRange(b, loc, memrefOf(getDst()).getDimSize(0),
-           [&](Value cta) { copy(cta); });
+           [&](Value cta) { copyBox(b, loc, dst, src, cta); });
   return success();
 }
 
@@ -636,32 +681,23 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
       kernel.expectBytes(*this, getBytes(), getDst());
   if (failed(done))
     return failure();
-  auto window = getSrc().getDefiningOp<WindowOp>();
-  SmallVector<Value> starts;
-  for (AffineExpr start : window.getStarts())
-    starts.push_back(kernel.getControlValueI32(
-        loc, start, window.getMap().getNumDims(), window.getIndices()));
-  Value dst = operands[getDstMutable().getOperandNumber()];
+  SmallVector<Value> start = tmaBoxStart(loc, getSrc(), kernel);
   FailureOr<Value> tensorMap = kernel.getTensorMap(*this);
   if (failed(tensorMap))
     return failure();
   Value mbarrier = kernel.getBarrierAddress(*this, *done);
-  Value col = starts[1], row = starts[0];
-  if (isSwizzled(memrefOf(getDst())) ? failed(checkSwizzledStart(*this, getDst()))
-                                      : failed(checkPlainTmaStart(*this, getDst(), isMulticast())))
+  FailureOr<Value> ptr = tmaSharedPointer(
+      b, *this, getDst(), operands[getDstMutable().getOperandNumber()],
+      isMulticast());
+  if (failed(ptr))
     return failure();
-  auto [base, bytes] = viewAddress(b, loc, dst);
-  Value addr = arith::AddIOp::create(b, loc, base, bytes);
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), addr).getResult());
   // The CTA's own shared memory, addressed in the cluster's window
   // (shared::cluster, address space 7), as the instruction takes it; a
   // multicast lands at the same offset in each CTA of the mask.
   Value clusterPtr = LLVM::AddrSpaceCastOp::create(
-      b, loc, LLVM::LLVMPointerType::get(getContext(), 7), ptr);
+      b, loc, LLVM::LLVMPointerType::get(getContext(), 7), *ptr);
   NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-      b, loc, clusterPtr, *tensorMap, ValueRange{col, row}, mbarrier,
+      b, loc, clusterPtr, *tensorMap, start, mbarrier,
       ValueRange{}, done->ctaMask, Value(), NVVM::TMALoadMode::TILE,
       /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), Value());
   return success();
@@ -671,16 +707,9 @@ LogicalResult TmaLoadOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
 // tma_store
 //===----------------------------------------------------------------------===//
 
-int64_t TmaStoreOp::getBytes() {
-  MemRefType t = memrefOf(getSrc());
-  return t.getNumElements() * t.getElementTypeBitWidth() / 8;
-}
+int64_t TmaStoreOp::getBytes() { return boxBytes(getSrc()); }
 
-int64_t TmaStoreOp::getSwizzle() {
-  auto swizzled =
-      dyn_cast_or_null<SmemSwizzledAttr>(memrefOf(getSrc()).getMemorySpace());
-  return swizzled ? swizzled.getBytes() : 0;
-}
+int64_t TmaStoreOp::getSwizzle() { return swizzleOf(getSrc()); }
 
 LogicalResult TmaStoreOp::verify() {
   MemRefType dst = memrefOf(getDst()), src = memrefOf(getSrc());
@@ -710,16 +739,7 @@ SmallVector<InstrParam> TmaStoreOp::getParams() {
 }
 
 LogicalResult TmaStoreOp::buildSequential(OpBuilder &b, ValueRange operands) {
-  Location loc = getLoc();
-  Value dst = operands[0], src = operands[1];
-  MemRefType t = memrefOf(src);
-  forRange(b, loc, t.getDimSize(0), [&](Value r) {
-    forRange(b, loc, t.getDimSize(1), [&](Value c) {
-      memref::StoreOp::create(
-          b, loc, memref::LoadOp::create(b, loc, src, ValueRange{r, c}), dst,
-          ValueRange{r, c});
-    });
-  });
+  copyBox(b, getLoc(), operands[0], operands[1], {});
   return success();
 }
 
@@ -734,26 +754,18 @@ LogicalResult TmaStoreOp::buildDevice(OpBuilder &, ValueRange, Value) {
 LogicalResult TmaStoreOp::buildDeviceInKernel(OpBuilder &b, ValueRange operands,
                                               DeviceKernel &kernel) {
   Location loc = getLoc();
-  auto window = getDst().getDefiningOp<WindowOp>();
-  SmallVector<Value> starts;
-  for (AffineExpr start : window.getStarts())
-    starts.push_back(kernel.getControlValueI32(
-        loc, start, window.getMap().getNumDims(), window.getIndices()));
+  SmallVector<Value> start = tmaBoxStart(loc, getDst(), kernel);
   FailureOr<Value> tensorMap = kernel.getTensorMap(*this);
   if (failed(tensorMap))
     return failure();
-  if (isSwizzled(memrefOf(getSrc())) ? failed(checkSwizzledStart(*this, getSrc()))
-                                      : failed(checkPlainTmaStart(*this, getSrc(), false)))
+  FailureOr<Value> ptr = tmaSharedPointer(
+      b, *this, getSrc(), operands[getSrcMutable().getOperandNumber()],
+      /*multicast=*/false);
+  if (failed(ptr))
     return failure();
-  Value src = operands[getSrcMutable().getOperandNumber()];
-  auto [base, bytes] = viewAddress(b, loc, src);
-  Value addr = arith::AddIOp::create(b, loc, base, bytes);
-  Value ptr = LLVM::IntToPtrOp::create(
-      b, loc, LLVM::LLVMPointerType::get(getContext(), 3),
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), addr).getResult());
   NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-      b, loc, *tensorMap, ptr, ValueRange{starts[1], starts[0]}, Value(),
-      NVVM::TMAStoreMode::TILE, Value());
+      b, loc, *tensorMap, *ptr, start, Value(), NVVM::TMAStoreMode::TILE,
+      Value());
   return success();
 }
 

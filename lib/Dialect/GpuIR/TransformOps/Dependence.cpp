@@ -9,12 +9,6 @@ using namespace mlir::rake;
 using namespace mlir::rake::gpuir;
 using presburger::BoundType;
 
-static Value rootOf(Value v) {
-  while (auto window = v.getDefiningOp<WindowOp>())
-    v = window.getSource();
-  return v;
-}
-
 std::string mlir::rake::gpuir::controlName(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
@@ -58,7 +52,7 @@ LogicalResult mlir::rake::gpuir::collectAccesses(Operation *stmt,
                                                  Refusal &why) {
   WalkResult result = stmt->walk([&](Operation *op) -> WalkResult {
     auto add = [&](Value operand, AccessMode mode, bool whole) {
-      out.push_back({op, operand, mode, whole, rootOf(operand)});
+      out.push_back({op, operand, mode, whole, viewedBuffer(operand)});
     };
     if (auto access = dyn_cast<AccessOpInterface>(op);
         access && access.isElementAccess()) {

@@ -205,4 +205,14 @@ enum class AccessKind { Read, Write, Reduce, Window };
 #define GET_OP_CLASSES
 #include "Rake/Dialect/GpuIR/IR/Ops.h.inc"
 
+namespace mlir::rake::gpuir {
+/// The buffer a memref value views: through windows to a parameter or an
+/// allocation.
+inline Value viewedBuffer(Value v) {
+  while (auto window = v.getDefiningOp<WindowOp>())
+    v = window.getSource();
+  return v;
+}
+} // namespace mlir::rake::gpuir
+
 #endif // RAKE_DIALECT_GPUIR_IR_GPUIR_H
