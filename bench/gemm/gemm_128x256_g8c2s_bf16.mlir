@@ -8,7 +8,8 @@
 // a quarter of its 64 x 256 part into one of its two staging buffers (boxes
 // of 64 x 16, rows of 32 bytes), fences the generic-proxy writes to the async
 // proxy, and its first thread stores the boxes and commits them as a bulk
-// group, waiting for the group before last before a buffer is written again.
+// group; before a buffer is written again it waits until the group before
+// last has read it (wait_group.read: the global writes may still be in flight).
 // A task is a cluster of 2 CTAs, each a 128x256 tile down M of the same
 // columns: each CTA's producer loads its A and 1/2 of the B slice, which it
 // multicasts into the stage of every CTA (completing on each one's full
@@ -99,7 +100,7 @@ gpuir.proc @gemm_128x256_g8c2s_bf16(%Mg: index, %Nt: index, %Kt: index,
                   // Buffer q mod 2 is free again once the group of quarter q - 2 is done.
                   gpuir.if %q >= 2 {
                     gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-                      gpuir.await %st, cuda_in_order, outstanding(1) : !gpuir.barrier<tma_store_group>
+                      gpuir.await %st, cuda_in_order, outstanding(1), read : !gpuir.barrier<tma_store_group>
                     }
                     gpuir.fence cuda_in_order -> cuda_in_order
                   }
@@ -122,9 +123,9 @@ gpuir.proc @gemm_128x256_g8c2s_bf16(%Mg: index, %Nt: index, %Kt: index,
                     gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>
                   }
                 }
-                // Every group done before the task ends (its buffers are freed).
+                // Every group has read its buffer before the task ends (its buffers are freed).
                 gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
-                  gpuir.await %st, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>
+                  gpuir.await %st, cuda_in_order, outstanding(0), read : !gpuir.barrier<tma_store_group>
                 }
               }
             }

@@ -3,12 +3,14 @@
 
   make_gemm.py NAME --tile BMxBN [--consumers C] [--stages S] [--group G]
                [--tiles T] [--cluster 2] [--in bf16|tf32] [--out f32|bf16]
-               [--store st|tma] [--split 2 --mtiles MT] > NAME.mlir
+               [--store st|tma] [--wait read|full] [--split 2 --mtiles MT] > NAME.mlir
 
 --tiles T: T tiles down M a task (the producer runs ahead into the next);
 --cluster 2: clusters of two CTAs sharing B by TMA multicast; --store tma:
 the epilogue through staging buffers in shared memory and TMA stores
-(--store st, the default: a plain store per element); --split 2 --mtiles
+(--store st, the default: a plain store per element); --wait full: the
+store waits take whole groups (cp.async.bulk.wait_group), not only their
+reads of the staging buffers (the default, wait_group.read); --split 2 --mtiles
 MT: K split in two for M = MT BM, f32 partial planes that
 splitk_sum2_bf16.mlir adds. variants.txt lists the kernels checked in.
 
@@ -50,6 +52,7 @@ p.add_argument("--in", dest="inp", choices=("bf16", "tf32"), default="bf16")
 p.add_argument("--out", choices=("f32", "bf16"), default="f32")
 p.add_argument("--cluster", type=int, choices=(1, 2), default=1)
 p.add_argument("--store", choices=("st", "tma"), default="st")
+p.add_argument("--wait", choices=("read", "full"), default="read")
 p.add_argument("--split", type=int, default=1)
 p.add_argument("--mtiles", type=int, default=0)
 a = p.parse_args()
@@ -72,6 +75,9 @@ tile = "" if T == 1 else f" + %s * {X * bm}"
 cta = "" if X == 1 else f" + %c * {bm}"
 assert T == 1 or X == 1, "--tiles with --cluster is not written yet"
 TMA_STORE = a.store == "tma"
+# The store waits: until the groups read their staging buffers, or whole.
+READ = a.wait == "read"
+RD = ", read" if READ else ""
 # Split K (--split S --mtiles MT): the tasks are (split, tile row, tile
 # column) for a fixed number MT of tile rows; split s multiplies the slices
 # k S + s and writes its f32 partial product into rows s M + ... of C (S
@@ -117,7 +123,8 @@ w = out.append
 inflag = "" if a.inp == "bf16" else " --in tf32"
 w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers {cons} "
   f"--stages {S} --group {G} --tiles {T}{inflag} --out {a.out}{'' if X == 1 else f' --cluster {X}'}"
-  f"{' --store tma' if TMA_STORE else ''}{f' --split {SK} --mtiles {MT}' if SK > 1 else ''}.")
+  f"{' --store tma' if TMA_STORE else ''}{' --wait full' if TMA_STORE and not READ else ''}"
+  f"{f' --split {SK} --mtiles {MT}' if SK > 1 else ''}.")
 w(f"// C = A Bt^T, {a.inp} in, f32 sums, {a.out} out, in {bm}x{bn} tiles over {KB}-wide")
 w(f"// slices of K: a producer warpgroup (40 registers) fills {S} swizzled stages")
 w(f"// by TMA as {cons} consumer warpgroups ({cregs} registers, {rows} rows each,")
@@ -136,7 +143,11 @@ if TMA_STORE:
     w(f"// {'a quarter' if P == 4 else 'an eighth'} of its 64 x {bn} part into one of its two staging buffers (boxes")
     w(f"// of 64 x {BW}, rows of 32 bytes), fences the generic-proxy writes to the async")
     w(f"// proxy, and its first thread stores the boxes and commits them as a bulk")
-    w(f"// group, waiting for the group before last before a buffer is written again.")
+    if READ:
+        w(f"// group; before a buffer is written again it waits until the group before")
+        w(f"// last has read it (wait_group.read: the global writes may still be in flight).")
+    else:
+        w(f"// group, waiting for the group before last before a buffer is written again.")
 if X > 1:
     w(f"// A task is a cluster of {X} CTAs, each a {bm}x{bn} tile down M of the same")
     w(f"// columns: each CTA's producer loads its A and 1/{X} of the B slice, which it")
@@ -300,7 +311,7 @@ if TMA_STORE:
     line(f"      // Buffer q mod 2 is free again once the group of {'quarter' if P == 4 else 'part'} q - 2 is done.")
     line(f"      gpuir.if %q >= 2 {{")
     line(f"        gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
-    line(f"          gpuir.await %st, cuda_in_order, outstanding(1) : !gpuir.barrier<tma_store_group>")
+    line(f"          gpuir.await %st, cuda_in_order, outstanding(1){RD} : !gpuir.barrier<tma_store_group>")
     line(f"        }}")
     line(f"        gpuir.fence cuda_in_order -> cuda_in_order")
     line(f"      }}")
@@ -325,9 +336,9 @@ if TMA_STORE:
     line(f"        gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>")
     line(f"      }}")
     line(f"    }}")
-    line(f"    // Every group done before the task ends (its buffers are freed).")
+    line(f"    // Every group {'has read its buffer' if READ else 'done'} before the task ends (its buffers are freed).")
     line(f"    gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
-    line(f"      gpuir.await %st, cuda_in_order, outstanding(0) : !gpuir.barrier<tma_store_group>")
+    line(f"      gpuir.await %st, cuda_in_order, outstanding(0){RD} : !gpuir.barrier<tma_store_group>")
     line(f"    }}")
     if T > 1:
         line(f"    // The next tile's stores write the buffers again.")

@@ -621,12 +621,23 @@ void Interpreter::execAwait(AwaitOp await) {
         view.mine.push_back(view.scanned);
     // Groups completed for these threads before need not be published
     // again on the same timelines.
-    int64_t &done = view.done[{full, temporal}];
+    bool readOnly = await.getRead();
+    int64_t &done = (readOnly ? view.readDone : view.done)[{full, temporal}];
     // A thread's wait_group covers only its own copies: each record
-    // becomes visible to the threads that made it.
-    for (size_t i = done; i + keep < view.mine.size(); ++i)
-      publish(elem.phases[view.mine[i]].captured, to, full, temporal, await,
-              /*ownOnly=*/true);
+    // becomes visible to the threads that made it. wait_group.read covers
+    // only the copies' reads of their shared-memory sources: their global
+    // writes (and anything else the group captured) stay in flight.
+    for (size_t i = done; i + keep < view.mine.size(); ++i) {
+      ArrayRef<Captured> captured = elem.phases[view.mine[i]].captured;
+      SmallVector<Captured> reads;
+      if (readOnly)
+        for (const Captured &c : captured)
+          if (!c.record->mutate && c.record->var && c.record->var->shared &&
+              !c.record->var->isToken)
+            reads.push_back(c);
+      publish(readOnly ? ArrayRef<Captured>(reads) : captured, to, full,
+              temporal, await, /*ownOnly=*/true);
+    }
     done = std::max<int64_t>(done, (int64_t)view.mine.size() - keep);
     return;
   }

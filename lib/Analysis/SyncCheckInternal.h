@@ -268,6 +268,8 @@ struct CommitView {
   size_t scanned = 0;
   std::vector<size_t> mine;
   std::map<std::pair<uint32_t, uint32_t>, int64_t> done;
+  /// The same for waits on the source reads only (wait_group.read).
+  std::map<std::pair<uint32_t, uint32_t>, int64_t> readDone;
 };
 
 struct BarrierElem {

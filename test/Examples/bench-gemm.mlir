@@ -90,7 +90,8 @@
 // C as the reference, and in its PTX each consumer warpgroup's staging
 // writes, fence.proxy.async and its named barrier, then one thread's four
 // TMA stores of a quarter (64 x 16 boxes) committed as a bulk group, the
-// wait for the group before last (wait_group 1) and, at the end, for all.
+// wait until the group before last has read its buffer (wait_group.read 1)
+// and, at the end, until all have.
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8s_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256 --output-dir=%t/g8s
 // RUN: rake-example-ref gemm_nt_bf16 %t/g8s/A.bin %t/g8s/Bt.bin %t/g8s/C.bin 1024 256 128 | FileCheck %s --check-prefix=REFG8S
 // REFG8S: gemm_nt_bf16: 262144 elements match
@@ -120,8 +121,8 @@
 // STORE-NEXT: bar.sync %r{{[0-9]+}}, 128;
 // STORE-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // STORE-NEXT: cp.async.bulk.commit_group;
-// STORE: cp.async.bulk.wait_group 1;
-// STORE: cp.async.bulk.wait_group 0;
+// STORE: cp.async.bulk.wait_group.read 1;
+// STORE: cp.async.bulk.wait_group.read 0;
 // STORE-NOT: st.global
 
 // Split K (make_gemm.py --split 2 --mtiles 2, M = 256): the two partial

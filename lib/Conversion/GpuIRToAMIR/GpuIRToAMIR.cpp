@@ -530,7 +530,7 @@ LogicalResult Converter::convertSync(Operation *op) {
       SmallVector<bool>(await.getMap().getNumResults(), false));
   IntegerAttr lag = await.getLagAttr(), outstanding = await.getOutstandingAttr();
   emitOnWindow<amir::AwaitOp>(loc, bw, quals(post.full), quals(post.temporal),
-                              lag, outstanding);
+                              lag, outstanding, await.getReadAttr());
   return success();
 }
 

@@ -617,11 +617,11 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
     return success();
   }
   if (type.getMechanism() == BarrierMechanism::tma_store_group) {
-    // The whole group: its shared memory read and its global writes done
-    // (not .read, which would leave the writes pending).
+    // The whole group (its shared memory read and its global writes done),
+    // or with `read` only the reads of its sources (.read).
     NVVM::CpAsyncBulkWaitGroupOp::create(
         b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)),
-        UnitAttr());
+        await.getReadAttr());
     return success();
   }
   if (type.getMechanism() == BarrierMechanism::cluster_sync) {

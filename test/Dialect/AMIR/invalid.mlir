@@ -129,3 +129,11 @@ amir.proc @level() {
   // expected-error @+1 {{unknown visibility level 'sometimes'; expected invisible, atomic_only, unordered, temporally_ordered or fully_ordered}}
   amir.check_reads %x[0 : 4] on cuda_in_order_ram at sometimes : !amir.data
 }
+
+// -----
+
+amir.proc @await_read_wgmma() {
+  %b = amir.alloc "b" [] : !amir.barrier<wgmma_group>
+  // expected-error @+1 {{'amir.await' op read waits for the source reads of bulk copies; only a tma_store_group has them}}
+  amir.await %b full(cuda_in_order_ram) temporal(cuda_in_order_ram) outstanding(0) read : !amir.barrier<wgmma_group>
+}

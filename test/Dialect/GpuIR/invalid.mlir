@@ -940,11 +940,24 @@ gpuir.proc @await_empty(%n: index) {
 
 // -----
 
+// Only bulk copies (a TMA store group) have source reads to wait for.
+gpuir.proc @read_on_cp_async_group(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %b = gpuir.alloc : !gpuir.barrier<cp_async_group>
+      // expected-error @+1 {{'gpuir.await' op read waits until bulk copies have read their sources (cp.async.bulk.wait_group.read), which only a tma_store_group has; this barrier is cp_async_group}}
+      gpuir.await %b, cuda_in_order, outstanding(0), read : !gpuir.barrier<cp_async_group>
+    }
+  }
+}
+
+// -----
+
 gpuir.proc @await_clause(%n: index) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %b = gpuir.alloc : !gpuir.barrier<cluster_sync>
-      // expected-error @+1 {{expected lag(n) or outstanding(n), found 'count'}}
+      // expected-error @+1 {{expected lag(n), outstanding(n) or read, found 'count'}}
       gpuir.await %b, cuda_in_order, count(1) : !gpuir.barrier<cluster_sync>
     }
   }

@@ -148,6 +148,8 @@ gpuir.proc @sync(%n: index) {
           gpuir.arrive wgmma_async >> %wg : !gpuir.barrier<wgmma_group>
           // CHECK: gpuir.await %[[WG]], cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>
           gpuir.await %wg, cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>
+          // CHECK: gpuir.await %[[TS]], cuda_in_order, outstanding(1), read : !gpuir.barrier<tma_store_group>
+          gpuir.await %ts, cuda_in_order, outstanding(1), read : !gpuir.barrier<tma_store_group>
           // CHECK: gpuir.arrive cuda_in_order >> %[[EMPTY]][0 : 2, %{{.*}} mod 4] : !gpuir.barrier<mbarrier_prearrive [2, 4]>
           gpuir.arrive cuda_in_order >> %empty[0 : 2, %k mod 4] : !gpuir.barrier<mbarrier_prearrive [2, 4]>
         }

@@ -339,6 +339,10 @@ LogicalResult AwaitOp::verify() {
     return emitOpError() << "awaits one barrier; intervals are for arrives";
   if (getLag() && getOutstanding())
     return emitOpError() << "takes lag(n) or outstanding(n), not both";
+  if (getRead() && cast<BarrierType>(getBarrier().getType()).getMechanism() !=
+                       gpuir::BarrierMechanism::tma_store_group)
+    return emitOpError() << "read waits for the source reads of bulk copies; "
+                            "only a tma_store_group has them";
   return verifyWindow(*this, getIndices(), getMap(), getIntervals());
 }
 

@@ -893,8 +893,13 @@ ParseResult AwaitOp::parse(OpAsmParser &parser, OperationState &result) {
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseKeyword(&keyword))
       return failure();
+    if (keyword == "read") {
+      result.addAttribute("read", b.getUnitAttr());
+      continue;
+    }
     if (keyword != "lag" && keyword != "outstanding")
-      return parser.emitError(loc, "expected lag(n) or outstanding(n), found '")
+      return parser.emitError(loc,
+                              "expected lag(n), outstanding(n) or read, found '")
              << keyword << "'";
     if (parser.parseLParen() || parser.parseInteger(v) || parser.parseRParen())
       return failure();
@@ -918,7 +923,9 @@ void AwaitOp::print(OpAsmPrinter &p) {
     p << ", lag(" << *getLag() << ")";
   if (getOutstanding())
     p << ", outstanding(" << *getOutstanding() << ")";
+  if (getRead())
+    p << ", read";
   p.printOptionalAttrDict((*this)->getAttrs(),
-                          {"post", "map", "lag", "outstanding"});
+                          {"post", "map", "lag", "outstanding", "read"});
   p << " : " << getBarrier().getType();
 }

@@ -161,6 +161,12 @@ LogicalResult AwaitOp::verify() {
     return emitOpError() << "outstanding(n) counts unfinished commit groups; "
                             "this barrier is "
                          << stringifyBarrierMechanism(type.getMechanism());
+  if (getRead() && type.getMechanism() != BarrierMechanism::tma_store_group)
+    return emitOpError()
+           << "read waits until bulk copies have read their sources "
+              "(cp.async.bulk.wait_group.read), which only a tma_store_group "
+              "has; this barrier is "
+           << stringifyBarrierMechanism(type.getMechanism());
   if (getOutstanding() && *getOutstanding() < 0)
     return emitOpError() << "outstanding must not be negative, found "
                          << *getOutstanding();

@@ -184,7 +184,8 @@ DiagnosedSilenceableFailure transform::GpuIRInsertAwaitOp::applyToOne(
       getPostAttr(),
       getLag() ? rewriter.getI64IntegerAttr(*getLag()) : IntegerAttr(),
       getOutstanding() ? rewriter.getI64IntegerAttr(*getOutstanding())
-                       : IntegerAttr());
+                       : IntegerAttr(),
+      /*read=*/UnitAttr());
   if (failed(verifyInserted(rewriter, await, why)))
     return refused(*this, why);
   results.push_back(await);

@@ -284,7 +284,9 @@ def AMIR_AwaitOp : AMIR_Op<"await"> {
   let summary = "await a barrier";
   let description = [{
     Accesses captured by the matching arrives become visible to the current
-    threads on `full` (fully) and `temporal` (temporally).
+    threads on `full` (fully) and `temporal` (temporally). With `read`, on a
+    TMA store group, only the captured reads of shared memory (the bulk
+    copies' sources) do.
 
     ```mlir
     amir.await %full[%s] full(cuda_in_order_ram) temporal(cuda_in_order_ram) lag(1) : !amir.barrier<mbarrier>
@@ -295,11 +297,12 @@ def AMIR_AwaitOp : AMIR_Op<"await"> {
                        GpuIR_QualTimelineAttr:$full,
                        GpuIR_QualTimelineAttr:$temporal,
                        OptionalAttr<GpuIR_IntAttr>:$lag,
-                       OptionalAttr<GpuIR_IntAttr>:$outstanding);
+                       OptionalAttr<GpuIR_IntAttr>:$outstanding,
+                       UnitAttr:$read);
   let assemblyFormat = [{
     $barrier `` custom<Window>($indices, $map, $intervals)
     `full` `(` custom<QualSet>($full) `)` `temporal` `(` custom<QualSet>($temporal) `)`
-    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? attr-dict `:` qualified(type($barrier))
+    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? (`read` $read^)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }

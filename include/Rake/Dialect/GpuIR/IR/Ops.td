@@ -453,11 +453,17 @@ def GpuIR_AwaitOp : GpuIR_Op<"await"> {
     on timeline `post` are ordered after the arrived accesses. On an mbarrier
     ring, `lag(n)` waits for the arrive `n` phases back; on a commit group,
     `outstanding(n)` leaves the newest `n` groups unfinished (wait_group n).
+    On a TMA store group, `read` waits only until the groups' copies have
+    read their shared-memory sources (cp.async.bulk.wait_group.read): the
+    sources may be rewritten or freed after it, but the copies' global
+    writes are ordered only by a later await without `read` (or by the
+    kernel's completion).
 
     ```mlir
     gpuir.await %bar, cuda_in_order
     gpuir.await %empty[%stage], cuda_in_order, lag(3)
     gpuir.await %cg, cuda_in_order, outstanding(1)
+    gpuir.await %st, cuda_in_order, outstanding(1), read
     ```
   }];
   let arguments = (ins GpuIR_AnyBarrier:$barrier,
@@ -465,7 +471,8 @@ def GpuIR_AwaitOp : GpuIR_Op<"await"> {
                        AffineMapAttr:$map,
                        GpuIR_SyncTimelineAttr:$post,
                        OptionalAttr<GpuIR_IntAttr>:$lag,
-                       OptionalAttr<GpuIR_IntAttr>:$outstanding);
+                       OptionalAttr<GpuIR_IntAttr>:$outstanding,
+                       UnitAttr:$read);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
