@@ -65,6 +65,20 @@ struct UniformityPass : rake::impl::UniformityPassBase<UniformityPass> {
         device.getBlockDim(), device.getCluster());
     if (!threads || *threads < UniformityAnalysis::kWarpLanes)
       return success();
+    // Its index operands (which lanes are data lanes: `active`) must be the
+    // same for every lane, or the lanes could disagree on who takes part.
+    for (OpOperand &operand : op->getOpOperands())
+      if (operand.get().getType().isIndex() &&
+          analysis.isLaneVaryingValue(operand.get()))
+        return op->emitOpError()
+               << "is a collective of " << *threads << " threads whose index "
+               << "operand #" << operand.getOperandNumber()
+               << " may differ between the lanes of a warp; profile "
+               << profile
+               << ": every lane of a warp must agree on which lanes take "
+                  "part, so the check could not establish the collective's "
+                  "lanes (compute the operand from procedure parameters, "
+                  "task indices, loops over warps and constants)";
     Operation *p = analysis.laneVaryingControlAround(op);
     if (!p)
       return success();

@@ -52,6 +52,7 @@ gpuir.proc @marks(%n: index, %X: memref<?x256xf32, #gpuir.gmem>) {
 // BAD: :10:7: note: the loop over lanes
 // BAD: :28:13: error: 'gpuir.sm80.shfl_bfly' op is a collective of 32 threads under lane-varying control (it depends on %l); profile nvidia-ptx-sm90a: every lane of a warp reaches a collective with the same membership, so the control around it must be warp-uniform (move the instruction out, or make the loop or condition depend on warp-uniform values)
 // BAD: :26:9: note: the lane-varying control
+// BAD: :48:13: error: 'gpuir.sm80.warp_sum' op is a collective of 32 threads whose index operand #2 may differ between the lanes of a warp; profile nvidia-ptx-sm90a: every lane of a warp must agree on which lanes take part, so the check could not establish the collective's lanes (compute the operand from procedure parameters, task indices, loops over warps and constants)
 
 // -----
 

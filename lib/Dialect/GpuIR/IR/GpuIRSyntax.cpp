@@ -141,6 +141,29 @@ void mlir::rake::printTrailingBarrier(OpAsmPrinter &p, Operation *,
     printWindowCoords(p, map.getValue(), indices, intervals.asArrayRef());
 }
 
+ParseResult mlir::rake::parseActiveLanes(
+    OpAsmParser &parser, SmallVectorImpl<UnresolvedOperand> &operands,
+    AffineMapAttr &map) {
+  if (failed(parser.parseOptionalKeyword("active")))
+    return success();
+  AffineExpr e;
+  if (parser.parseLParen() || parseControlExpr(parser, operands, e) ||
+      parser.parseRParen())
+    return failure();
+  map = AffineMapAttr::get(
+      AffineMap::get(operands.size(), 0, e, parser.getContext()));
+  return success();
+}
+
+void mlir::rake::printActiveLanes(OpAsmPrinter &p, Operation *,
+                                  OperandRange operands, AffineMapAttr map) {
+  if (!map)
+    return;
+  p << "active(";
+  printControlExpr(p, map.getValue().getResult(0), operands);
+  p << ")";
+}
+
 static AffineMap makeMap(OpAsmParser &parser, unsigned numOperands,
                          ArrayRef<AffineExpr> exprs) {
   return AffineMap::get(numOperands, 0, exprs, parser.getContext());

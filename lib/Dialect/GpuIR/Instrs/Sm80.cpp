@@ -9,6 +9,7 @@
 
 #include "Rake/Dialect/GpuIR/Instrs/Sm80.h"
 #include "Builders.h"
+#include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -46,6 +47,36 @@ bool hasUnitInnerStride(MemRefType t) {
 Value laneOf(OpBuilder &b, Location loc, Value threadId) {
   AffineExpr d0 = b.getAffineDimExpr(0);
   return apply(b, loc, d0 % 32, threadId);
+}
+
+/// Whether lane `lane` is a data lane of a collective with `active(n)`:
+/// lane < n (a signed comparison: none for n <= 0, all for n >= 32); true
+/// without `active`.
+Value isActiveLane(OpBuilder &b, Location loc, Value lane, Value active) {
+  if (!active)
+    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lane,
+                               active);
+}
+
+/// The neutral operand of a sum: -0.0 (x + -0.0 is x for every x, -0.0
+/// included) or 0.
+Value neutralOfSum(OpBuilder &b, Location loc, Type elt) {
+  if (auto f = dyn_cast<FloatType>(elt))
+    return arith::ConstantFloatOp::create(
+        b, loc, f, APFloat::getZero(f.getFloatSemantics(), /*Negative=*/true));
+  return arith::ConstantIntOp::create(b, loc, elt, 0);
+}
+
+/// The number of data lanes of a collective with `active(expr)`, evaluated
+/// from its operands (those after the `fixed` buffers), or null.
+Value activeOperand(OpBuilder &b, Operation *op, ValueRange operands,
+                    unsigned fixed) {
+  auto map = op->getAttrOfType<AffineMapAttr>("active");
+  if (!map)
+    return Value();
+  return apply(b, op->getLoc(), map.getValue().getResult(0),
+               operands.drop_front(fixed));
 }
 
 /// The warp fragments of mma.sync's inputs: for A and B, the lane and
@@ -635,7 +666,11 @@ LogicalResult BallotOp::buildSequential(OpBuilder &b, ValueRange operands) {
     b.setInsertionPointToStart(loop.getBody());
     Value l = loop.getInductionVar();
     Value v = memref::LoadOp::create(b, loc, src, l);
-    Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+    // A padding lane votes 0.
+    Value set = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero),
+        isActiveLane(b, loc, l, activeOperand(b, *this, operands, 2)));
     Value bit = arith::ShLIOp::create(
         b, loc, arith::ConstantIntOp::create(b, loc, i32, 1),
         arith::IndexCastOp::create(b, loc, i32, l));
@@ -652,13 +687,19 @@ LogicalResult BallotOp::buildSequential(OpBuilder &b, ValueRange operands) {
   return success();
 }
 
-LogicalResult BallotOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
+LogicalResult BallotOp::buildDevice(OpBuilder &b, ValueRange operands,
+                                   Value threadId) {
   Location loc = getLoc();
   Type i32 = b.getI32Type();
   // Each lane's part is one register: a rank-0 buffer.
   Value v = memref::LoadOp::create(b, loc, operands[1], ValueRange{});
   Value pred = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v,
                                      arith::ConstantIntOp::create(b, loc, i32, 0));
+  // A padding lane votes 0 (it still takes part: the full membership mask).
+  if (Value active = activeOperand(b, *this, operands, 2))
+    pred = arith::AndIOp::create(
+        b, loc, pred,
+        isActiveLane(b, loc, laneOf(b, loc, threadId), active));
   Value all = arith::ConstantIntOp::create(b, loc, i32, -1);
   Value mask = NVVM::VoteSyncOp::create(b, loc, i32, all, pred,
                                         NVVM::VoteSyncKind::ballot);
@@ -839,9 +880,14 @@ struct WarpSum {
     auto type = MemRefType::get({32}, elt);
     Value v = memref::AllocaOp::create(b, loc, type);
     Value t = memref::AllocaOp::create(b, loc, type);
+    Value active = activeOperand(b, op, operands, 2);
     forRange(b, loc, 32, [&](Value l) {
-      memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, src, l),
-                              v, l);
+      // A padding lane supplies the neutral operand.
+      Value x = memref::LoadOp::create(b, loc, src, l);
+      if (active)
+        x = arith::SelectOp::create(b, loc, isActiveLane(b, loc, l, active), x,
+                                    neutralOfSum(b, loc, elt));
+      memref::StoreOp::create(b, loc, x, v, l);
     });
     for (int64_t d : distances(scan)) {
       // Every lane's new value from the old ones, then the new ones.
@@ -878,7 +924,11 @@ struct WarpSum {
                               Value threadId, bool scan) {
     Location loc = op.getLoc();
     Value v = memref::LoadOp::create(b, loc, operands[1], ValueRange{});
-    Value lane = scan ? laneOf(b, loc, threadId) : Value();
+    Value active = activeOperand(b, op, operands, 2);
+    Value lane = (scan || active) ? laneOf(b, loc, threadId) : Value();
+    if (active)
+      v = arith::SelectOp::create(b, loc, isActiveLane(b, loc, lane, active),
+                                  v, neutralOfSum(b, loc, v.getType()));
     for (int64_t d : distances(scan)) {
       auto shuffle = gpu::ShuffleOp::create(
           b, loc, v, static_cast<int32_t>(d), 32,

@@ -32,6 +32,14 @@ ParseResult parseWindowCoords(OpAsmParser &parser,
 void printWindowCoords(OpAsmPrinter &p, AffineMap map, ValueRange operands,
                        ArrayRef<bool> intervals);
 
+/// ` active(expr)`, optional: a warp collective's data lanes 0 .. expr - 1
+/// (`custom<ActiveLanes>($operands, $map)`; the map has one result).
+ParseResult parseActiveLanes(OpAsmParser &parser,
+                             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+                             AffineMapAttr &map);
+void printActiveLanes(OpAsmPrinter &p, Operation *op, OperandRange operands,
+                      AffineMapAttr map);
+
 /// ` >> %bar[coords]`: an instruction's trailing barrier, for use as
 /// `custom<TrailingBarrier>($barrier, $indices, $map, $intervals)`.
 ParseResult parseTrailingBarrier(

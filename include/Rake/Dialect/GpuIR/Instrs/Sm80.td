@@ -175,15 +175,20 @@ def Sm80_BallotOp : Sm80_Instr<"ballot"> {
     result is set when lane l's value in `src` (the warp's 32 i32 registers)
     is nonzero, and every lane's `dst[l]` gets the result. All lanes take
     part (the full membership mask); every lane reads before any writes, so
-    `dst` may be `src`.
+    `dst` may be `src`. With `active(n)` (a warp-uniform control expression, e.g. `active(250 - %s * 32)`) only lanes
+    0 to n - 1 are data lanes: the others (padding lanes, still present for
+    the collective) vote 0 whatever their value.
 
     ```mlir
     gpuir.sm80.ballot %mask, %flags : memref<32xi32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xi32, strided<[1], offset: ?>, #gpuir.rmem>
+    gpuir.sm80.ballot %mask, %flags active(%n - 3) : ...
     ```
   }];
-  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src,
+                       Variadic<Index>:$active_operands,
+                       OptionalAttr<AffineMapAttr>:$active);
   let assemblyFormat = [{
-    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+    $dst `,` $src custom<ActiveLanes>($active_operands, $active) attr-dict `:` type($dst) `,` type($src)
   }];
 }
 
@@ -194,10 +199,17 @@ class Sm80_WarpSumBase<string mnemonic, string what, string order>
     Over all 32 lanes of the warp (`src` and `dst` are the warp's 32
     registers; `dst` may be `src`), through a fixed sequence of shuffles
     whose order of additions is the sequential meaning, so a float result is
-    the same bits on the CPU and the GPU: }], order);
-  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src);
+    the same bits on the CPU and the GPU. With `active(n)` (a warp-uniform
+    control expression: a partial warp, or the tail of a row) only lanes 0 to n - 1 are
+    data lanes (none if n <= 0, all if n >= 32): the padding lanes stay in
+    the collective and supply the neutral operand (-0.0 for f32, which
+    leaves every sum's bits as they are, 0 for i32) whatever their value,
+    and get the results like the others: }], order);
+  let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src,
+                       Variadic<Index>:$active_operands,
+                       OptionalAttr<AffineMapAttr>:$active);
   let assemblyFormat = [{
-    $dst `,` $src attr-dict `:` type($dst) `,` type($src)
+    $dst `,` $src custom<ActiveLanes>($active_operands, $active) attr-dict `:` type($dst) `,` type($src)
   }];
 }
 
