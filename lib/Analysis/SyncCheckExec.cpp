@@ -622,12 +622,40 @@ void Interpreter::execAwait(AwaitOp await) {
     // Groups completed for these threads before need not be published
     // again on the same timelines.
     bool readOnly = await.getRead();
-    int64_t &done = (readOnly ? view.readDone : view.done)[{full, temporal}];
+    std::vector<bool> &done =
+        (readOnly ? view.readDone : view.done)[{full, temporal}];
+    done.resize(view.mine.size(), false);
+    // Each thread's wait_group n completes the groups that thread committed
+    // but its own newest n (the groups of the collective's other threads
+    // do not count): group i is complete when every awaiting thread that
+    // committed it committed at least n groups after it (counted, as a
+    // lower bound, by later groups whose committers include all of them).
+    auto complete = [&](size_t i) {
+      if (keep == 0)
+        return true;
+      for (const ThreadSet &a : elem.phases[view.mine[i]].arrivers) {
+        std::optional<ThreadSet> own = a.intersect(to);
+        if (!own)
+          continue;
+        int64_t later = 0;
+        for (size_t j = i + 1; j < view.mine.size() && later < keep; ++j)
+          later += llvm::any_of(elem.phases[view.mine[j]].arrivers,
+                                [&](const ThreadSet &b) {
+                                  return b.contains(*own);
+                                });
+        if (later < keep)
+          return false;
+      }
+      return true;
+    };
     // A thread's wait_group covers only its own copies: each record
     // becomes visible to the threads that made it. wait_group.read covers
     // only the copies' reads of their shared-memory sources: their global
     // writes (and anything else the group captured) stay in flight.
-    for (size_t i = done; i + keep < view.mine.size(); ++i) {
+    for (size_t i = 0; i < view.mine.size(); ++i) {
+      if (done[i] || !complete(i))
+        continue;
+      done[i] = true;
       ArrayRef<Captured> captured = elem.phases[view.mine[i]].captured;
       SmallVector<Captured> reads;
       if (readOnly)
@@ -638,8 +666,29 @@ void Interpreter::execAwait(AwaitOp await) {
       publish(readOnly ? ArrayRef<Captured>(reads) : captured, to, full,
               temporal, await, /*ownOnly=*/true);
     }
-    done = std::max<int64_t>(done, (int64_t)view.mine.size() - keep);
     return;
+  }
+  // Code generation keeps one phase parity bit per thread and element: a
+  // thread's awaits of an element count together, whatever collective
+  // makes them, so they must all come from one collective.
+  if (phased(*var) && current.kind == ThreadSet::Device) {
+    for (const ThreadSet &other : elem.awaiters)
+      if (!(other == current) && other.intersects(current)) {
+        report(await,
+               "await from two collectives: " + describe(current) +
+                   " await " + var->name + "[" + std::to_string(
+                       elements(*var, box).front()) +
+                   "], which " + describe(other) +
+                   " awaited before; each thread keeps one phase parity "
+                   "per mbarrier element and advances it at every await, "
+                   "so the phases these awaits wait for are not the ones "
+                   "the check would count (a hang or a stale phase): "
+                   "await each element from one collective",
+               {});
+        return;
+      }
+    if (!llvm::is_contained(elem.awaiters, current))
+      elem.awaiters.push_back(current);
   }
   int64_t j = elem.awaited[awaiterKey()]++;
   int64_t lag = await.getLag().value_or(0);

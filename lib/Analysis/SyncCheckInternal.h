@@ -267,9 +267,9 @@ struct Phase {
 struct CommitView {
   size_t scanned = 0;
   std::vector<size_t> mine;
-  std::map<std::pair<uint32_t, uint32_t>, int64_t> done;
-  /// The same for waits on the source reads only (wait_group.read).
-  std::map<std::pair<uint32_t, uint32_t>, int64_t> readDone;
+  /// Which of `mine` were completed (published) on each pair of timelines,
+  /// by whole waits and by waits on the source reads only (wait_group.read).
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<bool>> done, readDone;
 };
 
 struct BarrierElem {
@@ -279,6 +279,9 @@ struct BarrierElem {
   std::map<size_t, CommitView> commits;
   /// Awaits made so far, per awaiting collective.
   std::map<size_t, int64_t> awaited;
+  /// The collectives that awaited it (each thread keeps one parity per
+  /// element, so its awaits must all be made by one collective).
+  SmallVector<ThreadSet, 2> awaiters;
 };
 
 struct Var {

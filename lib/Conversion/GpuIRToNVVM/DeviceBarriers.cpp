@@ -287,8 +287,7 @@ LogicalResult DeviceLowering::lowerArrive(ArriveOp arrive) {
     // .release.cta, as CUTLASS's cluster barriers arrive (a cluster-scope
     // release on every stage halved the cluster GEMM's speed).
     NVVM::MemScopeKind scope =
-        awaitersTouchGenericWrites(arrive.getBarriers().front(),
-                                   /*asyncOnly=*/false)
+        remoteReleaseAtClusterScope(arrive.getBarriers().front())
             ? NVVM::MemScopeKind::CLUSTER
             : NVVM::MemScopeKind::CTA;
     for (int64_t c = 0; c < elems->numCtas; ++c)
@@ -438,6 +437,20 @@ bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
     return false;
   if (asyncWritesReuseGeneric)
     return true;
+  return forEachAwaitingOp(barrier, [&](Operation *op) {
+    bool found = false;
+    forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool) {
+      if (asyncProxy || !asyncOnly)
+        for (Value written : genericWrites)
+          found |= mayAlias(buffer, written);
+    });
+    return found;
+  });
+}
+
+/// Whether `pred` holds for an op that the threads awaiting `barrier` run.
+bool DeviceLowering::forEachAwaitingOp(Value barrier,
+                                       function_ref<bool(Operation *)> pred) {
   llvm::StringSet<> groups;
   bool everyPath = false;
   for (Operation *user : barrier.getUsers()) {
@@ -463,15 +476,27 @@ bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
     device = device->getParentOp();
   bool found = false;
   device->walk([&](Operation *op) {
-    if (found || !awaiting(op))
-      return;
-    forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool) {
-      if (asyncProxy || !asyncOnly)
-        for (Value written : genericWrites)
-          found |= mayAlias(buffer, written);
-    });
+    if (!found && awaiting(op))
+      found = pred(op);
   });
   return found;
+}
+
+/// Whether an arrive on another CTA's barrier must release at cluster
+/// scope: its awaiters may touch what the generic proxy wrote, or they pass
+/// the ordering on with releases of their own (arrives, fences: a relay)
+/// while some generic write reaches other CTAs (global memory, or shared
+/// memory distributed over the cluster), which a CTA-scope release would
+/// not publish to them.
+bool DeviceLowering::remoteReleaseAtClusterScope(Value barrier) {
+  if (awaitersTouchGenericWrites(barrier, /*asyncOnly=*/false))
+    return true;
+  bool crossCta = llvm::any_of(genericWrites, [&](Value w) {
+    return isGlobalParam(w) || (isShared(w) && dist.getSharding(w));
+  });
+  return crossCta && forEachAwaitingOp(barrier, [](Operation *op) {
+           return isa<ArriveOp, FenceOp>(op);
+         });
 }
 
 /// Whether some arrive on the barrier comes from other CTAs (an interval
@@ -484,7 +509,7 @@ bool DeviceLowering::acquiresAtClusterScope(Value barrier) {
       for (Attribute intervals : arrive.getIntervals())
         remote |= llvm::is_contained(
             cast<DenseBoolArrayAttr>(intervals).asArrayRef(), true);
-  return remote && awaitersTouchGenericWrites(barrier, /*asyncOnly=*/false);
+  return remote && remoteReleaseAtClusterScope(barrier);
 }
 
 /// fence.proxy.async for the CTA's shared memory, or for every state space

@@ -184,6 +184,11 @@ private:
   /// `asyncOnly`, through the async proxy): only then must an arrive on it
   /// publish such writes (fence.proxy.async, a cluster-scope release).
   bool awaitersTouchGenericWrites(Value barrier, bool asyncOnly);
+  /// Whether `pred` holds for some op run by the threads that await
+  /// `barrier`.
+  bool forEachAwaitingOp(Value barrier, function_ref<bool(Operation *)> pred);
+  /// Whether an arrive on another CTA's `barrier` releases at cluster scope.
+  bool remoteReleaseAtClusterScope(Value barrier);
   void fenceAsyncRegisters(Location loc);
   /// The tensor maps of the kernel's TMA copies; their addresses are the
   /// kernel's last parameters.

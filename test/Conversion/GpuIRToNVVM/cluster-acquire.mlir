@@ -9,11 +9,15 @@
 // RUN: rake-translate --gpuir-to-ptx %s | FileCheck %s
 // CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64
 // CHECK: mbarrier.try_wait.parity.acquire.cluster.shared.b64
-// The cluster GEMMs' releases of their stages stay at CTA scope, and so
-// do their waits.
+// The cluster GEMM with plain stores of C releases its stages at cluster
+// scope too: the producer that awaits a stage passes the ordering on (the
+// cluster barrier around the epilogue is run by every thread), and the
+// consumers' generic writes of C reach other CTAs, so a CTA-scope release
+// could break a chain the check relies on (test/Conversion/GpuIRToNVVM/
+// cluster-relay.mlir; found by an adversarial review).
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir | FileCheck %s --check-prefix=GEMM
-// GEMM-NOT: .acquire.cluster
-// GEMM-NOT: arrive.release.cluster
+// GEMM: mbarrier.try_wait.parity.acquire.cluster
+// GEMM: arrive.release.cluster
 gpuir.proc @clus2(%n: index,
     %G: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 256)>},
     %H: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 256)>})
