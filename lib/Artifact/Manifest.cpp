@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sys/stat.h>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -25,6 +26,13 @@ std::string rake::artifact::format(const Finding &f) {
 }
 
 bool rake::artifact::readFile(const std::string &path, std::string &out) {
+  // Only a regular file, and not an endless or huge one: a directory, a
+  // FIFO (which could serve one reader other bytes than the next) or a
+  // device in its place is refused as missing, never read.
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_size > kMaxFileBytes)
+    return false;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return false;

@@ -138,7 +138,7 @@ bool getDisassembly(const std::string &cubinPath, const std::string &sha,
 /// ptxas the profile pins (or, when allowed, the re-pinned one the manifest
 /// records) and the profile's flags, and compares the bytes (ptxas is
 /// deterministic). Returns the findings; "" when the bytes are equal.
-std::string reassemble(const std::string &dir, const std::string &cubinBytes,
+std::string reassemble(const std::string &ptxText, const std::string &cubinBytes,
                        const artifact::Manifest &m, const profile::Profile &p,
                        const std::string &ptxasOption, bool allowRepinned,
                        std::string &how) {
@@ -162,16 +162,27 @@ std::string reassemble(const std::string &dir, const std::string &cubinBytes,
                    sha == m.ptxasSha256))
     return why + tool + " has sha256 " + sha + ", which profile " + p.name +
            " does not pin, so its output proves nothing";
-  llvm::SmallString<128> outPath;
+  // ptxas assembles the bytes that were read and hashed (a private copy),
+  // not whatever the bundle's path holds when ptxas opens it.
+  llvm::SmallString<128> outPath, ptxPath;
   llvm::sys::fs::createTemporaryFile("rake-verify", "cubin", outPath);
+  llvm::sys::fs::createTemporaryFile("rake-verify", "ptx", ptxPath);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxPath, ec);
+    if (ec)
+      return why + "cannot write a copy of kernel.ptx: " + ec.message();
+    os << ptxText;
+  }
   std::vector<std::string> args = p.ptxasFlags;
-  args.push_back(dir + "/kernel.ptx");
+  args.push_back(ptxPath.str().str());
   args.push_back("-o");
   args.push_back(outPath.str().str());
   std::string again;
   int rc = runTool(tool, args, out, err);
   bool read = readFile(outPath.str().str(), again);
   llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(ptxPath);
   if (rc != 0 || !read)
     return "kernel.ptx does not assemble: " + llvm::StringRef(err).trim().str();
   how = tool;
@@ -642,7 +653,7 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
   // (Skipped once something is already wrong: the verdict is made.)
   if (errors.empty() && !o.skipReassembly) {
     std::string how;
-    std::string why = reassemble(dir, c.cubinBytes, m, p, o.ptxas,
+    std::string why = reassemble(c.ptxText, c.cubinBytes, m, p, o.ptxas,
                                  o.allowRepinned, how);
     if (!why.empty())
       errors.push_back("bundle: " + why + " [rule evidence]");

@@ -98,6 +98,16 @@ std::vector<std::string> stripComments(const std::string &text) {
         }
         continue;
       }
+      // A string literal (a .file name) is kept whole: comment markers
+      // inside it are not comments, as ptxas reads them.
+      if (line[i] == '"') {
+        size_t j = i + 1;
+        while (j < line.size() && line[j] != '"')
+          j += line[j] == '\\' ? 2 : 1;
+        kept.append(line, i, std::min(j + 1, line.size()) - i);
+        i = std::min(j, line.size());
+        continue;
+      }
       if (line.compare(i, 2, "//") == 0)
         break;
       if (line.compare(i, 2, "/*") == 0) {

@@ -167,6 +167,10 @@ bool signBundle(const std::string &dir, const std::string &privatePem,
 /// The sha256 of a profile's content (its JSON), as manifests record it.
 std::string profileSha256(const profile::Profile &p);
 
+/// The largest file a bundle or tool read takes (1 GiB).
+constexpr long long kMaxFileBytes = 1LL << 30;
+/// Reads a regular file of at most kMaxFileBytes whole; false for anything
+/// else (missing, a directory, a FIFO, a device, too large).
 bool readFile(const std::string &path, std::string &out);
 
 /// Reads a profile from its JSON (Profile::toJson, strictly: every field,
