@@ -501,6 +501,15 @@ public:
   Interpreter(const SyncCheckOptions &options) : options(options) {}
   unsigned run(amir::ProcOp proc, ArrayRef<int64_t> controls);
   int64_t tasksRun() const;
+  /// The threads that awaited each element of each mbarrier (by its
+  /// allocation) in the tasks where the element completed phases, as boxes
+  /// of the device function's coordinates: the same in every task, since
+  /// each thread's phase parity carries over to the CTA's next task.
+  using AwaiterSet = std::vector<std::pair<SmallVector<int64_t, 8>,
+                                           SmallVector<int64_t, 8>>>;
+  using AwaiterSets =
+      std::map<std::pair<Operation *, int64_t>, std::pair<int64_t, AwaiterSet>>;
+  const AwaiterSets &awaiterSets() const { return awaiterSetsSeen; }
   /// For the symmetry reduction: interpret only the device tasks in `only`
   /// (the others are numbered, not run), count hazards without reporting
   /// them when `silent`, and collect the global accesses into `footprint`.
@@ -623,6 +632,7 @@ private:
               ArrayRef<std::pair<Operation *, std::string>> notes);
 
   const SyncCheckOptions &options;
+  AwaiterSets awaiterSetsSeen;
   const llvm::DenseSet<int64_t> *onlyTasks = nullptr;
   RunLimits *limits = nullptr;
   unsigned ticks = 0;

@@ -319,6 +319,7 @@ unsigned mlir::rake::checkSynchronization(ProcOp proc,
   size_t classes = plan->reps.size();
   std::vector<Footprint> footprints(classes);
   std::vector<unsigned> errors(classes, 0);
+  std::vector<Interpreter::AwaiterSets> awaiters(classes);
   SyncCheckOptions silentOptions = options;
   silentOptions.maxErrors = 0;
   limits.total = classes;
@@ -329,9 +330,27 @@ unsigned mlir::rake::checkSynchronization(ProcOp proc,
     interp.restrictTo(&only, /*silent=*/true, &footprints[k]);
     interp.limitBy(&limits);
     errors[k] = interp.run(proc, controls);
+    awaiters[k] = interp.awaiterSets();
   });
   if (limits.expired)
     return reportBudget(proc, options, limits, st);
+  // The threads that await each mbarrier element must be the same in every
+  // task (checkPhasesBalanced); where two classes differ, the full check
+  // finds the first task that differs and reports it.
+  {
+    Interpreter::AwaiterSets seen;
+    for (const Interpreter::AwaiterSets &sets : awaiters)
+      for (const auto &[key, value] : sets) {
+        auto [it, first] = seen.insert({key, value});
+        if (!first && it->second.second != value.second) {
+          unsigned found = full("tasks of different classes await an "
+                                "mbarrier element with different threads",
+                                total);
+          st.tasks = total;
+          return found;
+        }
+      }
+  }
   if (!proveAcrossTasks(*plan, footprints, why)) {
     unsigned found = full(why, total);
     st.tasks = total; // also those after the first report
