@@ -510,6 +510,28 @@ void Interpreter::execArrive(ArriveOp arrive) {
   Var *var = lookup(arrive, arrive.getBarrier());
   if (!var)
     return;
+  // A CTA has one hardware cluster barrier: every cluster_sync variable is
+  // lowered to it, so an arrive on one while the same threads' arrive on
+  // another is not yet awaited may complete that other phase early.
+  if (var->mechanism == BarrierMechanism::cluster_sync &&
+      current.kind == ThreadSet::Device) {
+    for (const auto &[other, threads] : clusterPending)
+      if (other != var && threads.intersects(current)) {
+        report(arrive,
+               "two cluster barriers interleaved: " + describe(current) +
+                   " arrive on " + var->name + " while " +
+                   describe(threads) + " arrived on " + other->name +
+                   " and did not await it yet; each CTA has one hardware "
+                   "cluster barrier (barrier.cluster), which every "
+                   "cluster_sync variable uses, so this arrive may complete "
+                   "the phase of " + other->name +
+                   " early (a race or a hang): await " + other->name +
+                   " before arriving on another cluster barrier",
+               {});
+        return;
+      }
+    clusterPending.push_back({var, current});
+  }
   Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
                        arrive.getIntervals());
   SmallVector<Captured> captured;
@@ -603,6 +625,10 @@ void Interpreter::execAwait(AwaitOp await) {
   Var *var = lookup(await, await.getBarrier());
   if (!var)
     return;
+  if (var->mechanism == BarrierMechanism::cluster_sync)
+    llvm::erase_if(clusterPending, [&](const auto &p) {
+      return p.first == var && p.second.intersects(current);
+    });
   Box box = evalWindow(*var, await.getIndices(), await.getMap(),
                        await.getIntervals());
   BarrierElem &elem = var->elems[elements(*var, box).front()];

@@ -633,6 +633,8 @@ private:
 
   const SyncCheckOptions &options;
   AwaiterSets awaiterSetsSeen;
+  /// Arrives on cluster_sync variables not yet awaited by their threads.
+  SmallVector<std::pair<Var *, ThreadSet>, 2> clusterPending;
   const llvm::DenseSet<int64_t> *onlyTasks = nullptr;
   RunLimits *limits = nullptr;
   unsigned ticks = 0;

@@ -364,10 +364,16 @@ LogicalResult DeviceLowering::lowerDevice(DeviceFunctionOp device) {
   boxStarts.clear();
   if (failed(lowerBlock(*nest.back().getBodyBlock())))
     return failure();
-  // A task that uses shared memory ends with its CTA's threads meeting
-  // (the synchronization check assumes it): the next task of this CTA
-  // reuses that memory. Other task-local memory is per thread.
-  if (usesSharedMemory) {
+  // A task that uses shared memory or mbarriers (which live in it, their
+  // phases carrying over) ends with its CTA's threads meeting (the
+  // synchronization check assumes it): the next task of this CTA reuses
+  // that memory. Other task-local memory is per thread.
+  bool mbarriers = false;
+  nest.back().getBodyBlock()->walk([&](AllocOp a) {
+    if (auto t = dyn_cast<BarrierType>(a.getResult().getType()))
+      mbarriers |= t.isMbarrier();
+  });
+  if (usesSharedMemory || mbarriers) {
     if (asyncWritesReuseGeneric)
       proxyFence(loc);
     ctaBarrier(loc);

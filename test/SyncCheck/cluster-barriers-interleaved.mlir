@@ -1,0 +1,12 @@
+// Every cluster_sync variable is lowered to the CTA's one hardware cluster
+// barrier (barrier.cluster.arrive / wait). Arriving on %a and then on %b
+// before awaiting %a makes each thread arrive twice before its first wait,
+// so CTA 1's two arrivals may complete the phase before CTA 0 arrived and
+// CTA 1 reads Y before CTA 0 wrote it (found by an adversarial review: the
+// check took %a and %b for two barriers).
+// RUN: not rake-opt %S/Inputs/two-cluster-barriers.mlir --rake-check 2>&1 | FileCheck %s
+// CHECK: error: two cluster barriers interleaved: threads 0..127 of task 0 arrive on b while threads 0..127 of task 0 arrived on a and did not await it yet; each CTA has one hardware cluster barrier (barrier.cluster), which every cluster_sync variable uses, so this arrive may complete the phase of a early (a race or a hang): await a before arriving on another cluster barrier (at n = 4)
+
+// One after the other (arrive a, await a, arrive b, await b) is fine.
+// RUN: awk '/gpuir.arrive cuda_in_order >> %%b/{held=$0; next} {print} /gpuir.await %%a,/{print held}' %S/Inputs/two-cluster-barriers.mlir > %t.seq.mlir
+// RUN: rake-opt %t.seq.mlir --rake-check > /dev/null
