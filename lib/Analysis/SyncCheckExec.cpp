@@ -219,6 +219,32 @@ void Interpreter::visitStmt(AllocOp alloc) {
 }
 
 void Interpreter::visitStmt(FenceOp fence) {
+  // A fence of the whole cluster is the CTA's one hardware cluster barrier
+  // (barrier.cluster.arrive, then wait): inside the window between an arrive
+  // on a cluster_sync variable and its await, each thread would arrive twice
+  // before waiting.
+  if (current.kind == ThreadSet::Device && !clusterPending.empty() &&
+      current.domain) {
+    int64_t all = 1;
+    for (int64_t d : *current.domain)
+      all *= d;
+    if (threadCount(current) == all)
+      for (const auto &[other, threads] : clusterPending)
+        if (threads.intersects(current)) {
+          report(fence,
+                 "a fence of the whole cluster between an arrive on " +
+                     other->name + " and its await: " + describe(threads) +
+                     " arrived on " + other->name +
+                     " and did not await it yet; the fence is the CTA's one "
+                     "hardware cluster barrier (barrier.cluster.arrive and "
+                     "wait), which every cluster_sync variable uses, so its "
+                     "arrive may complete the phase of " + other->name +
+                     " early (a race or a hang): await " + other->name +
+                     " before the fence",
+                 {});
+          return;
+        }
+  }
   uint32_t pre = static_cast<uint32_t>(fence.getPre());
   SmallVector<Captured> captured = capture(pre, fence.getTransitive(), fence);
   publish(captured, syncActors(), static_cast<uint32_t>(fence.getFull()),

@@ -10,3 +10,10 @@
 // One after the other (arrive a, await a, arrive b, await b) is fine.
 // RUN: awk '/gpuir.arrive cuda_in_order >> %%b/{held=$0; next} {print} /gpuir.await %%a,/{print held}' %S/Inputs/two-cluster-barriers.mlir > %t.seq.mlir
 // RUN: rake-opt %t.seq.mlir --rake-check > /dev/null
+
+// A fence of the whole cluster is that barrier too (arrive and wait): put
+// between the arrive on %a and its await, each thread arrives twice before
+// waiting (found by a later adversarial review).
+// RUN: sed 's/gpuir.arrive cuda_in_order >> %%b : !gpuir.barrier<cluster_sync>/gpuir.fence cuda_in_order -> cuda_in_order/; /gpuir.await %%b,/d' %S/Inputs/two-cluster-barriers.mlir > %t.fence.mlir
+// RUN: not rake-opt %t.fence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=FENCE
+// FENCE: error: a fence of the whole cluster between an arrive on a and its await: threads 0..127 of task 0 arrived on a and did not await it yet; the fence is the CTA's one hardware cluster barrier (barrier.cluster.arrive and wait), which every cluster_sync variable uses, so its arrive may complete the phase of a early (a race or a hang): await a before the fence (at n = 4)
