@@ -354,6 +354,18 @@ bool Interpreter::collapsible(LoopOp loop) {
     }
     ok = false;
   });
+  // One pass runs the nest at the loop's first value: an inner loop whose
+  // bounds use a variable of the nest would run its other trip counts
+  // nowhere (at lb it may not run at all), so such a loop is interpreted
+  // iteration by iteration.
+  if (ok)
+    loop.walk([&](LoopOp inner) {
+      for (ValueRange bounds :
+           {ValueRange(inner.getLowerOperands()),
+            ValueRange(inner.getUpperOperands())})
+        for (Value v : bounds)
+          ok &= !llvm::is_contained(ivs, v);
+    });
   if (ok)
     loop.walk([&](amir::AccessOpInterface access) {
       AffineMap map = access.getMap();
