@@ -427,61 +427,59 @@ void Interpreter::checkPhasesBalanced(FreeOp freeOp, const Var &var) {
   // skips an element's phases in one task and awaits it in another takes
   // those phases for its own. So the threads awaiting an element (where it
   // completes phases) must be the same in every task.
-  if (current.kind == ThreadSet::Device || !var.elems.empty()) {
-    for (const auto &[e, elem] : var.elems) {
-      if (elem.phases.empty())
-        continue;
-      AwaiterSet set;
-      int64_t task = -1;
-      for (const ThreadSet &a : elem.awaiters) {
-        set.push_back({SmallVector<int64_t, 8>(a.lo.begin(), a.lo.end()),
-                       SmallVector<int64_t, 8>(a.hi.begin(), a.hi.end())});
-        task = a.task;
-      }
-      llvm::sort(set);
-      if (task < 0 && !elem.phases.front().arrivers.empty())
-        task = elem.phases.front().arrivers.front().task;
-      auto [it, first] =
-          awaiterSetsSeen.insert({{var.alloc, e}, {task, set}});
-      if (first || it->second.second == set)
-        continue;
-      auto name = [&](const AwaiterSet &s) -> std::string {
-        if (s.empty())
-          return "no thread";
-        std::string out;
-        for (const auto &[lo, hi] : s) {
-          ThreadSet t;
-          t.kind = ThreadSet::Device;
-          t.task = -2;
-          t.lo.assign(lo.begin(), lo.end());
-          t.hi.assign(hi.begin(), hi.end());
-          t.domain = elem.awaiters.empty()
-                         ? elem.phases.front().arrivers.front().domain
-                         : elem.awaiters.front().domain;
-          std::string d = describe(t);
-          // describe names the task; the sets are compared without it.
-          size_t cut = d.find(" of task");
-          out += (out.empty() ? "" : ", ") + d.substr(0, cut);
-        }
-        return out;
-      };
-      SmallVector<std::pair<Operation *, std::string>> notes;
-      Operation *site = freeSite(freeOp, var, notes);
-      report(site,
-             "mbarrier awaited by different threads in different tasks: "
-             "element " + std::to_string(e) + " of " + var.name +
-                 " completes phases in task " + std::to_string(task) +
-                 " and is awaited there by " + name(set) + ", but in task " +
-                 std::to_string(it->second.first) + " by " +
-                 name(it->second.second) +
-                 "; each thread's phase parity carries over to the CTA's "
-                 "next task (an mbarrier is initialized once per kernel), "
-                 "so a thread that skips an element's phases in one task "
-                 "takes them for its own in a later one: await each element "
-                 "with the same threads in every task",
-             notes);
-      return;
+  for (const auto &[e, elem] : var.elems) {
+    if (elem.phases.empty())
+      continue;
+    AwaiterSet set;
+    int64_t task = -1;
+    for (const ThreadSet &a : elem.awaiters) {
+      set.push_back({SmallVector<int64_t, 8>(a.lo.begin(), a.lo.end()),
+                     SmallVector<int64_t, 8>(a.hi.begin(), a.hi.end())});
+      task = a.task;
     }
+    llvm::sort(set);
+    if (task < 0 && !elem.phases.front().arrivers.empty())
+      task = elem.phases.front().arrivers.front().task;
+    auto [it, first] =
+        awaiterSetsSeen.insert({{var.alloc, e}, {task, set}});
+    if (first || it->second.second == set)
+      continue;
+    auto name = [&](const AwaiterSet &s) -> std::string {
+      if (s.empty())
+        return "no thread";
+      std::string out;
+      for (const auto &[lo, hi] : s) {
+        ThreadSet t;
+        t.kind = ThreadSet::Device;
+        t.task = -2;
+        t.lo.assign(lo.begin(), lo.end());
+        t.hi.assign(hi.begin(), hi.end());
+        t.domain = elem.awaiters.empty()
+                       ? elem.phases.front().arrivers.front().domain
+                       : elem.awaiters.front().domain;
+        std::string d = describe(t);
+        // describe names the task; the sets are compared without it.
+        size_t cut = d.find(" of task");
+        out += (out.empty() ? "" : ", ") + d.substr(0, cut);
+      }
+      return out;
+    };
+    SmallVector<std::pair<Operation *, std::string>> notes;
+    Operation *site = freeSite(freeOp, var, notes);
+    report(site,
+           "mbarrier awaited by different threads in different tasks: "
+           "element " + std::to_string(e) + " of " + var.name +
+               " completes phases in task " + std::to_string(task) +
+               " and is awaited there by " + name(set) + ", but in task " +
+               std::to_string(it->second.first) + " by " +
+               name(it->second.second) +
+               "; each thread's phase parity carries over to the CTA's "
+               "next task (an mbarrier is initialized once per kernel), "
+               "so a thread that skips an element's phases in one task "
+               "takes them for its own in a later one: await each element "
+               "with the same threads in every task",
+           notes);
+    return;
   }
   for (const auto &[e, elem] : var.elems) {
     for (const auto &[awaiter, count] : elem.awaited) {

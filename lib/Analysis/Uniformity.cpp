@@ -1,7 +1,6 @@
 //===- Uniformity.cpp - warp-uniform and lane-varying control -------------===//
 
 #include "Rake/Analysis/Uniformity.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -43,21 +42,6 @@ UniformityAnalysis::UniformityAnalysis(Operation *root) {
     if (hasLaneVaryingControl(loop))
       varying.insert(iv);
   });
-}
-
-bool UniformityAnalysis::isLaneVaryingValue(Value v) const {
-  if (varying.contains(v))
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false; // A parameter or the variable of a uniform loop.
-  if (def->hasTrait<OpTrait::ConstantLike>())
-    return false;
-  // Pure arithmetic (arith, affine.apply): lane-varying where an operand is.
-  if (!isPure(def) || def->getNumRegions() != 0)
-    return true;
-  return llvm::any_of(def->getOperands(),
-                      [&](Value o) { return isLaneVaryingValue(o); });
 }
 
 bool UniformityAnalysis::hasLaneVaryingControl(Operation *op) const {

@@ -65,11 +65,12 @@ struct UniformityPass : rake::impl::UniformityPassBase<UniformityPass> {
         device.getBlockDim(), device.getCluster());
     if (!threads || *threads < UniformityAnalysis::kWarpLanes)
       return success();
-    // Its index operands (which lanes are data lanes: `active`) must be the
-    // same for every lane, or the lanes could disagree on who takes part.
+    // Its index operands (which lanes are data lanes: `active`; control
+    // values, which GpuIR keeps to parameters and loop variables) must be
+    // the same for every lane, or the lanes could disagree on who takes part.
     for (OpOperand &operand : op->getOpOperands())
       if (operand.get().getType().isIndex() &&
-          analysis.isLaneVaryingValue(operand.get()))
+          analysis.isLaneVarying(operand.get()))
         return op->emitOpError()
                << "is a collective of " << *threads << " threads whose index "
                << "operand #" << operand.getOperandNumber()

@@ -29,11 +29,6 @@ public:
 
   /// Whether the control value may differ between the lanes of a warp.
   bool isLaneVarying(Value v) const { return varying.contains(v); }
-  /// The same for any index value of device code: a control value, a
-  /// constant, or arithmetic on such values (lane-varying when an operand
-  /// is); anything else (a read of a buffer, whose registers differ from
-  /// lane to lane) counts as lane-varying.
-  bool isLaneVaryingValue(Value v) const;
   /// Whether the op's control (a loop's bounds, an if's condition) may
   /// differ between lanes; false for other ops.
   bool hasLaneVaryingControl(Operation *op) const;

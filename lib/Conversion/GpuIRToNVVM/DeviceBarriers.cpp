@@ -437,7 +437,7 @@ bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
     return false;
   if (asyncWritesReuseGeneric)
     return true;
-  return forEachAwaitingOp(barrier, [&](Operation *op) {
+  return anyAwaitingOp(barrier, [&](Operation *op) {
     bool found = false;
     forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool) {
       if (asyncProxy || !asyncOnly)
@@ -449,7 +449,7 @@ bool DeviceLowering::awaitersTouchGenericWrites(Value barrier, bool asyncOnly) {
 }
 
 /// Whether `pred` holds for an op that the threads awaiting `barrier` run.
-bool DeviceLowering::forEachAwaitingOp(Value barrier,
+bool DeviceLowering::anyAwaitingOp(Value barrier,
                                        function_ref<bool(Operation *)> pred) {
   llvm::StringSet<> groups;
   bool everyPath = false;
@@ -494,7 +494,7 @@ bool DeviceLowering::remoteReleaseAtClusterScope(Value barrier) {
   bool crossCta = llvm::any_of(genericWrites, [&](Value w) {
     return isGlobalParam(w) || (isShared(w) && dist.getSharding(w));
   });
-  return crossCta && forEachAwaitingOp(barrier, [](Operation *op) {
+  return crossCta && anyAwaitingOp(barrier, [](Operation *op) {
            return isa<ArriveOp, FenceOp>(op);
          });
 }

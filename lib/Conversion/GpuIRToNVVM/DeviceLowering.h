@@ -186,7 +186,7 @@ private:
   bool awaitersTouchGenericWrites(Value barrier, bool asyncOnly);
   /// Whether `pred` holds for some op run by the threads that await
   /// `barrier`.
-  bool forEachAwaitingOp(Value barrier, function_ref<bool(Operation *)> pred);
+  bool anyAwaitingOp(Value barrier, function_ref<bool(Operation *)> pred);
   /// Whether an arrive on another CTA's `barrier` releases at cluster scope.
   bool remoteReleaseAtClusterScope(Value barrier);
   void fenceAsyncRegisters(Location loc);

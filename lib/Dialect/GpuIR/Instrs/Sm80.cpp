@@ -50,11 +50,8 @@ Value laneOf(OpBuilder &b, Location loc, Value threadId) {
 }
 
 /// Whether lane `lane` is a data lane of a collective with `active(n)`:
-/// lane < n (a signed comparison: none for n <= 0, all for n >= 32); true
-/// without `active`.
+/// lane < n (a signed comparison: none for n <= 0, all for n >= 32).
 Value isActiveLane(OpBuilder &b, Location loc, Value lane, Value active) {
-  if (!active)
-    return arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lane,
                                active);
 }
@@ -666,11 +663,10 @@ LogicalResult BallotOp::buildSequential(OpBuilder &b, ValueRange operands) {
     b.setInsertionPointToStart(loop.getBody());
     Value l = loop.getInductionVar();
     Value v = memref::LoadOp::create(b, loc, src, l);
+    Value set = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
     // A padding lane votes 0.
-    Value set = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero),
-        isActiveLane(b, loc, l, activeOperand(b, *this, operands, 2)));
+    if (Value active = activeOperand(b, *this, operands, 2))
+      set = arith::AndIOp::create(b, loc, set, isActiveLane(b, loc, l, active));
     Value bit = arith::ShLIOp::create(
         b, loc, arith::ConstantIntOp::create(b, loc, i32, 1),
         arith::IndexCastOp::create(b, loc, i32, l));
