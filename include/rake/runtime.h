@@ -116,7 +116,7 @@ void rake_bundle_close(rake_bundle *bundle);
  * "integrity only: ..." when no key was given. */
 const char *rake_bundle_trust(const rake_bundle *bundle);
 
-/* The manifest the open checked (JSON text, rake-bundle/2): what a caller
+/* The manifest the open checked (JSON text, rake-bundle/3): what a caller
  * reads the kernels' source signatures from (kernels[].signature: each
  * parameter's name, kind, element type and extents). Valid until close. */
 const char *rake_bundle_manifest(const rake_bundle *bundle);

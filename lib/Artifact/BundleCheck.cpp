@@ -192,6 +192,26 @@ void Checker::files() {
       bad("integrity", "kernel.ptx has sha256 " + crypto::sha256Hex(c.ptxText) +
                            "; the manifest binds " + m.ptx.sha256);
   }
+  // The source's bytes. GpuIR is source.mlir, which rake-verify compiles
+  // again (kernel.ptx and every field the source determines must be what it
+  // gives); PTX input is its own source, kernel.ptx.
+  if (named("source.file", m.sourceFile,
+            m.sourceKind == "gpuir" ? "source.mlir" : "kernel.ptx")) {
+    if (m.sourceKind == "gpuir")
+      c.haveSource = readFile(dir + "/source.mlir", c.sourceText);
+    else if ((c.haveSource = c.havePtx))
+      c.sourceText = c.ptxText;
+    if (!c.haveSource && m.sourceKind == "gpuir")
+      bad("integrity", "the source named by the manifest (source.mlir) "
+                       "cannot be read");
+    else if (c.haveSource && crypto::sha256Hex(c.sourceText) != m.sourceSha256) {
+      bad("integrity", m.sourceFile + " has sha256 " +
+                           crypto::sha256Hex(c.sourceText) +
+                           "; the manifest binds it as the source, " +
+                           m.sourceSha256);
+      c.haveSource = false;
+    }
+  }
   if (m.hasDisassembly &&
       named("disassembly.file", m.disassembly.file, "disasm.json")) {
     c.haveDisasm = readFile(dir + "/disasm.json", c.disasmText);

@@ -1,6 +1,6 @@
 //===- Manifest.cpp - The one reader and checker of bundles ---------------===//
 //
-// See Manifest.h: the rake-bundle/2 schema (readManifest) and what both the
+// See Manifest.h: the rake-bundle/3 schema (readManifest) and what both the
 // writer and the checker (BundleCheck.cpp) share.
 //
 //===----------------------------------------------------------------------===//
@@ -19,7 +19,7 @@
 using namespace rake;
 using namespace rake::artifact;
 
-const char *const rake::artifact::kFormat = "rake-bundle/2";
+const char *const rake::artifact::kFormat = "rake-bundle/3";
 
 std::string rake::artifact::format(const Finding &f) {
   return "bundle: " + f.message + " [rule " + f.rule + "]";
@@ -52,7 +52,7 @@ std::string rake::artifact::profileSha256(const profile::Profile &p) {
 }
 
 std::string rake::artifact::signedMessage(const std::string &manifestSha256) {
-  return "rake-bundle/2 verified manifest sha256 " + manifestSha256 + "\n";
+  return std::string(kFormat) + " verified manifest sha256 " + manifestSha256 + "\n";
 }
 
 //===----------------------------------------------------------------------===//
@@ -324,6 +324,7 @@ bool rake::artifact::readManifest(const std::string &text, Manifest &m,
     m.sourceKind = s.str("kind");
     s.oneOf("kind", m.sourceKind, {"gpuir", "ptx"});
     m.sourceSha256 = s.sha("sha256");
+    m.sourceFile = s.str("file");
     s.finish();
   }
   m.compiler = r.str("compiler");

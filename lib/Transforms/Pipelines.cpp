@@ -49,6 +49,20 @@ void mlir::rake::buildGpuIRToLLVMCpuPipeline(OpPassManager &pm,
   (void)parsePassPipeline(pipeline, pm);
 }
 
+void mlir::rake::buildRakeCheckPipeline(OpPassManager &pm, bool summary,
+                                        double budget) {
+  UniformityPassOptions uniformity;
+  uniformity.annotate = false;
+  pm.addPass(createUniformityPass(uniformity));
+  pm.addPass(createTensorCoreRulePass());
+  pm.addPass(createCollectiveAnalysisPass());
+  pm.addPass(createDistributedMemoryPass());
+  SyncCheckPassOptions check;
+  check.summary = summary;
+  check.budget = budget;
+  pm.addPass(createSyncCheckPass(check));
+}
+
 void mlir::rake::registerRakePasses() {
   registerRakeTransformsPasses();
   PassPipelineRegistration<CheckPipelineOptions>(
@@ -58,16 +72,7 @@ void mlir::rake::registerRakePasses() {
       "and the synchronization check (with the sizes of each procedure's "
       "gpuir.check_sizes)",
       [](OpPassManager &pm, const CheckPipelineOptions &options) {
-        UniformityPassOptions uniformity;
-        uniformity.annotate = false;
-        pm.addPass(createUniformityPass(uniformity));
-        pm.addPass(createTensorCoreRulePass());
-        pm.addPass(createCollectiveAnalysisPass());
-        pm.addPass(createDistributedMemoryPass());
-        SyncCheckPassOptions check;
-        check.summary = options.summary;
-        check.budget = options.budget;
-        pm.addPass(createSyncCheckPass(check));
+        buildRakeCheckPipeline(pm, options.summary, options.budget);
       });
   PassPipelineRegistration<CpuPipelineOptions>(
       "rake-gpuir-to-llvm-cpu",

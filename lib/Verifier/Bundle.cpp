@@ -407,6 +407,14 @@ int rake::bundle::make(const MakeOptions &o) {
   const std::string &ptxas = tool.ptxas;
   std::string out, err;
 
+  // The GpuIR source goes into the bundle: rake-verify compiles it again.
+  if (o.sourceKind == "gpuir") {
+    if (!writeFile(o.outDir + "/source.mlir", o.sourceText))
+      return fail("cannot write " + o.outDir + "/source.mlir");
+  } else {
+    llvm::sys::fs::remove(o.outDir + "/source.mlir");
+  }
+
   // Assemble.
   std::string ptxPath = o.outDir + "/kernel.ptx",
               cubinPath = o.outDir + "/kernel.cubin";
@@ -477,7 +485,9 @@ int rake::bundle::make(const MakeOptions &o) {
       {"source",
        json::Object{{"path", o.sourcePath},
                     {"kind", o.sourceKind},
-                    {"sha256", sha256Hex(o.sourceText)}}},
+                    {"sha256", sha256Hex(o.sourceText)},
+                    {"file", o.sourceKind == "gpuir" ? "source.mlir"
+                                                     : "kernel.ptx"}}},
       {"compiler", o.compiler},
       {"ptx",
        json::Object{{"file", "kernel.ptx"},
@@ -541,8 +551,10 @@ static int verifyMade(const MakeOptions &o, bool haveDisasm,
   vo.nvdisasm = o.nvdisasm;
   vo.disasmDirs = o.disasmDirs;
   vo.signKeyPem = o.signKeyPem;
-  // The cubin was just assembled from this PTX by the pinned ptxas.
+  // The cubin was just assembled from this PTX by the pinned ptxas, and the
+  // PTX and the manifest's source fields were just derived from the source.
   vo.skipReassembly = true;
+  vo.skipSourceDerivation = true;
   int status = verify(o.outDir, vo);
   if (!haveDisasm)
     llvm::errs() << "rake-bundle: to finish this bundle, record the "
@@ -557,6 +569,139 @@ static int verifyMade(const MakeOptions &o, bool haveDisasm,
 //===----------------------------------------------------------------------===//
 // Checking a bundle
 //===----------------------------------------------------------------------===//
+
+/// The first line at which two texts differ (1-based).
+static size_t firstDifferentLine(const std::string &a, const std::string &b) {
+  size_t line = 1;
+  for (size_t i = 0; i < a.size() && i < b.size() && a[i] == b[i]; ++i)
+    line += a[i] == '\n';
+  return line;
+}
+
+static std::string joined(const std::vector<std::string> &v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i)
+    out += (i ? ", " : "") + v[i];
+  return out + "]";
+}
+
+static std::string launchText(const artifact::Launch &l) {
+  return "block " + std::to_string(l.block[0]) + "x" +
+         std::to_string(l.block[1]) + "x" + std::to_string(l.block[2]) +
+         ", blocks_per_sm " + std::to_string(l.blocksPerSm) + ", cluster " +
+         std::to_string(l.cluster) + ", dynamic_shared_bytes " +
+         std::to_string(l.dynamicSharedBytes);
+}
+
+static std::string sourceParamText(const artifact::SourceParam &p) {
+  std::string t = p.name + " (" + p.kind;
+  if (p.kind == "buffer") {
+    t += " of " + p.element + " in " + p.memory + ", extents " +
+         joined(p.extents);
+    if (!p.multipliedAs.empty())
+      t += ", multiplied as " + p.multipliedAs;
+  }
+  return t + ")";
+}
+
+static bool sameSourceParam(const artifact::SourceParam &a,
+                            const artifact::SourceParam &b) {
+  return a.name == b.name && a.kind == b.kind && a.element == b.element &&
+         a.memory == b.memory && a.extents == b.extents &&
+         a.multipliedAs == b.multipliedAs;
+}
+
+/// Compiles the bundle's source.mlir again and compares: kernel.ptx byte for
+/// byte, then each kernel's roles, launch shape and signature. Rule `source`.
+static void checkAgainstSource(const artifact::Manifest &m,
+                               const artifact::Checked &c,
+                               const profile::Profile &p,
+                               const VerifyOptions &o,
+                               std::vector<std::string> &errors) {
+  auto bad = [&](const std::string &msg) {
+    errors.push_back("bundle: " + msg + " [rule source]");
+  };
+  if (!o.deriveFromGpuIR) {
+    bad("the bundle is made from GpuIR, and this verifier cannot compile "
+        "source.mlir to confirm the manifest's roles, launch shape and "
+        "signature (use rake-verify)");
+    return;
+  }
+  SourceDerivation d;
+  std::string error;
+  if (!o.deriveFromGpuIR(c.sourceText, m.sourcePath, p, d, error)) {
+    std::string first = error.substr(0, error.find('\n'));
+    if (d.failedCheck)
+      bad("source.mlir fails rake-check (" + first +
+          "): a bundle is made only of a kernel the checks accept");
+    else
+      bad("source.mlir does not compile with this build (" + first +
+          "), so nothing confirms the manifest's roles, launch shape and "
+          "signature; remake the bundle with this rake-bundle");
+    return;
+  }
+  if (d.ptx != c.ptxText) {
+    bad("kernel.ptx is not the PTX that source.mlir compiles to (they differ "
+        "from line " +
+        std::to_string(firstDifferentLine(d.ptx, c.ptxText)) +
+        "); the bundle was made by '" + m.compiler +
+        "': remake it with this rake-bundle, or the PTX was replaced");
+    return;
+  }
+  for (const artifact::KernelEntry &k : m.kernels) {
+    std::string kn = "kernel '" + k.name + "': ";
+    auto roles = d.roles.find(k.name);
+    for (const artifact::Param &prm : k.params) {
+      std::string want;
+      if (roles != d.roles.end() && size_t(prm.index) < roles->second.size())
+        want = roles->second[prm.index];
+      if (prm.role != want)
+        bad(kn + "parameter " + std::to_string(prm.index) + " (" + prm.name +
+            ") has the role '" + prm.role + "' in the manifest; source.mlir "
+            "gives '" + want + "'");
+    }
+    auto shape = d.launch.find(k.name);
+    if (shape == d.launch.end()) {
+      if (k.hasLaunch)
+        bad(kn + "the manifest records a launch shape (" +
+            launchText(k.launch) + "); source.mlir gives none");
+    } else {
+      artifact::Launch want;
+      for (int i = 0; i < 3; ++i)
+        want.block[i] = shape->second.block[i];
+      want.blocksPerSm = shape->second.blocksPerSm;
+      want.dynamicSharedBytes = shape->second.dynamicSharedBytes;
+      want.cluster = shape->second.cluster;
+      if (!k.hasLaunch)
+        bad(kn + "the manifest records no launch shape; source.mlir gives " +
+            launchText(want));
+      else if (launchText(k.launch) != launchText(want))
+        bad(kn + "the manifest's launch (" + launchText(k.launch) +
+            ") is not what source.mlir gives (" + launchText(want) + ")");
+    }
+    auto sig = d.signatures.find(k.name);
+    if (sig == d.signatures.end()) {
+      if (k.hasSignature)
+        bad(kn + "the manifest records a signature; source.mlir gives none");
+      continue;
+    }
+    if (!k.hasSignature) {
+      bad(kn + "the manifest records no signature; source.mlir gives one");
+      continue;
+    }
+    if (k.signature.size() != sig->second.size()) {
+      bad(kn + "the manifest's signature has " +
+          std::to_string(k.signature.size()) + " parameters; source.mlir " +
+          "declares " + std::to_string(sig->second.size()));
+      continue;
+    }
+    for (size_t i = 0; i < k.signature.size(); ++i)
+      if (!sameSourceParam(k.signature[i], sig->second[i]))
+        bad(kn + "the manifest's signature gives parameter " +
+            std::to_string(i) + " as " + sourceParamText(k.signature[i]) +
+            "; source.mlir declares " + sourceParamText(sig->second[i]));
+  }
+}
 
 int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
   std::vector<std::string> errors;
@@ -649,6 +794,17 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
                        "subroutines differ from what the disassembly shows "
                        "[rule manifest]");
   }
+  // What the source determines: a GpuIR bundle's source.mlir, compiled
+  // again, must give kernel.ptx and every manifest field the cubin cannot
+  // confirm (roles, launch shape, signature).
+  if (m.sourceKind == "gpuir" && !o.skipSourceDerivation && c.haveSource) {
+    size_t before = errors.size();
+    checkAgainstSource(m, c, p, o, errors);
+    if (errors.size() == before)
+      llvm::outs() << "evidence: source.mlir compiles to kernel.ptx and to the "
+                      "manifest's roles, launch shapes and signatures\n";
+  }
+
   // The PTX is evidence too: it must be what the cubin was assembled from.
   // (Skipped once something is already wrong: the verdict is made.)
   if (errors.empty() && !o.skipReassembly) {

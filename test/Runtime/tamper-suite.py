@@ -25,12 +25,13 @@ It asserts, and prints in its summary:
   - the runtime with the signer's public key loads none;
   - rake-verify without a key accepts no raw case, and of the consistent
     rewrites only those of fields nothing but a signature binds (class
-    "origin": the source's path, the compiler string, tool paths, a larger
-    dynamic shared memory or fewer blocks per SM than needed);
+    "origin": the source's path, the compiler string, tool paths);
   - the runtime without a key loads no raw case, and of the consistent
-    rewrites only "origin" ones and those that change bytes only the
-    disassembly judges (class "code": the machine code, the disassembly),
-    which rake-verify refuses;
+    rewrites only "origin" ones, those that change bytes only the
+    disassembly judges (class "code": the machine code, the disassembly)
+    and those of fields only the GpuIR source determines (class "source":
+    parameter roles, launch shapes, signatures, which rake-verify compiles
+    source.mlir again to confirm), all of which rake-verify refuses;
   - where a case names the rule it must break, both tools refuse by it;
   - the unaltered, signed bundles verify and load.
 The seed makes the cases the same on every run.
@@ -107,21 +108,22 @@ def leaves(v, path=""):
 
 # Manifest fields that nothing in the bundle can confirm: a consistent
 # rewrite of them is caught only by the signature.
-ORIGIN_FIELDS = ("source.path", "source.sha256", "compiler",
+ORIGIN_FIELDS = ("source.path", "compiler",
                  "toolchain.ptxas.path", "toolchain.nvdisasm.path",
                  "disassembly.obtained", "verifier.version")
 
 
 def is_origin(path, old, new):
-    if path in ORIGIN_FIELDS:
-        return True
-    # More dynamic shared memory than the code needs, or fewer CTAs per SM
-    # than fit, is a shape the kernel still runs correctly in.
-    if path.endswith("launch.dynamic_shared_bytes") and isinstance(new, int):
-        return new >= old
-    if path.endswith("launch.blocks_per_sm") and isinstance(new, int):
-        return 1 <= new <= old
-    return False
+    return path in ORIGIN_FIELDS
+
+
+def from_source(path):
+    """Fields the GpuIR source determines and only rake-verify (which
+    compiles source.mlir again) can confirm: the runtime has no compiler."""
+    parts = path.split(".")
+    return (len(parts) >= 3 and parts[0] == "kernels" and
+            (parts[2] in ("signature", "launch") or
+             (parts[2] == "abi" and parts[-1] == "role")))
 
 
 def named_cases(base, m, other_sig):
@@ -171,6 +173,50 @@ def named_cases(base, m, other_sig):
             elif r.startswith(b + "."):
                 ops.append(("set", ["kernels.0.abi.params.%d.role" % i, json.dumps(a + r[len(b):])]))
         c.append(Case("two buffers' roles swapped", ops + [("reseal", [])], True, "", "abi"))
+    # What the GpuIR source determines, rewritten consistently: the runtime
+    # cannot compile the source; rake-verify does and refuses by rule source.
+    sig = m["kernels"][0].get("signature", [])
+    for i, sp in enumerate(sig):
+        if sp.get("kind") == "buffer" and sp.get("extents"):
+            ext = list(sp["extents"])
+            ext[0] = "1"
+            c.append(Case("a buffer's extents made smaller in the signature",
+                          [("set", ["kernels.0.signature.%d.extents" % i, json.dumps(ext)]), ("reseal", [])],
+                          True, "source", "source", "code"))
+            c.append(Case("a buffer's element type changed in the signature",
+                          [("set", ["kernels.0.signature.%d.element" % i, '"f16"']), ("reseal", [])],
+                          True, "source", "source", "code"))
+            break
+    for i, p in enumerate(params):
+        r = p.get("role", "")
+        if r.startswith("tensormap."):
+            parts = r.split(".")
+            rows, cols = parts[2].split("x")
+            parts[2] = "%dx%s" % (max(1, int(rows) // 2), cols)
+            c.append(Case("a tensor map's box made smaller", [("set", ["kernels.0.abi.params.%d.role" % i,
+                          json.dumps(".".join(parts))]), ("reseal", [])], True, "source", "source", "code"))
+            break
+    for i, p in enumerate(params):
+        r = p.get("role", "")
+        if ".aligned" in r and r != r.split(".aligned")[0] + ".aligned":
+            c.append(Case("an alignedN role weakened to aligned", [("set", ["kernels.0.abi.params.%d.role" % i,
+                          json.dumps(r.split(".aligned")[0] + ".aligned")]), ("reseal", [])], True, "source", "source", "code"))
+            break
+    launch = m["kernels"][0]["launch"]
+    if launch["dynamic_shared_bytes"]:
+        c.append(Case("less dynamic shared memory than the code needs",
+                      [("set", ["kernels.0.launch.dynamic_shared_bytes", str(launch["dynamic_shared_bytes"] // 2)]),
+                       ("reseal", [])], True, "source", "source", "code"))
+    c.append(Case("more CTAs per SM than the source asks for",
+                  [("set", ["kernels.0.launch.blocks_per_sm", str(launch["blocks_per_sm"] + 1)]), ("reseal", [])],
+                  True, "source", None, "code"))
+    c.append(Case("source.mlir changed, not rehashed",
+                  [("text", ["source.mlir", "gpuir.proc", "gpuir.proc "])], True, "", "integrity"))
+    c.append(Case("source.mlir changed, rehashed and resealed (a rebuilt comment)",
+                  rewrite([("text", ["source.mlir", "gpuir.proc", "// a comment\ngpuir.proc"])]),
+                  True, "origin"))
+    c.append(Case("the PTX and source.mlir of another kernel, rehashed",
+                  rewrite([("text", ["kernel.ptx", "// .globl", "// .globl "])]), True, "code", "source", "code"))
     c.append(Case("ptxas not pinned", [("set", ["toolchain.ptxas.sha256", json.dumps("ab" * 32)]), ("reseal", [])], True, "", "toolchain"))
     c.append(Case("ptxas another version", [("set", ["toolchain.ptxas.version", '"V13.0.99"']), ("reseal", [])], True, "", "toolchain"))
     c.append(Case("an unpinned nvdisasm", [("set", ["toolchain.nvdisasm", json.dumps(
@@ -185,7 +231,7 @@ def named_cases(base, m, other_sig):
             ("cubin.bytes", "1", "manifest"), ("cubin.elf_flags", '"0x0"', "manifest"),
             ("kernels.0.barriers", "3", "manifest"), ("kernels.0.tensor_core", '{"HMMA.16816.F32": 4}', "manifest"),
             ("kernels.0.subroutines", '["__cuda_sm20_div_u64"]', "manifest"),
-            ("kernels.0.source_loops", "9", "manifest"), ("source.kind", '"ptx"', "abi")]:
+            ("kernels.0.source_loops", "9", "manifest"), ("source.kind", '"ptx"', "manifest")]:
         code = field in ("kernels.0.tensor_core", "kernels.0.subroutines")
         c.append(Case("informational field " + field, [("set", [field, value]), ("reseal", [])], True,
                       "code" if code else "", rule, "" if code else rule))
@@ -234,7 +280,7 @@ def random_cases(base, m, rng):
     for path, v in others + rng.sample(params, min(24, len(params))):
         new = mutate_value(v, rng)
         ops = [("set", [path, json.dumps(new)]), ("reseal", [])]
-        cls = "origin" if is_origin(path, v, new) else ""
+        cls = "origin" if is_origin(path, v, new) else ("source" if from_source(path) else "")
         if path.startswith("disassembly") and not path.endswith("obtained"):
             cls = "code"  # the evidence: rake-verify judges it
         if path.endswith(("tensor_core", "subroutines", "backward_branches")) or ".tensor_core." in path:
@@ -364,7 +410,7 @@ def main():
                     problems.append("%s: the runtime loaded a bundle that was not rewritten consistently" % where)
                 elif case.cls in ("origin", "origin-or-refused"):
                     stats["r0_origin"] += 1
-                elif case.cls == "code":
+                elif case.cls in ("code", "source"):
                     stats["r0_code"] += 1
                 elif case.runtime_rule == "signature":
                     stats["r0_sig"] += 1
@@ -388,7 +434,7 @@ def main():
     print("rake-verify without a key: accepted %d (%d rewrites of what only a signature binds, "
           "%d with only the signature changed)" % (stats["v0"], stats["v0_origin"], stats["v0_sig"]))
     print("runtime without a key: loaded %d (%d rewrites of what only a signature binds, %d of code or "
-          "evidence that rake-verify refuses, %d with only the signature changed)"
+          "evidence or of what only the source determines, which rake-verify refuses, %d with only the signature changed)"
           % (stats["r0"], stats["r0_origin"], stats["r0_code"], stats["r0_sig"]))
     print("refused by the named rule: %d" % stats["rule"])
     for w in origin_accepted:

@@ -21,6 +21,7 @@
 #include "Rake/Profile/Profile.h"
 #include "Rake/Verifier/Bundle.h"
 #include "Rake/Verifier/Cubin.h"
+#include "Rake/Verifier/FromSource.h"
 #include "Rake/Verifier/Verifier.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -115,6 +116,13 @@ int main(int argc, char **argv) {
       return usage("cannot read the private key " + signKey);
     if (!publicKey.empty() && !artifact::readFile(publicKey, o.publicKeyPem))
       return usage("cannot read the public key " + publicKey);
+    // A GpuIR bundle's source.mlir is compiled again: kernel.ptx and the
+    // manifest's roles, launch shape and signature must be what it gives.
+    o.deriveFromGpuIR = [](const std::string &text, const std::string &path,
+                           const profile::Profile &p,
+                           bundle::SourceDerivation &out, std::string &error) {
+      return bundle::deriveFromGpuIR(text, path, p, out, error);
+    };
     return bundle::verify(input, o);
   }
   if (!signKey.empty() || !publicKey.empty())

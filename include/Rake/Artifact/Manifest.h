@@ -33,7 +33,7 @@ namespace rake {
 namespace artifact {
 
 /// The manifest format this reader accepts.
-extern const char *const kFormat; // "rake-bundle/2"
+extern const char *const kFormat; // "rake-bundle/3"
 
 /// One refusal: the rule and a sentence naming what differs.
 struct Finding {
@@ -99,6 +99,9 @@ struct FileRef {
 struct Manifest {
   std::string format, status, profile, profileSha256, target;
   std::string sourcePath, sourceKind, sourceSha256, compiler;
+  /// The source's bytes in the bundle: source.mlir (GpuIR, which rake-verify
+  /// compiles again) or kernel.ptx (PTX input, which is its own source).
+  std::string sourceFile;
   FileRef ptx;
   std::string ptxVersion, ptxTarget;
   std::string ptxasPath, ptxasVersion, ptxasSha256, ptxasPinnedBy;
@@ -117,7 +120,7 @@ struct Manifest {
   const KernelEntry *findKernel(const std::string &name) const;
 };
 
-/// Reads a manifest's text against the rake-bundle/2 schema; appends a
+/// Reads a manifest's text against the rake-bundle/3 schema; appends a
 /// `manifest` finding for each departure and returns whether there was none.
 bool readManifest(const std::string &text, Manifest &out,
                   std::vector<Finding> &findings);
@@ -140,11 +143,12 @@ struct Checked {
   std::vector<Finding> findings;
   std::string manifestText, manifestSha256;
   bool manifestFound = false; ///< manifest.json could be read
-  bool manifestRead = false;  ///< ... and it is a rake-bundle/2 manifest
+  bool manifestRead = false;  ///< ... and it is a rake-bundle/3 manifest
   Manifest manifest;
   const profile::Profile *profile = nullptr;
-  std::string cubinBytes, ptxText, disasmText;
-  bool haveCubin = false, havePtx = false, haveDisasm = false;
+  std::string cubinBytes, ptxText, disasmText, sourceText;
+  bool haveCubin = false, havePtx = false, haveDisasm = false,
+       haveSource = false;
   cubin::Cubin cubin;
   verifier::PtxInfo ptx;
   bool cubinParsed = false, ptxParsed = false;

@@ -19,6 +19,13 @@ namespace mlir::rake {
 /// rake-gpuir-to-llvm-cpu).
 void registerRakePasses();
 
+/// rake-check: the profile's uniformity and tensor-core rules, collective
+/// and distributed memory analysis, and the synchronization check at each
+/// procedure's gpuir.check_sizes. rake-bundle runs it before it lowers a
+/// kernel, and rake-verify again on a bundle's source.
+void buildRakeCheckPipeline(OpPassManager &pm, bool summary = false,
+                            double budget = 0);
+
 /// The sequential meaning lowered to the LLVM dialect for the host
 /// (rake-gpuir-to-llvm-cpu; rake-run --seq runs it with bounds checks).
 /// The upstream passes it names must be registered (registerAllPasses).

@@ -18,6 +18,7 @@
 #include "Rake/Profile/Profile.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,26 @@ struct LaunchShape {
 };
 /// By kernel name.
 using LaunchShapes = std::map<std::string, LaunchShape>;
+
+/// What a GpuIR source determines of its bundle (FromSource.h computes it):
+/// the PTX and, by kernel name, the parameter roles, the launch shape and the
+/// source signature.
+struct SourceDerivation {
+  std::string ptx;
+  ParamRoles roles;
+  LaunchShapes launch;
+  std::map<std::string, std::vector<artifact::SourceParam>> signatures;
+  /// Set when the source parsed but rake-check refused it.
+  bool failedCheck = false;
+};
+
+/// Compiles GpuIR text (named as the manifest's source.path) for a profile:
+/// FromSource.h's deriveFromGpuIR, passed in so that this library needs no
+/// MLIR. Returns false with the diagnostics in the last argument.
+using DeriveFn = std::function<bool(const std::string &text,
+                                    const std::string &path,
+                                    const profile::Profile &profile,
+                                    SourceDerivation &out, std::string &error)>;
 
 struct MakeOptions {
   const profile::Profile *profile = nullptr;
@@ -96,6 +117,11 @@ struct VerifyOptions {
   /// source: "auto" (PATH, then /usr/local/cuda/bin), "never", or a path.
   std::string ptxas = "auto";
   bool skipReassembly = false; ///< (rake-bundle: it has just assembled it)
+  /// Compiles a GpuIR bundle's source.mlir again: kernel.ptx and every
+  /// manifest field the source determines (roles, launch, signature) must be
+  /// what it gives. Without it a GpuIR bundle fails closed (rule source).
+  DeriveFn deriveFromGpuIR;
+  bool skipSourceDerivation = false; ///< (rake-bundle: it has just derived it)
 };
 
 /// Checks a bundle directory: everything artifact::checkBundle checks (what

@@ -21,7 +21,8 @@
                                            text (duplicated keys, ...)
   tamper.py DIR rehash                     re-bind every hash the manifest
                                            holds (cubin, its size, each
-                                           kernel's code, PTX, disassembly)
+                                           kernel's code, PTX, disassembly,
+                                           source)
   tamper.py DIR reseal                     recompute manifest.sha256
 
 Each edit leaves the hashes and the seal as they are unless `rehash` and
@@ -140,6 +141,12 @@ def apply(d, what, args):
         m["ptx"]["sha256"] = sha(open(d + "/kernel.ptx", "rb").read())
         if m.get("disassembly"):
             m["disassembly"]["sha256"] = sha(open(d + "/disasm.json", "rb").read())
+        src = m.get("source", {}).get("file")
+        if src:
+            try:
+                m["source"]["sha256"] = sha(open(d + "/" + src, "rb").read())
+            except OSError:
+                pass  # a missing source keeps its hash
         save_json(manifest, m)
     elif what == "reseal":
         open(d + "/manifest.sha256", "w").write(

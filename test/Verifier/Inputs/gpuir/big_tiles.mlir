@@ -2,9 +2,10 @@
 // more dynamic shared memory than a launch gets without the opt-in (48 KiB).
 // The layout puts %tile at 0 and %pad at 65536 (128-byte aligned), so the
 // launch shape records 256 threads, 2 CTAs per SM and 66560 bytes.
-gpuir.proc @big_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem>, %B: memref<?xf32, #gpuir.gmem>) {
+gpuir.proc @big_tiles(%n: index, %A: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 256)>}, %B: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n * 256)>})
+    attributes {gpuir.check_sizes = [{n = 2}]} {
   gpuir.device_function blocks_per_sm(2) block(256) {
-    gpuir.for %task = 0 to %n ceildiv 256 : cuda_tasks {
+    gpuir.for %task = 0 to %n : cuda_tasks {
       %tile = gpuir.alloc : memref<16384xf32, #gpuir.smem>
       %pad = gpuir.alloc : memref<256xf32, #gpuir.smem>
       gpuir.for %t = 0 to 256 : cuda_threads<#gpuir.unit<thread>> {
