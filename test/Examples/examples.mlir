@@ -256,6 +256,11 @@
 // TMAPTX: .param .u64 .ptr .align 1 gemm_sm90a_tma_param_24,
 // TMAPTX-NEXT: .param .u64 .ptr .align 1 gemm_sm90a_tma_param_25
 // TMAPTX-NOT: .local
+// The initializing thread's fence after mbarrier.init, before the CTA meets.
+// TMAPTX: mbarrier.init.shared.b64
+// TMAPTX: fence.proxy.async.shared::cta;
+// TMAPTX-NEXT: {{^\$L__BB[0-9_]+:}}
+// TMAPTX-NEXT: bar.sync 0;
 // TMAPTX: fence.proxy.async.shared::cta;
 // TMAPTX-NEXT: bar.sync 0;
 // Each copy arrives on the stage's full mbarrier expecting its bytes, then

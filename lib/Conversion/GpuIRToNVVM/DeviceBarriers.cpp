@@ -139,6 +139,19 @@ LogicalResult DeviceLowering::prepareBarriers(DeviceFunctionOp device) {
     clusterBarrier(loc);
     return success();
   }
+  // In one CTA the initializing thread makes the initialized mbarriers
+  // visible to the async proxy (a TMA copy's complete_tx, a cp.async
+  // arrive) before the CTA meets, as the CUDA programming guide's TMA
+  // example does (fence.proxy.async.shared::cta after mbarrier.init).
+  if (!mbarriers.empty()) {
+    auto init = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(init.thenBlock()->getTerminator());
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
   NVVM::BarrierOp::create(b, loc);
   return success();
 }
@@ -512,6 +525,26 @@ bool DeviceLowering::acquiresAtClusterScope(Value barrier) {
   return remote && remoteReleaseAtClusterScope(barrier);
 }
 
+/// Whether accesses after an await for `post` include async-proxy ones (TMA
+/// copies, wgmma's shared operands).
+static bool postIsAsyncProxy(SyncTimeline post) {
+  QualTimeline async = QualTimeline::tma_to_smem_async |
+                       QualTimeline::tma_to_gmem_async |
+                       QualTimeline::wgmma_async_smem;
+  return bitEnumContainsAny(getSyncTimelineInfo(post).full, async);
+}
+
+/// Whether cp.async copies complete on the barrier (an arrive after
+/// Sm80_cp_async accesses).
+static bool arrivedByCpAsync(Value barrier) {
+  for (Operation *user : barrier.getUsers())
+    if (auto arrive = dyn_cast<ArriveOp>(user);
+        arrive && arrive.getPre() == SyncTimeline::Sm80_cp_async &&
+        llvm::is_contained(arrive.getBarriers(), barrier))
+      return true;
+  return false;
+}
+
 /// fence.proxy.async for the CTA's shared memory, or for every state space
 /// where the async proxy also accesses global memory the generic proxy
 /// writes (a TMA copy of a buffer parameter the kernel stores into).
@@ -547,13 +580,9 @@ void DeviceLowering::fenceForAsyncAwaiters(ArriveOp arrive) {
 /// copy overwriting what in-order reads read, need none: the mbarrier
 /// orders them, as CUTLASS's pipelines rely on.)
 bool DeviceLowering::awaitedByAsyncProxy(Value barrier) {
-  QualTimeline async = QualTimeline::tma_to_smem_async |
-                       QualTimeline::tma_to_gmem_async |
-                       QualTimeline::wgmma_async_smem;
   for (Operation *user : barrier.getUsers())
     if (auto await = dyn_cast<AwaitOp>(user);
-        await && bitEnumContainsAny(
-                     getSyncTimelineInfo(await.getPost()).full, async))
+        await && postIsAsyncProxy(await.getPost()))
       return true;
   return false;
 }
@@ -630,6 +659,12 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   if (type.getMechanism() == BarrierMechanism::cp_async_group) {
     NVVM::CpAsyncWaitGroupOp::create(
         b, loc, static_cast<int32_t>(await.getOutstanding().value_or(0)));
+    // cp.async writes shared memory through the generic proxy; the check
+    // makes them visible to the async proxy after an await for it (a TMA
+    // copy over them, a wgmma reading them), which takes each awaiting
+    // thread's fence.proxy.async once the copies are complete.
+    if (postIsAsyncProxy(await.getPost()))
+      proxyFence(loc);
     return success();
   }
   if (type.getMechanism() == BarrierMechanism::wgmma_group) {
@@ -712,6 +747,12 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   Value flipped = arith::XOrIOp::create(
       b, loc, bits, arith::ShLIOp::create(b, loc, one, shift));
   memref::StoreOp::create(b, loc, flipped, bar.parity, ValueRange{});
+  // cp.async copies that complete on this mbarrier wrote through the generic
+  // proxy and the arrive (cp.async.mbarrier.arrive) has no proxy fence: the
+  // awaiting threads fence once the phase completed, before their async-proxy
+  // accesses.
+  if (postIsAsyncProxy(await.getPost()) && arrivedByCpAsync(await.getBarrier()))
+    proxyFence(loc);
   return success();
 }
 

@@ -19,6 +19,11 @@
 // RUN: rake-translate --gpuir-to-ptx %t.mlir | FileCheck %s --check-prefix=FENCE
 // (The stage is also a buffer that TMA writes after generic writes of an
 // earlier task: every barrier of the task's end gets the fence too.)
+// (First the initializing thread's fence after mbarrier.init, before the
+// CTA meets: the mbarriers are then visible to the TMA copies.)
+// FENCE: mbarrier.init.shared.b64
+// FENCE: fence.proxy.async.shared::cta;
+// FENCE: bar.sync 0;
 // FENCE: fence.proxy.async.shared::cta;
 // FENCE-NEXT: barrier.sync 0;
 // FENCE: mbarrier.try_wait.parity

@@ -32,6 +32,12 @@ gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
 // CHECK-SAME: %[[MAP:[a-z0-9]+]]: !llvm.ptr) kernel
 // CHECK: nvgpu.mbarrier.init %[[WRITTEN:[0-9]+]][%{{.*}}], %c4 :
 // CHECK: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%{{.*}}], %c1
+// The initializing thread makes the mbarriers visible to the async proxy
+// (the TMA copies' complete_tx) before the CTA meets.
+// CHECK: scf.if
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.barrier
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK: arith.remui %{{.*}}, %c32
@@ -54,6 +60,10 @@ gpuir.proc @tma_tile(%n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
 // RUN: rake-opt %rake_src/bench/gemm_examples/gemm_sm90a_ws_lag.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=LAG
 // LAG-COUNT-4: nvgpu.mbarrier.init %[[FULL:[0-9]+]][%c{{[0-3]}}], %c2 :
 // LAG-COUNT-4: nvgpu.mbarrier.init %[[EMPTY:[0-9]+]][%c{{[0-3]}}], %c16 :
+// (The initializing thread's fence, once, before the CTA meets.)
+// LAG: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// LAG-NEXT: {{^ *}}}
+// LAG-NEXT: nvvm.barrier
 // LAG-NOT: nvvm.fence.proxy
 // LAG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c32768
 // LAG: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%{{.*}}], %c16384
