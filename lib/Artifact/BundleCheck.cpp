@@ -374,6 +374,11 @@ void Checker::ptx() {
 void Checker::kernel(const KernelEntry &k, const cubin::Kernel &ck,
                      const verifier::PtxEntry *e) {
   std::string kn = "kernel '" + k.name + "'";
+  // A signature describes a GpuIR procedure; PTX input has none, and one
+  // written into its manifest would be checked against nothing.
+  if (c.manifest.sourceKind == "ptx" && k.hasSignature)
+    bad("manifest", kn + " has a signature, but the bundle was made from PTX, "
+                         "which declares none (only a GpuIR source gives one)");
   std::string sha = crypto::sha256Hex(c.cubinBytes.substr(ck.textOffset, ck.textSize));
   if (sha != k.sha256)
     bad("integrity", kn + " (.text." + k.name + ") has sha256 " + sha +

@@ -36,15 +36,16 @@ namespace {
 /// parameter and the launch shape, as rake-bundle records them.
 static void abiOf(ModuleOp module, ParamRoles &roles,
                   LaunchShapes &shapes) {
-  module.walk([&](mlir::rake::gpuir::ProcOp proc) {
+  for (mlir::rake::gpuir::ProcOp proc :
+       module.getOps<mlir::rake::gpuir::ProcOp>()) {
     bool hasDevice = false;
     for (Operation &op : proc.getBody().front())
       hasDevice |= isa<mlir::rake::gpuir::DeviceFunctionOp>(&op);
     if (!hasDevice)
-      return;
+      continue;
     FailureOr<mlir::rake::KernelABI> abi = mlir::rake::kernelABI(proc);
     if (failed(abi))
-      return;
+      continue;
     std::string name = proc.getSymName().str();
     roles[name] = abi->roles;
     LaunchShape &s = shapes[name];
@@ -52,7 +53,7 @@ static void abiOf(ModuleOp module, ParamRoles &roles,
     s.blocksPerSm = abi->blocksPerSm;
     s.dynamicSharedBytes = abi->dynamicSharedBytes;
     s.cluster = abi->cluster;
-  });
+  }
 }
 
 /// An extent as the manifest's signature writes it: over the index
@@ -81,7 +82,8 @@ static std::string extentText(AffineExpr e, ArrayRef<std::string> names) {
 static void signaturesOf(
     ModuleOp module,
     std::map<std::string, std::vector<artifact::SourceParam>> &out) {
-  module.walk([&](mlir::rake::gpuir::ProcOp proc) {
+  for (mlir::rake::gpuir::ProcOp proc :
+       module.getOps<mlir::rake::gpuir::ProcOp>()) {
     Block &entry = proc.getBody().front();
     ArrayAttr given = proc.getArgNamesAttr();
     std::vector<std::string> names;
@@ -134,7 +136,34 @@ static void signaturesOf(
       params.push_back(std::move(p));
     }
     out[proc.getSymName().str()] = std::move(params);
-  });
+  }
+}
+
+/// How deep a source may nest brackets ({, (, [): far above any kernel,
+/// far below what exhausts the parser's stack.
+constexpr int64_t kMaxNesting = 256;
+
+/// The deepest nesting of brackets in MLIR text, outside comments and
+/// string literals.
+int64_t bracketDepth(StringRef text) {
+  int64_t depth = 0, deepest = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        break;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '{' || c == '(' || c == '[') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 } // namespace
@@ -162,9 +191,48 @@ bool deriveFromGpuIR(const std::string &text, const std::string &bufferName,
       error = StringRef(captured).trim().str();
     return ok;
   };
+  // The parser recurses on nesting: a few thousand nested regions would
+  // exhaust the stack, so deeper text than any kernel needs is refused
+  // before it is parsed.
+  if (int64_t depth = bracketDepth(text); depth > kMaxNesting) {
+    capturedOs << bufferName << ": error: the source nests " << depth
+               << " levels of brackets; a GpuIR kernel nests at most "
+               << kMaxNesting << "\n";
+    return finish(false);
+  }
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sm, &context);
   if (!module)
     return finish(false);
+  // What is checked, lowered and described must be one set of procedures:
+  // the module holds gpuir.proc ops and nothing else (a nested module, a
+  // gpu.module of already lowered code, would be lowered or described
+  // without being checked).
+  for (Operation &op : module->getBody()->getOperations())
+    if (!isa<mlir::rake::gpuir::ProcOp>(op)) {
+      op.emitError() << "a bundle's source is a module of gpuir.proc "
+                        "operations only; '"
+                     << op.getName()
+                     << "' here would not be checked: compile it separately";
+      return finish(false);
+    }
+  Operation *nested = nullptr;
+  module->walk([&](Operation *op) {
+    if (op != module->getOperation() &&
+        (isa<ModuleOp, gpu::GPUModuleOp>(op)) && !nested)
+      nested = op;
+  });
+  if (nested) {
+    nested->emitError() << "a bundle's source is a module of gpuir.proc "
+                           "operations only; a nested '"
+                        << nested->getName()
+                        << "' would not be checked: compile it separately";
+    return finish(false);
+  }
+  if (!(*module)->getAttrDictionary().empty()) {
+    module->emitError() << "a bundle's source module carries no attributes; "
+                           "remove them";
+    return finish(false);
+  }
   // The checks first (rake-check, on a copy: its analyses annotate the IR):
   // no bundle of a kernel they refuse, and none without its race-freedom
   // proven at the source's gpuir.check_sizes.
