@@ -50,7 +50,7 @@ void mlir::rake::buildGpuIRToLLVMCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::rake::buildRakeCheckPipeline(OpPassManager &pm, bool summary,
-                                        double budget) {
+                                        double budget, bool requireTasks) {
   UniformityPassOptions uniformity;
   uniformity.annotate = false;
   pm.addPass(createUniformityPass(uniformity));
@@ -60,6 +60,7 @@ void mlir::rake::buildRakeCheckPipeline(OpPassManager &pm, bool summary,
   SyncCheckPassOptions check;
   check.summary = summary;
   check.budget = budget;
+  check.requireTasks = requireTasks;
   pm.addPass(createSyncCheckPass(check));
 }
 

@@ -199,10 +199,13 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
                           .count());
       // A size at which no task runs proves nothing about the kernel.
       if (launches && stats.tasks == 0 && found == 0) {
-        source->emitWarning()
-            << "the synchronization check at " << shown
-            << " runs no device task, so it proves nothing about the "
-               "kernel; check at sizes that launch at least one task";
+        InFlightDiagnostic d = requireTasks ? source->emitError()
+                                            : source->emitWarning();
+        d << "the synchronization check at " << shown
+          << " runs no device task, so it proves nothing about the "
+             "kernel; check at sizes that launch at least one task";
+        if (requireTasks)
+          ++hazards;
       }
     }
     return failure(hazards != 0);

@@ -239,7 +239,8 @@ bool deriveFromGpuIR(const std::string &text, const std::string &bufferName,
   {
     OwningOpRef<ModuleOp> checked = module->clone();
     PassManager check(&context);
-    mlir::rake::buildRakeCheckPipeline(check);
+    mlir::rake::buildRakeCheckPipeline(check, /*summary=*/false,
+                                       /*budget=*/0, /*requireTasks=*/true);
     if (failed(check.run(*checked))) {
       out.failedCheck = true;
       return finish(false);

@@ -22,9 +22,10 @@ void registerRakePasses();
 /// rake-check: the profile's uniformity and tensor-core rules, collective
 /// and distributed memory analysis, and the synchronization check at each
 /// procedure's gpuir.check_sizes. rake-bundle runs it before it lowers a
-/// kernel, and rake-verify again on a bundle's source.
+/// kernel, and rake-verify again on a bundle's source, both with
+/// `requireTasks` (a size set at which no task runs is an error).
 void buildRakeCheckPipeline(OpPassManager &pm, bool summary = false,
-                            double budget = 0);
+                            double budget = 0, bool requireTasks = false);
 
 /// The sequential meaning lowered to the LLVM dialect for the host
 /// (rake-gpuir-to-llvm-cpu; rake-run --seq runs it with bounds checks).

@@ -133,6 +133,8 @@ def SyncCheckPass : Pass<"rake-sync-check", "::mlir::ModuleOp"> {
            "Prove each procedure for every size of its task grid (the parameters its task loops run to), the others at the values given; refuse, with the reason, a procedure the argument does not fit (docs/SyncCheck.md)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Remark, per procedure and size set, what the check covered: tasks, classes of equivalent tasks, tasks interpreted">,
+    Option<"requireTasks", "require-tasks", "bool", /*default=*/"false",
+           "A size set at which a kernel runs no task is an error, not a warning (rake-bundle: a bundle's check must cover tasks)">,
   ];
   let dependentDialects = ["::mlir::rake::amir::AMIRDialect",
                            "::mlir::rake::gpuir::GpuIRDialect"];
