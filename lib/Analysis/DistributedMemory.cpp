@@ -750,5 +750,69 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
   }
 
   const FoundSharding &ref = checker.checkSameDistribution(found);
+  if (errors.size() != errorsBefore) {
+    shardings[buffer] = Sharding{};
+    return;
+  }
+  // Code generation drops the distributed dimensions: each thread keeps one
+  // element of them. So the element-to-thread map (sum of index times pitch)
+  // must be one-to-one over their extents; two accesses that agree on the
+  // pitches but index different dimensions (R[32w + l, 0] and R[l, w]) would
+  // otherwise give one thread two elements in one register.
+  if (auto type = dyn_cast<MemRefType>(buffer.getType())) {
+    ArrayRef<int64_t> pitches = ref.sharding.pitches;
+    SmallVector<int64_t> extents;
+    int64_t count = 1;
+    for (size_t d = 0; d < pitches.size() && d < size_t(type.getRank()); ++d) {
+      extents.push_back(type.getDimSize(d));
+      if (ShapedType::isDynamic(extents.back()) || count > (1 << 20))
+        count = -1;
+      else if (count > 0)
+        count *= extents.back();
+    }
+    if (count > 0 && extents.size() == pitches.size()) {
+      llvm::DenseMap<int64_t, int64_t> owner; // thread -> first element
+      SmallVector<int64_t> idx(extents.size(), 0);
+      for (int64_t e = 0; e < count; ++e) {
+        int64_t rest = e, thread = 0;
+        for (size_t d = extents.size(); d-- > 0;) {
+          idx[d] = rest % extents[d];
+          rest /= extents[d];
+          thread += idx[d] * pitches[d];
+        }
+        auto [it, fresh] = owner.try_emplace(thread, e);
+        if (fresh)
+          continue;
+        auto text = [&](int64_t flat) {
+          std::string r = "[";
+          SmallVector<int64_t> i(extents.size());
+          for (size_t d = extents.size(); d-- > 0;) {
+            i[d] = flat % extents[d];
+            flat /= extents[d];
+          }
+          llvm::raw_string_ostream os(r);
+          llvm::interleaveComma(i, os);
+          return r + "]";
+        };
+        std::string ex;
+        llvm::raw_string_ostream os(ex);
+        llvm::interleaveComma(extents, os);
+        errors.push_back(
+            {ref.op,
+             "distributes " + name + " with pitches " +
+                 shardingText(ref.sharding) + " over its leading extents [" +
+                 ex + "], which gives elements " + text(it->second) +
+                 " and " + text(e) + " to the same thread (" +
+                 std::to_string(thread + ref.sharding.base) +
+                 "); each thread must own one element of the distributed "
+                 "dimensions (index them by the same loop variables in every "
+                 "access, or make a dimension's pitch at least the lower "
+                 "dimensions' pitch times extent)",
+             {allocNote}});
+        shardings[buffer] = Sharding{};
+        return;
+      }
+    }
+  }
   shardings[buffer] = ref.sharding;
 }

@@ -185,13 +185,26 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
       if (shownAny && !progress)
         llvm::errs() << "\n";
       shownAny = false;
-      if (!stats.allSizes.empty() && found == 0)
+      if (!stats.allSizes.empty() && found == 0) {
+        // TMA copies take their coordinates as 32-bit signed integers: the
+        // proof holds for buffers whose TMA-copied dimensions stay below
+        // 2^31 (a larger grid would wrap a box start negative, which TMA
+        // clips to zeros).
+        bool tma = false;
+        source->walk([&](Operation *op) {
+          tma |= op->getName().getStringRef().starts_with("gpuir.sm90a.tma");
+        });
         mlir::emitRemark(source->getLoc())
             << "synchronization check for " << stats.allSizes
             << ": no hazard; task 0 interpreted at grid size 1, every "
                "task of every grid proven by translation to stay inside "
                "the extents and apart from the others (code generation "
-               "runs fewer than 2^32 tasks)";
+               "runs fewer than 2^32 tasks"
+            << (tma ? "; TMA coordinates are 32-bit: every dimension a TMA "
+                      "copy indexes below 2^31"
+                    : "")
+            << ")";
+      }
       else if (summary)
         remarkSummary(source, shown, found, stats,
                       std::chrono::duration<double>(

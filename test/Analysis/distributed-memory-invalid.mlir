@@ -182,3 +182,35 @@ gpuir.proc @fragment_too_large(%n: index) {
     }
   }
 }
+
+// -----
+
+// Two accesses agree on the pitches but index different dimensions:
+// R[32 w + l, 0] and R[l, w] both read as pitches [1, 32], yet R[32 + l, 0]
+// and R[l, 1] are two elements of thread 32 + l, which code generation
+// would keep in one register (it drops the distributed dimensions). The
+// element-to-thread map must be one-to-one over the distributed extents
+// (found by an adversarial review: the GPU wrote Y where the program
+// means X).
+gpuir.proc @two_elements_one_register(%n: index,
+    %X: memref<?x64xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 64)>},
+    %Y: memref<?x64xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 64)>},
+    %Z: memref<?x64xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 64)>}) {
+  gpuir.device_function block(64) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      // expected-note @+1 {{the buffer is allocated here}}
+      %R = gpuir.alloc : memref<64x2xf32, #gpuir.rmem>
+      gpuir.for %w = 0 to 2 : cuda_threads<#gpuir.unit<warp>> {
+        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+          %x = gpuir.read %X[%task, %w * 32 + %l] : memref<?x64xf32, #gpuir.gmem>
+          gpuir.write %x, %R[%w * 32 + %l, 0] : memref<64x2xf32, #gpuir.rmem>
+          %y = gpuir.read %Y[%task, %w * 32 + %l] : memref<?x64xf32, #gpuir.gmem>
+          // expected-error @+1 {{'gpuir.write' op distributes the rmem buffer (one copy per thread) with pitches [1, 32] from thread 0 over its leading extents [64, 2], which gives elements [0, 1] and [32, 0] to the same thread (32); each thread must own one element of the distributed dimensions (index them by the same loop variables in every access, or make a dimension's pitch at least the lower dimensions' pitch times extent)}}
+          gpuir.write %y, %R[%l, %w] : memref<64x2xf32, #gpuir.rmem>
+          %v = gpuir.read %R[%w * 32 + %l, 0] : memref<64x2xf32, #gpuir.rmem>
+          gpuir.write %v, %Z[%task, %w * 32 + %l] : memref<?x64xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}

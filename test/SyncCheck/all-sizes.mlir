@@ -17,7 +17,7 @@
 // every task of every grid is proven by translation (docs/SyncCheck.md,
 // "Every size of the task grid").
 
-// TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 7: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others (code generation runs fewer than 2^32 tasks)
+// TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 7: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others (code generation runs fewer than 2^32 tasks; TMA coordinates are 32-bit: every dimension a TMA copy indexes below 2^31)
 // TMA: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 1: no hazard
 // WS: remark: synchronization check for every Mt >= 1, Nt >= 1 at Kt = 3: no hazard
 
