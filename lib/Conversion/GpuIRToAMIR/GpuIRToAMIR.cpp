@@ -529,7 +529,13 @@ LogicalResult Converter::convertSync(Operation *op) {
       *w, await.getIndices(), await.getMap(),
       SmallVector<bool>(await.getMap().getNumResults(), false));
   IntegerAttr lag = await.getLagAttr(), outstanding = await.getOutstandingAttr();
-  emitOnWindow<amir::AwaitOp>(loc, bw, quals(post.full), quals(post.temporal),
+  // Only wgmma.fence makes register accesses visible to a wgmma's register
+  // operands (the PTX ISA requires it between them); code generation lowers
+  // an await with none, so an await makes nothing visible to them (an await
+  // for wgmma_async standing in for `fence wgmma_fence_1 -> wgmma_fence_2`
+  // was accepted: found by an adversarial review).
+  Q full = post.full & ~qual_groups::kWgmmaRmem;
+  emitOnWindow<amir::AwaitOp>(loc, bw, quals(full), quals(post.temporal),
                               lag, outstanding, await.getReadAttr());
   return success();
 }
