@@ -366,7 +366,8 @@ def compile(source, profile: str = "nvidia-ptx-sm90a", check: bool = True,
     `source` is a Module, a rake.frontend procedure, GpuIR text or a path.
     With `check`, the synchronization check runs first at each procedure's
     gpuir.check_sizes (a race raises Error naming both accesses). Then
-    rake-bundle lowers it for `profile`, assembles it with the profile's
+    rake-bundle, which runs rake-check itself whatever `check` says, lowers
+    it for `profile`, assembles it with the profile's
     pinned ptxas, verifies the cubin (nvdisasm where it exists, else a
     recorded disassembly from `disasm_dirs`) and seals the bundle.
 
