@@ -516,6 +516,56 @@ static std::string shardingText(const Sharding &s) {
   return r;
 }
 
+/// Where a sharding gives one thread two elements of the buffer's
+/// distributed (leading) dimensions: " over its leading extents [...], which
+/// gives elements [...] and [...] to the same thread (t)", or nothing when
+/// the element-to-thread map is one-to-one (or the extents are not static).
+static std::optional<std::string> sharedThread(Type type,
+                                               const Sharding &sharding) {
+  auto memref = dyn_cast<MemRefType>(type);
+  ArrayRef<int64_t> pitches = sharding.pitches;
+  if (!memref || size_t(memref.getRank()) < pitches.size())
+    return std::nullopt;
+  ArrayRef<int64_t> extents = memref.getShape().take_front(pitches.size());
+  int64_t count = 1;
+  for (int64_t e : extents) {
+    if (ShapedType::isDynamic(e) || count > (1 << 20))
+      return std::nullopt;
+    count *= e;
+  }
+  // The multi-index of the flat (row-major) element number `flat`.
+  auto indexOf = [&](int64_t flat) {
+    SmallVector<int64_t> idx(extents.size());
+    for (size_t d = extents.size(); d-- > 0;) {
+      idx[d] = flat % extents[d];
+      flat /= extents[d];
+    }
+    return idx;
+  };
+  auto text = [](ArrayRef<int64_t> v) {
+    std::string r;
+    llvm::raw_string_ostream os(r);
+    os << "[";
+    llvm::interleaveComma(v, os);
+    os << "]";
+    return r;
+  };
+  llvm::DenseMap<int64_t, int64_t> first; // thread -> its first element
+  for (int64_t e = 0; e < count; ++e) {
+    SmallVector<int64_t> idx = indexOf(e);
+    int64_t thread = 0;
+    for (size_t d = 0; d < idx.size(); ++d)
+      thread += idx[d] * pitches[d];
+    auto [it, fresh] = first.try_emplace(thread, e);
+    if (!fresh)
+      return " over its leading extents " + text(extents) +
+             ", which gives elements " + text(indexOf(it->second)) + " and " +
+             text(idx) + " to the same thread (" +
+             std::to_string(thread + sharding.base) + ")";
+  }
+  return std::nullopt;
+}
+
 /// Extends an access's sharding towards the reference's pitches with the
 /// following dimensions that constants (or single-iteration loop variables)
 /// index.
@@ -759,60 +809,19 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
   // must be one-to-one over their extents; two accesses that agree on the
   // pitches but index different dimensions (R[32w + l, 0] and R[l, w]) would
   // otherwise give one thread two elements in one register.
-  if (auto type = dyn_cast<MemRefType>(buffer.getType())) {
-    ArrayRef<int64_t> pitches = ref.sharding.pitches;
-    SmallVector<int64_t> extents;
-    int64_t count = 1;
-    for (size_t d = 0; d < pitches.size() && d < size_t(type.getRank()); ++d) {
-      extents.push_back(type.getDimSize(d));
-      if (ShapedType::isDynamic(extents.back()) || count > (1 << 20))
-        count = -1;
-      else if (count > 0)
-        count *= extents.back();
-    }
-    if (count > 0 && extents.size() == pitches.size()) {
-      llvm::DenseMap<int64_t, int64_t> owner; // thread -> first element
-      SmallVector<int64_t> idx(extents.size(), 0);
-      for (int64_t e = 0; e < count; ++e) {
-        int64_t rest = e, thread = 0;
-        for (size_t d = extents.size(); d-- > 0;) {
-          idx[d] = rest % extents[d];
-          rest /= extents[d];
-          thread += idx[d] * pitches[d];
-        }
-        auto [it, fresh] = owner.try_emplace(thread, e);
-        if (fresh)
-          continue;
-        auto text = [&](int64_t flat) {
-          std::string r = "[";
-          SmallVector<int64_t> i(extents.size());
-          for (size_t d = extents.size(); d-- > 0;) {
-            i[d] = flat % extents[d];
-            flat /= extents[d];
-          }
-          llvm::raw_string_ostream os(r);
-          llvm::interleaveComma(i, os);
-          return r + "]";
-        };
-        std::string ex;
-        llvm::raw_string_ostream os(ex);
-        llvm::interleaveComma(extents, os);
-        errors.push_back(
-            {ref.op,
-             "distributes " + name + " with pitches " +
-                 shardingText(ref.sharding) + " over its leading extents [" +
-                 ex + "], which gives elements " + text(it->second) +
-                 " and " + text(e) + " to the same thread (" +
-                 std::to_string(thread + ref.sharding.base) +
-                 "); each thread must own one element of the distributed "
-                 "dimensions (index them by the same loop variables in every "
-                 "access, or make a dimension's pitch at least the lower "
-                 "dimensions' pitch times extent)",
-             {allocNote}});
-        shardings[buffer] = Sharding{};
-        return;
-      }
-    }
+  if (std::optional<std::string> clash =
+          sharedThread(buffer.getType(), ref.sharding)) {
+    errors.push_back({ref.op,
+                      "distributes " + name + " with pitches " +
+                          shardingText(ref.sharding) + *clash +
+                          "; each thread must own one element of the "
+                          "distributed dimensions (index them by the same "
+                          "loop variables in every access, or make a "
+                          "dimension's pitch at least the lower dimensions' "
+                          "pitch times extent)",
+                      {allocNote}});
+    shardings[buffer] = Sharding{};
+    return;
   }
   shardings[buffer] = ref.sharding;
 }

@@ -4,6 +4,7 @@
 #include "Rake/Analysis/DistributedMemory.h"
 #include "Rake/Analysis/SyncCheck.h"
 #include "Rake/Conversion/GpuIRToAMIR/GpuIRToAMIR.h"
+#include "Rake/Dialect/GpuIR/Instrs/Sm90a.h"
 #include "Rake/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -192,7 +193,7 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
         // clips to zeros).
         bool tma = false;
         source->walk([&](Operation *op) {
-          tma |= op->getName().getStringRef().starts_with("gpuir.sm90a.tma");
+          tma |= isa<gpuir::TmaLoadOp, gpuir::TmaStoreOp>(op);
         });
         mlir::emitRemark(source->getLoc())
             << "synchronization check for " << stats.allSizes

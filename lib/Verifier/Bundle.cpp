@@ -578,13 +578,6 @@ static size_t firstDifferentLine(const std::string &a, const std::string &b) {
   return line;
 }
 
-static std::string joined(const std::vector<std::string> &v) {
-  std::string out = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    out += (i ? ", " : "") + v[i];
-  return out + "]";
-}
-
 static std::string launchText(const artifact::Launch &l) {
   return "block " + std::to_string(l.block[0]) + "x" +
          std::to_string(l.block[1]) + "x" + std::to_string(l.block[2]) +
@@ -596,19 +589,12 @@ static std::string launchText(const artifact::Launch &l) {
 static std::string sourceParamText(const artifact::SourceParam &p) {
   std::string t = p.name + " (" + p.kind;
   if (p.kind == "buffer") {
-    t += " of " + p.element + " in " + p.memory + ", extents " +
-         joined(p.extents);
+    t += " of " + p.element + " in " + p.memory + ", extents [" +
+         llvm::join(p.extents, ", ") + "]";
     if (!p.multipliedAs.empty())
       t += ", multiplied as " + p.multipliedAs;
   }
   return t + ")";
-}
-
-static bool sameSourceParam(const artifact::SourceParam &a,
-                            const artifact::SourceParam &b) {
-  return a.name == b.name && a.kind == b.kind && a.element == b.element &&
-         a.memory == b.memory && a.extents == b.extents &&
-         a.multipliedAs == b.multipliedAs;
 }
 
 /// Compiles the bundle's source.mlir again and compares: kernel.ptx byte for
@@ -666,16 +652,11 @@ static void checkAgainstSource(const artifact::Manifest &m,
         bad(kn + "the manifest records a launch shape (" +
             launchText(k.launch) + "); source.mlir gives none");
     } else {
-      artifact::Launch want;
-      for (int i = 0; i < 3; ++i)
-        want.block[i] = shape->second.block[i];
-      want.blocksPerSm = shape->second.blocksPerSm;
-      want.dynamicSharedBytes = shape->second.dynamicSharedBytes;
-      want.cluster = shape->second.cluster;
+      const artifact::Launch &want = shape->second;
       if (!k.hasLaunch)
         bad(kn + "the manifest records no launch shape; source.mlir gives " +
             launchText(want));
-      else if (launchText(k.launch) != launchText(want))
+      else if (!(k.launch == want))
         bad(kn + "the manifest's launch (" + launchText(k.launch) +
             ") is not what source.mlir gives (" + launchText(want) + ")");
     }
@@ -696,7 +677,7 @@ static void checkAgainstSource(const artifact::Manifest &m,
       continue;
     }
     for (size_t i = 0; i < k.signature.size(); ++i)
-      if (!sameSourceParam(k.signature[i], sig->second[i]))
+      if (!(k.signature[i] == sig->second[i]))
         bad(kn + "the manifest's signature gives parameter " +
             std::to_string(i) + " as " + sourceParamText(k.signature[i]) +
             "; source.mlir declares " + sourceParamText(sig->second[i]));

@@ -57,6 +57,11 @@ struct Launch {
   int64_t blocksPerSm = 1;
   int64_t dynamicSharedBytes = 0;
   int64_t cluster = 1;
+  bool operator==(const Launch &o) const {
+    return block[0] == o.block[0] && block[1] == o.block[1] &&
+           block[2] == o.block[2] && blocksPerSm == o.blocksPerSm &&
+           dynamicSharedBytes == o.dynamicSharedBytes && cluster == o.cluster;
+  }
 };
 
 /// A parameter of the source procedure a kernel was compiled from (GpuIR):
@@ -75,6 +80,11 @@ struct SourceParam {
   /// ("tf32", "bf16", ...; TensorCoreInputs.h), "" for none. The
   /// manifest's "multiplied_as", absent when empty.
   std::string multipliedAs;
+  bool operator==(const SourceParam &o) const {
+    return name == o.name && kind == o.kind && element == o.element &&
+           memory == o.memory && extents == o.extents &&
+           multipliedAs == o.multipliedAs;
+  }
 };
 
 struct KernelEntry {

@@ -32,15 +32,10 @@ using ParamRoles = std::map<std::string, std::vector<std::string>>;
 
 /// How a kernel must be launched (the manifest's kernels[].launch): CTAs of
 /// exactly `block` threads, `blocksPerSm` CTAs per SM (the kernel is
-/// persistent: grid = SM count x blocksPerSm) and `dynamicSharedBytes` bytes
-/// of dynamic shared memory (the launch's sharedMemBytes).
-struct LaunchShape {
-  int64_t block[3] = {1, 1, 1};
-  int64_t blocksPerSm = 1;
-  int64_t dynamicSharedBytes = 0;
-  /// CTAs per cluster (along x); the grid must be a multiple of it.
-  int64_t cluster = 1;
-};
+/// persistent: grid = SM count x blocksPerSm), `dynamicSharedBytes` bytes
+/// of dynamic shared memory (the launch's sharedMemBytes) and `cluster` CTAs
+/// per cluster: the manifest reader's own struct.
+using LaunchShape = artifact::Launch;
 /// By kernel name.
 using LaunchShapes = std::map<std::string, LaunchShape>;
 
