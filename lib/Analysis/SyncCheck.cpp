@@ -59,6 +59,7 @@ void Interpreter::visitCheck(amir::AccessOpInterface check) {
   if (footprint && var->global && current.kind == ThreadSet::Device)
     footprint->add(var->alloc, region, mutate);
   uint32_t qual = static_cast<uint32_t>(check.getQuals());
+  StringAttr order = check.getOrderAttr();
   if (!inBounds(op, *var, region, mutate))
     return;
   RecordPtr hazard;
@@ -73,10 +74,10 @@ void Interpreter::visitCheck(amir::AccessOpInterface check) {
     bool crossProxy = mutate && r->mutate && isAsyncProxyWrite(qual) &&
                       isGenericProxyWrite(r->qual);
     if (!visibleTo(*r, current, qual,
-                   crossProxy ? Level::fully_ordered : required)) {
+                   crossProxy ? Level::fully_ordered : required, order)) {
       hazard = r;
       proxyHazard = crossProxy &&
-                    visibleTo(*r, current, qual, required);
+                    visibleTo(*r, current, qual, required, order);
     }
     return false;
   });
@@ -93,7 +94,15 @@ void Interpreter::visitCheck(amir::AccessOpInterface check) {
     notes.push_back({r->op, std::string("the earlier ") +
                                 (r->mutate ? "write" : "read") + " of " +
                                 describe(*var, r->region)});
-    if (proxyHazard)
+    if (r->order && order && r->order != order &&
+        r->actors.contains(current))
+      notes.push_back(
+          {r->op, "the earlier wgmma is " + r->order.str() + ", this one " +
+                      order.str() + ": the PTX ISA orders accumulator "
+                      "accesses only between wgmma instructions of one "
+                      "shape; write gpuir.fence wgmma_fence_1 -> "
+                      "wgmma_fence_2 (wgmma.fence) between them"});
+    else if (proxyHazard)
       notes.push_back(
           {lastSyncFor(*r, current) ? lastSyncFor(*r, current) : r->op,
            "this synchronization orders the generic-proxy write before "

@@ -450,7 +450,10 @@ void Interpreter::visitRecord(amir::AccessOpInterface access) {
   r->op = op;
   r->var = var;
   r->seq = ++seq;
-  if (!outOfOrder)
+  r->order = access.getOrderAttr();
+  // In order: visible to its own threads on its timeline (with an order
+  // key, only to their accesses with the same key: visibleTo).
+  if (!outOfOrder && !r->order)
     r->vis.push_back({current, r->qual, Level::fully_ordered, nullptr});
   // Drop what this access supersedes: older accesses it covers that were
   // already ordered before it on its own timeline (a write, in order or
@@ -465,7 +468,7 @@ void Interpreter::visitRecord(amir::AccessOpInterface access) {
                    [&](const RecordPtr &o) {
                      return r->region.contains(o->region) &&
                             visibleTo(*o, current, r->qual,
-                                      Level::temporally_ordered);
+                                      Level::temporally_ordered, r->order);
                    });
   } else if (!mutate && !outOfOrder) {
     // The same threads' earlier in-order reads on the same timeline that

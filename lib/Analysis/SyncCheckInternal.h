@@ -195,6 +195,11 @@ struct Record {
   bool mutate;
   bool outOfOrder;
   Operation *op;
+  /// The access's order key (amir::AccessOpInterface::getOrderAttr): with
+  /// one, the access is visible to its own threads on its timeline only
+  /// for later accesses with the same key, and has no entry for that in
+  /// `vis`.
+  StringAttr order;
   SmallVector<Vis, 2> vis;
   /// Whether a fence or arrive ever captured it.
   bool captured = false;
@@ -364,9 +369,9 @@ struct Var {
 };
 
 /// Whether `r` is visible to threads `t` on a timeline of `qual` at `level`
-/// or above (SyncCheckState.cpp).
+/// or above, for an access with order key `order` (SyncCheckState.cpp).
 bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
-               Level level);
+               Level level, StringAttr order = {});
 
 SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims);
 

@@ -59,7 +59,11 @@ void Var::unindex(const Record *r) {
 }
 
 bool visibleTo(const Record &r, const ThreadSet &t, uint32_t qual,
-               Level level) {
+               Level level, StringAttr order) {
+  // Accesses with one order key on one timeline (wgmma accumulators of one
+  // shape) are ordered for their own threads without a synchronization.
+  if (r.order && r.order == order && (r.qual & qual) && r.actors.contains(t))
+    return true;
   for (const Vis &v : r.vis)
     if ((v.quals & qual) && v.level >= level && v.threads.contains(t))
       return true;
@@ -87,7 +91,7 @@ bool Interpreter::sameVis(const Record &a, const Record &b) {
 
 bool Interpreter::mergeInto(Record &into, Record &r) {
   if (into.var != r.var || !(into.actors == r.actors) ||
-      into.qual != r.qual || into.mutate != r.mutate ||
+      into.qual != r.qual || into.order != r.order || into.mutate != r.mutate ||
       into.outOfOrder != r.outOfOrder || into.captured != r.captured)
     return false;
   int axis = continuingAxis(into.region, r.region);

@@ -239,13 +239,13 @@ LogicalResult Converter::visitAccess(AccessOpInterface access) {
   Location loc = access->getLoc();
   bool read = access.readsElement(), mutate = access.mutatesElement();
   if (read)
-    emitOnWindow<amir::CheckReadsOp>(loc, point, qual, nullptr);
+    emitOnWindow<amir::CheckReadsOp>(loc, point, qual, nullptr, StringAttr());
   if (mutate)
-    emitOnWindow<amir::CheckMutatesOp>(loc, point, qual, nullptr);
+    emitOnWindow<amir::CheckMutatesOp>(loc, point, qual, nullptr, StringAttr());
   if (read && !mutate)
-    emitOnWindow<amir::RecordReadOp>(loc, point, qual, UnitAttr());
+    emitOnWindow<amir::RecordReadOp>(loc, point, qual, UnitAttr(), StringAttr());
   if (mutate)
-    emitOnWindow<amir::RecordMutateOp>(loc, point, qual, UnitAttr());
+    emitOnWindow<amir::RecordMutateOp>(loc, point, qual, UnitAttr(), StringAttr());
   return success();
 }
 
@@ -260,6 +260,8 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
     if (w->exempt)
       continue;
     auto qual = QualTimelineAttr::get(b.getContext(), p.qual);
+    StringAttr order =
+        p.orderKey.empty() ? StringAttr() : b.getStringAttr(p.orderKey);
     bool read = p.access != AccessMode::write;
     bool mutate = p.access != AccessMode::read;
     OpBuilder::InsertionGuard guard(b);
@@ -267,9 +269,9 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
     if (failed(part))
       return failure();
     if (read)
-      emitOnWindow<amir::CheckReadsOp>(loc, *part, qual, nullptr);
+      emitOnWindow<amir::CheckReadsOp>(loc, *part, qual, nullptr, order);
     if (mutate)
-      emitOnWindow<amir::CheckMutatesOp>(loc, *part, qual, nullptr);
+      emitOnWindow<amir::CheckMutatesOp>(loc, *part, qual, nullptr, order);
   }
   // Record after checking every parameter: an instruction's accesses happen
   // together.
@@ -279,14 +281,16 @@ LogicalResult Converter::convertInstr(InstrOpInterface instr) {
       continue;
     auto qual = QualTimelineAttr::get(b.getContext(), p.qual);
     UnitAttr ooo = p.outOfOrder ? b.getUnitAttr() : UnitAttr();
+    StringAttr order =
+        p.orderKey.empty() ? StringAttr() : b.getStringAttr(p.orderKey);
     OpBuilder::InsertionGuard guard(b);
     FailureOr<Window> part = perThread(instr, p, w);
     if (failed(part))
       return failure();
     if (p.access == AccessMode::read)
-      emitOnWindow<amir::RecordReadOp>(loc, *part, qual, ooo);
+      emitOnWindow<amir::RecordReadOp>(loc, *part, qual, ooo, order);
     else
-      emitOnWindow<amir::RecordMutateOp>(loc, *part, qual, ooo);
+      emitOnWindow<amir::RecordMutateOp>(loc, *part, qual, ooo, order);
   }
   if (Value barrier = instr.getTrailingBarrier()) {
     // The instruction completes through the barrier: it arrives there with

@@ -182,6 +182,7 @@ SmallVector<InstrParam> WgmmaOp::getParams() {
   InstrParam d{0, "d", AccessMode::read_write, QualTimeline::wgmma_async_rmem_d,
                {TypeID::get<RmemAttr>()}};
   d.distributedUnits = {CollUnitAttr::get(ctx, CollUnitKind::thread, 1, 0)};
+  d.orderKey = ("m64n" + Twine(getN()) + "k" + Twine(getK())).str();
   InstrParam a{1, "a", AccessMode::read, QualTimeline::wgmma_async_smem,
                {TypeID::get<SmemAttr>(), TypeID::get<SmemSwizzledAttr>()}};
   InstrParam b{2, "b", AccessMode::read, QualTimeline::wgmma_async_smem,

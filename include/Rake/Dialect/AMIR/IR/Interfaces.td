@@ -36,6 +36,12 @@ def AMIR_AccessOpInterface : OpInterface<"AccessOpInterface"> {
       "bool", "isOutOfOrder">,
     InterfaceMethod<"The visibility a check requires (none for a record).",
       "std::optional<::mlir::rake::amir::VisibilityLevel>", "getCheckedLevel">,
+    InterfaceMethod<[{The access's order key, or null: an access with a key is
+      ordered after the same threads' earlier accesses on its timeline only
+      when they carry the same key (wgmma's accumulators: the PTX ISA orders
+      accumulator accesses of wgmma instructions of one shape only); any
+      other earlier access of that timeline needs a synchronization.}],
+      "::mlir::StringAttr", "getOrderAttr">,
   ];
 }
 

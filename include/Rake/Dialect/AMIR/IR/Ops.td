@@ -146,10 +146,11 @@ class AMIR_AccessOp<string mnemonic, string summaryText, string mutation>
   let summary = summaryText;
   let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
-                       GpuIR_QualTimelineAttr:$quals, UnitAttr:$out_of_order);
+                       GpuIR_QualTimelineAttr:$quals, UnitAttr:$out_of_order,
+                       OptionalAttr<StrAttr>:$order);
   let assemblyFormat = [{
     $variable `` custom<Window>($indices, $map, $intervals)
-    `on` custom<QualSet>($quals) (`out_of_order` $out_of_order^)? attr-dict `:` type($variable)
+    `on` custom<QualSet>($quals) (`out_of_order` $out_of_order^)? (`order` $order^)? attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -175,6 +176,9 @@ def AMIR_RecordMutateOp : AMIR_AccessOp<"record_mutate",
   let description = [{
     An `out_of_order` access (an asynchronous instruction's) is not visible
     even to the threads that issued it until a synchronization makes it so.
+    An access with an `order` key is ordered after the same threads'
+    earlier accesses on its timeline only where they carry the same key
+    (wgmma accumulators of one shape, `order "m64n256k16"`).
 
     ```mlir
     amir.record_mutate %tile[%t] on cuda_in_order_ram : !amir.data
@@ -190,10 +194,11 @@ class AMIR_CheckOp<string mnemonic, string summaryText, string defaultLevel,
   let arguments = (ins AMIR_AnyVariable:$variable, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
                        GpuIR_QualTimelineAttr:$quals,
-                       OptionalAttr<AMIR_VisibilityLevelAttr>:$level);
+                       OptionalAttr<AMIR_VisibilityLevelAttr>:$level,
+                       OptionalAttr<StrAttr>:$order);
   let assemblyFormat = [{
     $variable `` custom<Window>($indices, $map, $intervals)
-    `on` custom<QualSet>($quals) `` custom<Level>($level) attr-dict `:` type($variable)
+    `on` custom<QualSet>($quals) `` custom<Level>($level) (`order` $order^)? attr-dict `:` type($variable)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

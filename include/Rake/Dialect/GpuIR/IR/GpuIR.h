@@ -79,6 +79,12 @@ struct InstrParam {
   /// The units over which the argument's leading dimensions are
   /// distributed (a warp's fragment registers: [warp, thread]).
   llvm::SmallVector<mlir::Attribute, 2> distributedUnits;
+  /// Accesses on this parameter's timeline are ordered after the same
+  /// threads' earlier ones without a synchronization only where those
+  /// carry the same key (wgmma's accumulators: the PTX ISA orders
+  /// accumulator accesses of wgmma instructions of one shape only; others
+  /// need wgmma.fence). Empty: no key.
+  std::string orderKey;
 };
 
 /// The definition of a sync timeline: its full and temporal qualitative
