@@ -832,6 +832,17 @@ extern "C" rake_status rake_tensor_map_create(
                 (unsigned long long)(cols * elementBytes),
                 (unsigned long long)address, (unsigned long long)rows,
                 (unsigned long long)cols, (unsigned long long)rowStrideBytes);
+  // A TMA copy takes its box start as a 32-bit signed coordinate: past
+  // 2^31 it wraps negative and TMA fills the box with zeros. The check
+  // proves TMA kernels for dimensions below 2^31 only (its all-sizes
+  // remark says so).
+  if (rows >= (1ull << 31) || cols >= (1ull << 31))
+    return fail(err, RAKE_ERR_ARGUMENT,
+                "the tensor map of '%s' is %llu x %llu: TMA coordinates are "
+                "32-bit signed, so each dimension of a buffer copied by TMA "
+                "must be below 2^31 (split the buffer, or copy it without TMA)",
+                buffer.name.c_str(), (unsigned long long)rows,
+                (unsigned long long)cols);
   Driver &d = m->driver;
   if (!d.cuTensorMapEncodeTiled)
     return fail(err, RAKE_ERR_NO_DRIVER,

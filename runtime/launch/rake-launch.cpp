@@ -285,6 +285,11 @@ int main(int argc, char **argv) {
       case 128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
       default: die("bad swizzle in '" + a + "'");
       }
+      // TMA coordinates are 32-bit signed (the check proves TMA kernels
+      // for dimensions below 2^31 only).
+      if (buf.shape[0] >= (int64_t(1) << 31) || buf.shape[1] >= (int64_t(1) << 31))
+        die("the tensor map of '" + a + "' has a dimension of 2^31 or more: "
+            "TMA coordinates are 32-bit signed");
       // Innermost dimension first.
       cuuint64_t dims[2] = {static_cast<cuuint64_t>(buf.shape[1]),
                             static_cast<cuuint64_t>(buf.shape[0])};

@@ -108,6 +108,11 @@ print("gemm launched twice")
 # DRIVER-NEXT: fake-cuda: cuLaunchKernel gemm_sm90a_tma grid 4x1x1
 # CHECK-NEXT: gemm shape: ArgumentError: argument 'Bt' must have shape (384, 640) (its extents (Nt * 128, Kt * 64) at Mt=2, Nt=3, Kt=10), got (384, 512)
 refused("gemm shape", lambda: gemm(Mt, Nt, Kt, a, Tensor("bfloat16", (384, 512), 2), c))
+# TMA coordinates are 32-bit signed: a buffer with 2^31 rows is refused
+# before any tensor map is made (the check proves TMA kernels below 2^31).
+# CHECK-NEXT: gemm 2^31 rows: RuntimeFailure: cannot launch gemm_sm90a_tma: the tensor map of 'A' is 2147483648 x 640: TMA coordinates are 32-bit signed, so each dimension of a buffer copied by TMA must be below 2^31 (split the buffer, or copy it without TMA)
+refused("gemm 2^31 rows", lambda: gemm(1 << 23, Nt, Kt, Tensor("bfloat16", (1 << 31, 640), 2, backed=False), bt,
+                                        Tensor("float32", (1 << 31, 384), 4, backed=False)))
 # CHECK-NEXT: gemm dtype: ArgumentError: argument 'A' must have element type bf16 (torch.bfloat16), got torch.float16
 refused("gemm dtype", lambda: gemm(Mt, Nt, Kt, Tensor("float16", (512, 640), 2), bt, c))
 

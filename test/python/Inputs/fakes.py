@@ -38,11 +38,13 @@ class Tensor:
         def __str__(self):
             return f"torch.{self.name}"
 
-    def __init__(self, dtype, shape, element_bytes, cuda=True, index=0):
+    def __init__(self, dtype, shape, element_bytes, cuda=True, index=0, backed=True):
         n = 1
         for d in shape:
             n *= d
-        self.mem = (ctypes.c_uint8 * (n * element_bytes + 64))()
+        # backed=False: a tensor too large to hold, for arguments that must
+        # be refused before anything touches their memory.
+        self.mem = (ctypes.c_uint8 * ((n * element_bytes if backed else 0) + 64))()
         self.dtype = Tensor._Dtype(dtype)
         self.shape = shape
         self.is_cuda = cuda
