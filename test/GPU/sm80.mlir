@@ -31,13 +31,18 @@
 // Partial warps (active(n), n = -1 .. 33, NaN and -1 in the padding lanes):
 // RUN: mkdir -p %t/mcin && python3 %S/../Conversion/GpuIRToCPU/Inputs/sm80_masked.py make %t/mcin
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/masked %S/../Conversion/GpuIRToCPU/Inputs/sm80-masked-collectives.mlir --input=X=%t/mcin/X.bin --input=V=%t/mcin/V.bin
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/masked %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 %t/fp | FileCheck %s
+// Shuffles over partial warps (active(n), n = -2 .. 33: the hardware clamp
+// keeps padding lanes' values from data lanes):
+// RUN: mkdir -p %t/msin && python3 %S/../Conversion/GpuIRToCPU/Inputs/sm80_masked_shuffles.py make %t/msin
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mshfl %S/../Conversion/GpuIRToCPU/Inputs/sm80-masked-shuffles.mlir --input=X=%t/msin/X.bin
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/masked %t/mshfl %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 %t/fp | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: ballot: Y.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: Y.bin equals the sequential meaning
 // CHECK-DAG: masked_collectives: S.bin equals the sequential meaning
 // CHECK-DAG: masked_collectives: P.bin equals the sequential meaning
 // CHECK-DAG: masked_collectives: B.bin equals the sequential meaning
+// CHECK-DAG: masked_shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: wgmma_tile: C.bin {{equals|matches}} the sequential meaning

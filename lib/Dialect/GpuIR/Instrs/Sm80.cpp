@@ -563,10 +563,24 @@ struct Shuffle {
     }
     llvm_unreachable("every shuffle mode is handled");
   }
+  /// With `active(n)`: the clamp c = min(max(n - 1, 0), 31), the last lane
+  /// a lane may take from under bfly, down and idx (null for up, whose
+  /// sources are lower lanes, and without `active`).
+  static Value clamp(Op op, OpBuilder &b, ValueRange operands,
+                     gpu::ShuffleMode mode) {
+    Value n = activeOperand(b, op, operands, 2);
+    if (!n || mode == gpu::ShuffleMode::UP)
+      return Value();
+    Location loc = op.getLoc();
+    Value last = arith::SubIOp::create(b, loc, n, cIndex(b, loc, 1));
+    last = arith::MaxSIOp::create(b, loc, last, cIndex(b, loc, 0));
+    return arith::MinSIOp::create(b, loc, last, cIndex(b, loc, 31));
+  }
   static LogicalResult sequential(Op op, OpBuilder &b, ValueRange operands,
                                   gpu::ShuffleMode mode) {
     Location loc = op.getLoc();
     Value dst = operands[0], src = operands[1];
+    Value c = clamp(op, b, operands, mode);
     // All lanes read before any writes: dst may be src.
     Type elt = memrefOf(src).getElementType();
     Value before = memref::AllocaOp::create(b, loc, MemRefType::get({32}, elt));
@@ -576,6 +590,12 @@ struct Shuffle {
     });
     forRange(b, loc, 32, [&](Value l) {
       Value from = source(b, loc, l, op.getOffset(), mode);
+      if (c) {
+        // Never from a padding lane: past the clamp a lane keeps its own.
+        Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                         from, c);
+        from = arith::SelectOp::create(b, loc, ok, from, l);
+      }
       memref::StoreOp::create(
           b, loc, memref::LoadOp::create(b, loc, before, from), dst, l);
     });
@@ -586,10 +606,26 @@ struct Shuffle {
     Location loc = op.getLoc();
     // Each lane's part is one register: a rank-0 buffer.
     Value v = memref::LoadOp::create(b, loc, operands[1], ValueRange{});
-    auto shuffle = gpu::ShuffleOp::create(
-        b, loc, v, static_cast<int32_t>(op.getOffset()), 32, mode);
-    memref::StoreOp::create(b, loc, shuffle.getShuffleResult(), operands[0],
-                            ValueRange{});
+    Value result;
+    if (Value c = clamp(op, b, operands, mode)) {
+      // Every lane takes part (the full mask); the clamp (no segments)
+      // keeps sources past it out.
+      Type i32 = b.getI32Type();
+      auto kind = mode == gpu::ShuffleMode::XOR    ? NVVM::ShflKind::bfly
+                  : mode == gpu::ShuffleMode::DOWN ? NVVM::ShflKind::down
+                                                   : NVVM::ShflKind::idx;
+      Value all = arith::ConstantIntOp::create(b, loc, i32, -1);
+      Value offset = arith::ConstantIntOp::create(b, loc, i32, op.getOffset());
+      Value clampI32 = arith::IndexCastOp::create(b, loc, i32, c);
+      result = NVVM::ShflOp::create(b, loc, v.getType(), all, v, offset,
+                                    clampI32, kind, UnitAttr());
+    } else {
+      result = gpu::ShuffleOp::create(b, loc, v,
+                                      static_cast<int32_t>(op.getOffset()),
+                                      32, mode)
+                   .getShuffleResult();
+    }
+    memref::StoreOp::create(b, loc, result, operands[0], ValueRange{});
     return success();
   }
 };

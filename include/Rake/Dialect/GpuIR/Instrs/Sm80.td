@@ -121,11 +121,26 @@ class Sm80_ShuffleOp<string mnemonic, string what> : Sm80_Instr<mnemonic> {
     - `shfl_down`: lane l takes lane l + offset, or keeps its own value past 31;
     - `shfl_up`: lane l takes lane l - offset, or keeps its own value below 0;
     - `shfl_idx`: every lane takes lane offset.
+
+    With `active(n)` (a warp-uniform control expression: a partial warp, or
+    the tail of a row) only lanes 0 to n - 1 are data lanes; the padding
+    lanes stay in the shuffle (full membership), and no lane takes a value
+    from a padding lane: under `shfl_bfly`, `shfl_down` and `shfl_idx` a
+    lane whose source lane is past c = min(max(n - 1, 0), 31) keeps its own
+    value (`shfl.sync` with c as its clamp), so a data lane never reads an
+    unavailable source. `shfl_up` takes only lower lanes, so a data lane's
+    source is always a data lane: `active` changes nothing there.
+
+    ```mlir
+    gpuir.sm80.shfl_down %t, %v, 4 active(%n - %r * 32) : memref<32xf32, #gpuir.rmem>, memref<32xf32, #gpuir.rmem>
+    ```
   }];
   let arguments = (ins AnyMemRef:$dst, AnyMemRef:$src,
-                       ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<31>]>:$offset);
+                       ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<31>]>:$offset,
+                       Variadic<Index>:$active_operands,
+                       OptionalAttr<AffineMapAttr>:$active);
   let assemblyFormat = [{
-    $dst `,` $src `,` $offset attr-dict `:` type($dst) `,` type($src)
+    $dst `,` $src `,` $offset custom<ActiveLanes>($active_operands, $active) attr-dict `:` type($dst) `,` type($src)
   }];
 }
 
