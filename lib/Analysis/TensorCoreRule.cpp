@@ -66,77 +66,81 @@ std::string loopNames(ArrayRef<ForOp> loops) {
 
 } // namespace
 
+namespace {
+/// An accumulation into a buffer element: `reduce p into C`, or `read(C) + p`
+/// or `fma(a, b, read(C))` written back to C, with the product's two factors.
+struct Accumulation {
+  AffineMap targetMap;
+  ValueRange targetIndices;
+  Value lhs, rhs;
+};
+} // namespace
+
+/// Whether `op` accumulates a product into a buffer element, and how.
+static std::optional<Accumulation> matchAccumulation(Operation *op) {
+  Value product, fmaA, fmaB;
+  Accumulation acc;
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    product = reduce.getValue();
+    acc.targetMap = reduce.getMap();
+    acc.targetIndices = reduce.getIndices();
+  } else if (auto write = dyn_cast<WriteOp>(op)) {
+    auto readsTarget = [&](Value v) {
+      auto r = v.getDefiningOp<ReadOp>();
+      return r && r.getMemref() == write.getMemref() &&
+             r.getMap() == write.getMap() &&
+             r.getIndices() == write.getIndices();
+    };
+    // fma(a, b, read(C)) written back to C.
+    if (Operation *fma = write.getValue().getDefiningOp();
+        fma && fma->getName().getStringRef() == "math.fma") {
+      if (!readsTarget(fma->getOperand(2)))
+        return std::nullopt;
+      fmaA = fma->getOperand(0);
+      fmaB = fma->getOperand(1);
+    }
+    Operation *add = write.getValue().getDefiningOp();
+    if (add && !isa<arith::AddFOp, arith::AddIOp>(add))
+      add = nullptr;
+    for (unsigned side : {0u, 1u})
+      if (add && !product && readsTarget(add->getOperand(side)))
+        product = add->getOperand(1 - side);
+    if (!product && !fmaA)
+      return std::nullopt;
+    acc.targetMap = write.getMap();
+    acc.targetIndices = write.getIndices();
+  } else {
+    return std::nullopt;
+  }
+  if (!op->getParentOfType<DeviceFunctionOp>())
+    return std::nullopt;
+  acc.lhs = fmaA;
+  acc.rhs = fmaB;
+  if (!acc.lhs) {
+    Operation *mul = product.getDefiningOp();
+    if (!mul || !isa<arith::MulFOp, arith::MulIOp>(mul))
+      return std::nullopt;
+    acc.lhs = mul->getOperand(0);
+    acc.rhs = mul->getOperand(1);
+  }
+  return acc;
+}
+
 LogicalResult mlir::rake::checkTensorCoreRule(Operation *root,
                                               StringRef profile) {
   bool failedRule = false;
   root->walk([&](Operation *op) {
-    // The accumulation: reduce p into C, or write read(C) + p back to it.
-    Value product, fmaA, fmaB;
-    Value target;
-    AffineMap targetMap;
-    ValueRange targetIndices;
-    if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      product = reduce.getValue();
-      target = reduce.getMemref();
-      targetMap = reduce.getMap();
-      targetIndices = reduce.getIndices();
-    } else if (auto write = dyn_cast<WriteOp>(op)) {
-      // fma(a, b, read(C)) written back to C.
-      if (Operation *fma = write.getValue().getDefiningOp();
-          fma && fma->getName().getStringRef() == "math.fma") {
-        auto acc = fma->getOperand(2).getDefiningOp<ReadOp>();
-        if (!acc || acc.getMemref() != write.getMemref() ||
-            acc.getMap() != write.getMap() ||
-            acc.getIndices() != write.getIndices())
-          return;
-        fmaA = fma->getOperand(0);
-        fmaB = fma->getOperand(1);
-        target = write.getMemref();
-        targetMap = write.getMap();
-        targetIndices = write.getIndices();
-      }
-      Operation *add = write.getValue().getDefiningOp();
-      if (add && !isa<arith::AddFOp, arith::AddIOp>(add))
-        add = nullptr;
-      if (!add && !fmaA)
-        return;
-      for (unsigned side : {0u, 1u}) {
-        if (!add)
-          break;
-        auto acc = add->getOperand(side).getDefiningOp<ReadOp>();
-        if (acc && acc.getMemref() == write.getMemref() &&
-            acc.getMap() == write.getMap() &&
-            acc.getIndices() == write.getIndices()) {
-          product = add->getOperand(1 - side);
-          break;
-        }
-      }
-      if (!product && !fmaA)
-        return;
-      target = write.getMemref();
-      targetMap = write.getMap();
-      targetIndices = write.getIndices();
-    } else {
+    std::optional<Accumulation> acc = matchAccumulation(op);
+    if (!acc)
       return;
-    }
-    if (!op->getParentOfType<DeviceFunctionOp>())
-      return;
-    Value lhs = fmaA, rhs = fmaB;
-    if (!lhs) {
-      Operation *mul = product.getDefiningOp();
-      if (!mul || !isa<arith::MulFOp, arith::MulIOp>(mul))
-        return;
-      lhs = mul->getOperand(0);
-      rhs = mul->getOperand(1);
-    }
-    ReadOp a = readThroughCasts(lhs), b = readThroughCasts(rhs);
+    ReadOp a = readThroughCasts(acc->lhs), b = readThroughCasts(acc->rhs);
     if (!a || !b)
       return;
     // The slow loops (and their bodies) may hold matrix products.
     for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
       if (p->hasAttr("gpuir.slow"))
         return;
-    auto inC = loopVarsUsed(targetMap, targetIndices);
+    auto inC = loopVarsUsed(acc->targetMap, acc->targetIndices);
     auto inA = loopVarsUsed(a.getMap(), a.getIndices());
     auto inB = loopVarsUsed(b.getMap(), b.getIndices());
     // The loops around the accumulation in each role, outermost first.

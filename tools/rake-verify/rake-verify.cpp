@@ -61,6 +61,56 @@ static int usage(const std::string &msg) {
   return 2;
 }
 
+/// --keygen: writes an ed25519 key pair.
+static int makeKeyPair() {
+  std::string priv, pub, err;
+  if (!crypto::generateKey(priv, pub, err))
+    return usage(err);
+  std::error_code ec;
+  {
+    raw_fd_ostream os(keygen + ".key", ec, sys::fs::CD_CreateNew,
+                      sys::fs::FA_Write, sys::fs::OF_None);
+    if (ec)
+      return usage("cannot create " + keygen + ".key: " + ec.message());
+    sys::fs::setPermissions(keygen + ".key",
+                            sys::fs::owner_read | sys::fs::owner_write);
+    os << priv;
+  }
+  raw_fd_ostream os(keygen + ".pub", ec);
+  if (ec)
+    return usage("cannot create " + keygen + ".pub: " + ec.message());
+  os << pub;
+  outs() << "ed25519 key " << crypto::fingerprint(pub) << ": " << keygen
+         << ".key (private: keep it), " << keygen << ".pub (public)\n";
+  return 0;
+}
+
+/// A bundle folder: checked against the built-in profile it names.
+static int verifyBundleFolder() {
+  if (!profileFile.empty())
+    return usage("--profile-file is for a lone cubin: a bundle is checked "
+                 "against the built-in profile it names, by content");
+  bundle::VerifyOptions o;
+  o.allowRepinned = allowRepinned;
+  o.allowRelaxed = allowRelaxed;
+  o.requiredProfile = profileName;
+  o.nvdisasm = nvdisasm;
+  o.disasmDirs = disasmDirs;
+  o.ptxas = ptxasTool;
+  if (!signKey.empty() && !artifact::readFile(signKey, o.signKeyPem))
+    return usage("cannot read the private key " + signKey);
+  if (!publicKey.empty() && !artifact::readFile(publicKey, o.publicKeyPem))
+    return usage("cannot read the public key " + publicKey);
+  // A GpuIR bundle's source.mlir is compiled again: kernel.ptx and the
+  // manifest's roles, launch shape and signature must be what it gives.
+  o.deriveFromGpuIR = [](const std::string &text, const std::string &path,
+                         const profile::Profile &p,
+                         bundle::SourceDerivation &out, std::string &error) {
+    return bundle::deriveFromGpuIR(text, path, p, out, error);
+  };
+  return bundle::verify(input, o);
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(toolOptions);
@@ -77,54 +127,12 @@ int main(int argc, char **argv) {
     outs() << p->toJson();
     return 0;
   }
-  if (!keygen.empty()) {
-    std::string priv, pub, err;
-    if (!crypto::generateKey(priv, pub, err))
-      return usage(err);
-    std::error_code ec;
-    {
-      raw_fd_ostream os(keygen + ".key", ec, sys::fs::CD_CreateNew,
-                        sys::fs::FA_Write, sys::fs::OF_None);
-      if (ec)
-        return usage("cannot create " + keygen + ".key: " + ec.message());
-      sys::fs::setPermissions(keygen + ".key",
-                              sys::fs::owner_read | sys::fs::owner_write);
-      os << priv;
-    }
-    raw_fd_ostream os(keygen + ".pub", ec);
-    if (ec)
-      return usage("cannot create " + keygen + ".pub: " + ec.message());
-    os << pub;
-    outs() << "ed25519 key " << crypto::fingerprint(pub) << ": " << keygen
-           << ".key (private: keep it), " << keygen << ".pub (public)\n";
-    return 0;
-  }
+  if (!keygen.empty())
+    return makeKeyPair();
   if (input.empty())
     return usage("no input: give a bundle folder or a cubin");
-  if (sys::fs::is_directory(input)) {
-    if (!profileFile.empty())
-      return usage("--profile-file is for a lone cubin: a bundle is checked "
-                   "against the built-in profile it names, by content");
-    bundle::VerifyOptions o;
-    o.allowRepinned = allowRepinned;
-    o.allowRelaxed = allowRelaxed;
-    o.requiredProfile = profileName;
-    o.nvdisasm = nvdisasm;
-    o.disasmDirs = disasmDirs;
-    o.ptxas = ptxasTool;
-    if (!signKey.empty() && !artifact::readFile(signKey, o.signKeyPem))
-      return usage("cannot read the private key " + signKey);
-    if (!publicKey.empty() && !artifact::readFile(publicKey, o.publicKeyPem))
-      return usage("cannot read the public key " + publicKey);
-    // A GpuIR bundle's source.mlir is compiled again: kernel.ptx and the
-    // manifest's roles, launch shape and signature must be what it gives.
-    o.deriveFromGpuIR = [](const std::string &text, const std::string &path,
-                           const profile::Profile &p,
-                           bundle::SourceDerivation &out, std::string &error) {
-      return bundle::deriveFromGpuIR(text, path, p, out, error);
-    };
-    return bundle::verify(input, o);
-  }
+  if (sys::fs::is_directory(input))
+    return verifyBundleFolder();
   if (!signKey.empty() || !publicKey.empty())
     return usage("--sign and --public-key are for bundles; give a bundle folder");
 
