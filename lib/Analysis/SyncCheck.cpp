@@ -317,6 +317,52 @@ void Interpreter::closePhase(const Var &var, int64_t e, BarrierElem &elem,
   }
 }
 
+/// Code generation initializes an mbarrier once per kernel: its phases
+/// carry over into the CTA's next task, whose arrivals on an element come
+/// from the threads that arrive on it in this one. The barrier that ends a
+/// task orders the threads of one CTA only, so an arrival from another CTA
+/// of the cluster could complete the next phase before this task's last
+/// await of the element sees the one it waits for. Each such await (its
+/// follow, pending since no phase after it began) must be ordered before
+/// every thread that arrived on the element.
+void Interpreter::checkAcrossTasks(const Var &var) {
+  for (auto &[e, elem] : var.elems)
+    for (auto &[q, follows] : elem.pending)
+      for (const Follow &f : follows)
+        for (const Phase &p : elem.phases) {
+          // As within a task (arriveInto): one arrival of the phase ordered
+          // after the await, or the awaiters arriving themselves, each
+          // after its own wait, keeps the phase from completing before it.
+          int64_t self = 0;
+          bool ordered = false;
+          for (const ThreadSet &a : p.arrivers) {
+            ordered |= tokenSeen(*f.token, a, /*byAll=*/false);
+            if (std::optional<ThreadSet> own = f.awaiters.intersect(a))
+              self += threadCount(*own);
+          }
+          if (ordered || self >= threadCount(f.awaiters))
+            continue;
+          // Once per await: every task repeats it.
+          if (!acrossTasksReported.insert(f.await).second)
+            return;
+          report(f.await,
+                 "mbarrier phase run-ahead across tasks: " +
+                     describe(f.awaiters) + " await phase " +
+                     std::to_string(q - 1) + " of " + elementName(var, e) +
+                     " last in the task, and nothing orders that await "
+                     "before " + describe(p.arrivers.front()) +
+                     ", which arrive on it again in the next task: the "
+                     "barrier is initialized once per kernel and its phases "
+                     "carry over, while the barrier that ends a task orders "
+                     "one CTA's threads only, so the next task's arrivals "
+                     "could complete two phases before this wait; end the "
+                     "task with a cluster barrier (gpuir.arrive and "
+                     "gpuir.await on a cluster_sync barrier)",
+                 {{p.op, "an arrive by " + describe(p.arrivers.front())}});
+          return;
+        }
+}
+
 void Interpreter::reportRunAhead(const Var &var, int64_t e, const Follow &f,
                                  const Phase &next, size_t q) {
   report(f.await,

@@ -819,6 +819,8 @@ void Interpreter::execFree(FreeOp freeOp) {
       }
   if (var->isBarrier && phased(*var))
     checkPhasesBalanced(freeOp, *var);
+  if (var->isBarrier && ordersPhases(*var))
+    checkAcrossTasks(*var);
   // A freed shared-memory region may be reused by any thread of the
   // cluster: every access must be ordered before all of them.
   ThreadSet freers = syncActors();

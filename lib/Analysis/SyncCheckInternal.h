@@ -631,6 +631,10 @@ private:
                   StringRef reuseNote);
   void checkPendingFrees(int64_t task, Operation *reuse, StringRef note);
   void checkPhasesBalanced(amir::FreeOp freeOp, const Var &var);
+  /// At the free of an mbarrier: its last awaits must be ordered before
+  /// every thread that arrives on the element (the next task's arrivals).
+  void checkAcrossTasks(const Var &var);
+  DenseSet<Operation *> acrossTasksReported;
   std::string describe(const ThreadSet &t);
   std::string describe(const Var &var, const Box &b);
   void report(Operation *op, const std::string &message,
