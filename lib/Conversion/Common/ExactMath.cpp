@@ -18,7 +18,16 @@
 //   on both sides; math.exp2, math.log and math.tanh likewise (reductions
 //   and polynomials in fma.rn, docs/GpuIR.md "Math" gives each one's
 //   error), math.erf by its series in f64; math.rsqrt is 1 / sqrt(x), two correctly rounded operations;
-// - every other math op is refused at the op, naming what to write.
+// - every other math op is refused at the op, naming what to write;
+// - the integer operations whose result LLVM leaves undefined (poison, or
+//   immediate undefined behaviour) and the host and the GPU compute
+//   differently get one meaning, built from defined operations, so both
+//   sides agree (docs/GpuIR.md "Integer arithmetic"): a shift by the bit
+//   width or more gives 0 (shli, shrui) or the sign (shrsi), as PTX's
+//   shl/shr do; fptosi and fptoui saturate to the integer type's range and
+//   give 0 for NaN, as PTX's cvt.rzi does; a division or remainder by zero
+//   gives 0 and the dividend (x = (x / d) d + x % d still holds), and the
+//   signed minimum divided by -1 gives itself and remainder 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -311,7 +320,130 @@ static Value exactUnary(OpBuilder &b, Location loc, Operation *op, Value x,
       .getResult(0);
 }
 
+/// A scalar integer constant of `t`.
+static Value intConst(OpBuilder &b, Location loc, Type t, const APInt &v) {
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
+}
+
+/// The defined meaning of the integer operations LLVM leaves undefined
+/// (the file comment), or null where `op` is not one of them.
+static Value definedInteger(OpBuilder &b, Location loc, Operation *op) {
+  Type type = op->getNumResults() == 1 ? op->getResult(0).getType() : Type();
+  auto it = dyn_cast_or_null<IntegerType>(type);
+  if (!it)
+    return Value();
+  unsigned w = it.getWidth();
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  auto sel = [&](Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y).getResult();
+  };
+  Value zero = intConst(b, loc, it, APInt(w, 0));
+  if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op)) {
+    Value x = op->getOperand(0), s = op->getOperand(1);
+    Value inRange = cmp(arith::CmpIPredicate::ult, s,
+                        intConst(b, loc, it, APInt(w, w)));
+    if (isa<arith::ShRSIOp>(op))
+      return arith::ShRSIOp::create(
+          b, loc, x, sel(inRange, s, intConst(b, loc, it, APInt(w, w - 1))));
+    Value shifted =
+        isa<arith::ShLIOp>(op)
+            ? arith::ShLIOp::create(b, loc, x, sel(inRange, s, zero)).getResult()
+            : arith::ShRUIOp::create(b, loc, x, sel(inRange, s, zero))
+                  .getResult();
+    return sel(inRange, shifted, zero);
+  }
+  if (isa<arith::FPToSIOp, arith::FPToUIOp>(op)) {
+    Value f = op->getOperand(0);
+    auto ft = dyn_cast<FloatType>(f.getType());
+    if (!ft)
+      return Value();
+    bool isSigned = isa<arith::FPToSIOp>(op);
+    APInt lo = isSigned ? APInt::getSignedMinValue(w) : APInt(w, 0);
+    APInt hi = isSigned ? APInt::getSignedMaxValue(w) : APInt::getMaxValue(w);
+    // The bounds as floats: -2^(w-1) or 0 is exact; 2^(w-1) or 2^w, the
+    // first value past the range, too (a power of two).
+    APFloat loF(ft.getFloatSemantics()), hiF(ft.getFloatSemantics());
+    loF.convertFromAPInt(lo, isSigned, APFloat::rmNearestTiesToEven);
+    APInt past = isSigned ? APInt::getOneBitSet(w + 1, w - 1)
+                          : APInt::getOneBitSet(w + 1, w);
+    hiF.convertFromAPInt(past, false, APFloat::rmNearestTiesToEven);
+    Value loV = arith::ConstantFloatOp::create(b, loc, ft, loF);
+    Value hiV = arith::ConstantFloatOp::create(b, loc, ft, hiF);
+    auto fcmp = [&](arith::CmpFPredicate p, Value x, Value y) {
+      return arith::CmpFOp::create(b, loc, p, x, y);
+    };
+    // In range (and not NaN): lo <= f < past; convert a value that is.
+    Value inRange = arith::AndIOp::create(
+        b, loc, fcmp(arith::CmpFPredicate::OGE, f, loV),
+        fcmp(arith::CmpFPredicate::OLT, f, hiV));
+    Value safe = sel(inRange, f, arith::ConstantFloatOp::create(
+                                     b, loc, ft, APFloat::getZero(
+                                                     ft.getFloatSemantics())));
+    Value converted =
+        isSigned ? arith::FPToSIOp::create(b, loc, it, safe).getResult()
+                 : arith::FPToUIOp::create(b, loc, it, safe).getResult();
+    Value below = fcmp(arith::CmpFPredicate::OLT, f, loV);
+    Value above = fcmp(arith::CmpFPredicate::OGE, f, hiV);
+    return sel(inRange, converted,
+               sel(below, intConst(b, loc, it, lo),
+                   sel(above, intConst(b, loc, it, hi), zero)));
+  }
+  if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op)) {
+    Value x = op->getOperand(0), d = op->getOperand(1);
+    Value one = intConst(b, loc, it, APInt(w, 1));
+    Value byZero = cmp(arith::CmpIPredicate::eq, d, zero);
+    bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                        arith::FloorDivSIOp>(op);
+    // The signed minimum divided by -1 overflows (the host traps).
+    Value overflow;
+    if (isSigned)
+      overflow = arith::AndIOp::create(
+          b, loc,
+          cmp(arith::CmpIPredicate::eq, x,
+              intConst(b, loc, it, APInt::getSignedMinValue(w))),
+          cmp(arith::CmpIPredicate::eq, d,
+              intConst(b, loc, it, APInt::getAllOnes(w))));
+    Value bad = overflow ? arith::OrIOp::create(b, loc, byZero, overflow)
+                               .getResult()
+                         : byZero;
+    Value safeD = sel(bad, one, d);
+    OperationState state(loc, op->getName(), ValueRange{x, safeD},
+                         TypeRange{it}, op->getAttrs());
+    Value r = b.create(state)->getResult(0);
+    bool rem = isa<arith::RemSIOp, arith::RemUIOp>(op);
+    // By zero: quotient 0, remainder x. Overflow: quotient x (the signed
+    // minimum, as the wrapped result), remainder 0.
+    Value atZero = rem ? x : zero;
+    r = sel(byZero, atZero, r);
+    if (overflow)
+      r = sel(overflow, rem ? zero : x, r);
+    return r;
+  }
+  return Value();
+}
+
 LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
+  {
+    SmallVector<Operation *> ints;
+    root->walk([&](Operation *op) {
+      if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, arith::FPToSIOp,
+              arith::FPToUIOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+              arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
+              arith::FloorDivSIOp>(op))
+        ints.push_back(op);
+    });
+    OpBuilder b(root->getContext());
+    for (Operation *op : ints) {
+      b.setInsertionPoint(op);
+      if (Value v = definedInteger(b, op->getLoc(), op)) {
+        op->getResult(0).replaceAllUsesWith(v);
+        op->erase();
+      }
+    }
+  }
   SmallVector<Operation *> ops;
   root->walk([&](Operation *op) {
     if (isa<math::MathDialect>(op->getDialect()))
