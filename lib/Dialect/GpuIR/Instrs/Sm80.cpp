@@ -231,7 +231,11 @@ LogicalResult CpAsyncOp::buildDevice(OpBuilder &b, ValueRange operands,
   Value zero = cIndex(b, loc, 0);
   Value fill;
   if (getFill())
-    fill = arith::MinSIOp::create(b, loc, operands[2], cIndex(b, loc, n));
+    // Clamped to [0, n]: cp.async takes src-size as unsigned, and a size
+    // past cp-size is undefined (a negative count read as a huge one).
+    fill = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, operands[2], cIndex(b, loc, n)),
+        zero);
   nvgpu::DeviceAsyncCopyOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(getContext()), dst,
       ValueRange{zero}, src, ValueRange{zero}, b.getIndexAttr(n), fill,
