@@ -11,12 +11,16 @@
 //   unknown-instruction, call,            each instruction nvdisasm lists
 //   local-memory, fp-approx, fp-ftz,
 //   fp-rounding, loop
+//   divergent-control                     warp collectives that not every
+//                                         lane of a warp reaches
 //   fused-region                          the instructions the line table
 //                                         puts in a fused region
 //
 //===----------------------------------------------------------------------===//
 
 #include "Rake/Verifier/Verifier.h"
+#include "Disassembly.h"
+#include "Divergence.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -50,151 +54,6 @@ std::string rake::verifier::format(const Finding &f) {
 
 namespace {
 
-struct Instr {
-  std::string predicate, opcode, operands;
-  int64_t offset = 0;
-  std::string text() const {
-    std::string t = predicate.empty() ? "" : predicate + " ";
-    t += opcode;
-    if (!operands.empty())
-      t += " " + operands;
-    return t;
-  }
-  bool unconditional() const { return predicate.empty() || predicate == "@PT"; }
-  std::string base() const { return profile::baseOpcode(opcode); }
-  bool has(llvm::StringRef part) const {
-    llvm::SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(opcode).split(parts, '.');
-    return llvm::is_contained(parts, part);
-  }
-  std::vector<std::string> operandList() const {
-    std::vector<std::string> out;
-    int depth = 0;
-    std::string cur;
-    for (char c : operands) {
-      if (c == '[')
-        ++depth;
-      if (c == ']')
-        --depth;
-      if (c == ',' && depth == 0) {
-        out.push_back(cur);
-        cur.clear();
-      } else {
-        cur.push_back(c);
-      }
-    }
-    if (!cur.empty())
-      out.push_back(cur);
-    return out;
-  }
-};
-
-/// The register an operand names ("R7" from "-|R7.reuse|", "UR6"), or "".
-std::string regOf(const std::string &operand) {
-  size_t i = operand.find('R');
-  while (i != std::string::npos) {
-    if (i > 0 && operand[i - 1] == 'U' &&
-        (i == 1 || !std::isalnum((unsigned char)operand[i - 2])))
-      --i; // a uniform register
-    bool start = i == 0 || !std::isalnum((unsigned char)operand[i - 1]);
-    if (operand[i] == 'U') {
-      size_t j = i + 2;
-      while (j < operand.size() && std::isdigit((unsigned char)operand[j]))
-        ++j;
-      if (start && j > i + 2)
-        return operand.substr(i, j - i);
-      i = operand.find('R', i + 2);
-      continue;
-    }
-    size_t j = i + 1;
-    while (j < operand.size() && std::isdigit((unsigned char)operand[j]))
-      ++j;
-    if (start && j > i + 1)
-      return operand.substr(i, j - i);
-    i = operand.find('R', i + 1);
-  }
-  return "";
-}
-
-struct Function {
-  std::string name;
-  int64_t start = 0, length = 0;
-  std::vector<Instr> code;
-};
-
-struct Disassembly {
-  unsigned sm = 0;
-  std::string producer;
-  std::map<std::string, Function> functions;
-};
-
-bool readDisassembly(const std::string &text, Disassembly &d,
-                     std::string &error) {
-  llvm::Expected<llvm::json::Value> v = llvm::json::parse(text);
-  if (!v) {
-    error = "the disassembly is not JSON: " + llvm::toString(v.takeError());
-    return false;
-  }
-  const llvm::json::Array *top = v->getAsArray();
-  if (!top || top->size() != 2 || !(*top)[0].getAsObject() ||
-      !(*top)[1].getAsArray()) {
-    error = "the disassembly is not nvdisasm -json output (expected "
-            "[header, [functions]])";
-    return false;
-  }
-  const llvm::json::Object &head = *(*top)[0].getAsObject();
-  if (const llvm::json::Object *sm = head.getObject("SM"))
-    if (const llvm::json::Object *ver = sm->getObject("version"))
-      d.sm = unsigned(ver->getInteger("major").value_or(0) * 10 +
-                      ver->getInteger("minor").value_or(0));
-  if (std::optional<llvm::StringRef> p = head.getString("Producer"))
-    d.producer = p->str();
-  for (const llvm::json::Value &fv : *(*top)[1].getAsArray()) {
-    const llvm::json::Object *fo = fv.getAsObject();
-    std::optional<llvm::StringRef> name =
-        fo ? fo->getString("function-name") : std::nullopt;
-    const llvm::json::Array *instrs = fo ? fo->getArray("sass-instructions") : nullptr;
-    if (!name || !instrs || !fo->getInteger("start")) {
-      error = "a function of the disassembly lacks function-name, start or "
-              "sass-instructions";
-      return false;
-    }
-    Function f;
-    f.name = name->str();
-    f.start = *fo->getInteger("start");
-    f.length = fo->getInteger("length").value_or(0);
-    int64_t at = f.start;
-    for (const llvm::json::Value &iv : *instrs) {
-      const llvm::json::Object *io = iv.getAsObject();
-      std::optional<llvm::StringRef> op = io ? io->getString("opcode") : std::nullopt;
-      if (!op) {
-        error = "an instruction of " + f.name + " in the disassembly has no opcode";
-        return false;
-      }
-      Instr in;
-      in.opcode = op->str();
-      in.operands = io->getString("operands").value_or("").str();
-      in.predicate = io->getString("predicate").value_or("").str();
-      in.offset = at;
-      at += 16;
-      f.code.push_back(std::move(in));
-    }
-    d.functions[f.name] = std::move(f);
-  }
-  return true;
-}
-
-/// "__cuda_sm20_rem_u64" from "$__internal_0_$__cuda_sm20_rem_u64".
-std::string internalName(const std::string &symbol) {
-  llvm::StringRef s(symbol);
-  if (!s.consume_front("$__internal_"))
-    return "";
-  size_t dollar = s.find('$');
-  if (dollar == llvm::StringRef::npos)
-    return "";
-  return s.substr(dollar + 1).str();
-}
-
 class Checker {
 public:
   Checker(const cubin::Cubin &c, const Options &o, Result &r)
@@ -225,6 +84,7 @@ private:
   static constexpr unsigned kShown = 4;
   std::map<std::pair<std::string, std::string>, unsigned> counts;
   void checkHeader();
+  void checkDivergence(const cubin::Kernel &k, const Function &f);
   void checkFusedRegions(const cubin::Kernel &k,
                          const std::vector<const Function *> &fns,
                          const std::set<std::string> &trustedNames,
@@ -705,13 +565,35 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
           "EIATTR_EXIT_INSTR_OFFSETS: it is not the disassembly of this cubin");
     return;
   }
-  for (const Function *f : fns)
+  for (const Function *f : fns) {
     checkFunction(k, *f, trustedNames.count(f->name) > 0, f->name == k.name,
                   trustedNames, rep);
+    if (!trustedNames.count(f->name))
+      checkDivergence(k, *f);
+  }
   if (o.ptx)
     if (const PtxEntry *e = o.ptx->findEntry(k.name))
       checkMatrixFormats(k, *e, fns);
   checkFusedRegions(k, fns, trustedNames, rep);
+}
+
+/// Warp collectives that not every lane of a warp reaches (Divergence.h).
+void Checker::checkDivergence(const cubin::Kernel &k, const Function &f) {
+  for (const DivergentCollective &d : findDivergentCollectives(f.code, f.start)) {
+    const Instr &in = f.code[d.at], &why = f.code[d.because];
+    error(k.name, in.offset, in.text(), "divergent-control",
+          d.because == d.at
+              ? "a warp collective guarded by a predicate that differs "
+                "between the lanes of a warp; profile " + p.name +
+                    " requires every lane of a warp to reach each "
+                    "collective together"
+              : "a warp collective that not every lane of a warp reaches: "
+                "it is under `" + why.text() + "` at " +
+                    llvm::utohexstr(why.offset, false, 4).insert(0, "0x") +
+                    ", whose condition differs between the lanes; profile " +
+                    p.name + " requires every lane of a warp to reach each "
+                    "collective together");
+  }
 }
 
 /// Machine instructions that move data to or from device memory (global,

@@ -1,0 +1,89 @@
+//===- Disassembly.h - nvdisasm -json, read for the verifier --------------===//
+//
+// Part of the cubin verifier (lib/Verifier): the SASS of a cubin as
+// nvdisasm -json lists it, and the small readers of its operands that the
+// rules share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_VERIFIER_DISASSEMBLY_H
+#define RAKE_VERIFIER_DISASSEMBLY_H
+
+#include "Rake/Profile/Profile.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rake::verifier {
+
+/// One SASS instruction.
+struct Instr {
+  std::string predicate, opcode, operands;
+  int64_t offset = 0;
+  std::string text() const {
+    std::string t = predicate.empty() ? "" : predicate + " ";
+    t += opcode;
+    if (!operands.empty())
+      t += " " + operands;
+    return t;
+  }
+  bool unconditional() const { return predicate.empty() || predicate == "@PT"; }
+  std::string base() const { return profile::baseOpcode(opcode); }
+  bool has(llvm::StringRef part) const {
+    llvm::SmallVector<llvm::StringRef> parts;
+    llvm::StringRef(opcode).split(parts, '.');
+    return llvm::is_contained(parts, part);
+  }
+  std::vector<std::string> operandList() const {
+    std::vector<std::string> out;
+    int depth = 0;
+    std::string cur;
+    for (char c : operands) {
+      if (c == '[')
+        ++depth;
+      if (c == ']')
+        --depth;
+      if (c == ',' && depth == 0) {
+        out.push_back(cur);
+        cur.clear();
+      } else {
+        cur.push_back(c);
+      }
+    }
+    if (!cur.empty())
+      out.push_back(cur);
+    return out;
+  }
+};
+
+/// The register an operand names ("R7" from "-|R7.reuse|", "UR6"), or "".
+std::string regOf(const std::string &operand);
+
+struct Function {
+  std::string name;
+  int64_t start = 0, length = 0;
+  std::vector<Instr> code;
+};
+
+struct Disassembly {
+  unsigned sm = 0;
+  std::string producer;
+  std::map<std::string, Function> functions;
+};
+
+/// Reads nvdisasm -json output.
+bool readDisassembly(const std::string &text, Disassembly &d,
+                     std::string &error);
+
+/// "__cuda_sm20_rem_u64" from "$__internal_0_$__cuda_sm20_rem_u64".
+std::string internalName(const std::string &symbol);
+
+} // namespace rake::verifier
+
+#endif // RAKE_VERIFIER_DISASSEMBLY_H

@@ -1,0 +1,791 @@
+//===- Divergence.cpp - Warp collectives under lane-divergent control -----===//
+//
+// The "divergent-control" rule of the cubin verifier (Divergence.h). Every
+// lane of a warp must reach a warp collective (the .sync.aligned
+// instructions and shfl/vote with the full mask) together; one that some
+// lanes skip hangs or reads what no lane wrote. The compiler's uniformity
+// rule refuses such programs at the source; this rule finds them in the
+// machine code, for PTX the compiler did not write.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Divergence.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+using namespace rake::verifier;
+using llvm::StringRef;
+
+namespace {
+
+/// Lane uniformity of a value: the same in every lane of a warp; a lane
+/// index (32 w + lane with w the same in every lane: threadIdx.x of a block
+/// whose width is a multiple of 32, or %laneid); or anything else.
+enum Lanes : uint8_t { Uniform = 0, LaneIndex = 1, Varying = 2 };
+
+Lanes join(Lanes a, Lanes b) { return a == b ? a : Varying; }
+
+/// Registers R0..R255 then predicates P0..P7.
+constexpr int kPreds = 256, kSlots = 264;
+
+/// What a register is known to hold beyond its uniformity, within the
+/// straight-line code that computed it: floor(x / d) or d floor(x / d) of a
+/// lane index x in register `src` (the remainder idiom's parts).
+struct Tag {
+  enum Kind : uint8_t { Quotient, Multiple } kind;
+  int src;
+  int64_t d;
+  bool operator==(const Tag &o) const {
+    return kind == o.kind && src == o.src && d == o.d;
+  }
+};
+
+struct State {
+  Lanes lanes[kSlots] = {};
+  std::map<int, Tag> tags;
+  bool operator==(const State &o) const {
+    return std::equal(std::begin(lanes), std::end(lanes),
+                      std::begin(o.lanes)) &&
+           tags == o.tags;
+  }
+  /// Joins `o` into this state; whether anything changed.
+  bool merge(const State &o) {
+    bool changed = false;
+    for (int i = 0; i < kSlots; ++i) {
+      Lanes j = join(lanes[i], o.lanes[i]);
+      changed |= j != lanes[i];
+      lanes[i] = j;
+    }
+    for (auto it = tags.begin(); it != tags.end();) {
+      auto other = o.tags.find(it->first);
+      if (other == o.tags.end() || !(other->second == it->second)) {
+        it = tags.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+    return changed;
+  }
+  void write(int slot) {
+    tags.erase(slot);
+    for (auto it = tags.begin(); it != tags.end();)
+      it = it->second.src == slot ? tags.erase(it) : std::next(it);
+  }
+};
+
+std::vector<std::string> operandList(StringRef operands) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : operands) {
+    if (c == '[')
+      ++depth;
+    if (c == ']')
+      --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(StringRef(cur).trim().str());
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!StringRef(cur).trim().empty())
+    out.push_back(StringRef(cur).trim().str());
+  return out;
+}
+
+StringRef baseOf(StringRef opcode) { return opcode.split('.').first; }
+
+bool hasPart(StringRef opcode, StringRef part) {
+  llvm::SmallVector<StringRef> parts;
+  opcode.split(parts, '.');
+  return llvm::is_contained(parts, part);
+}
+
+/// The slot of a plain register or predicate operand ("R7", "R7.reuse",
+/// "R2.64", "P0", "!P1"), or -1 (uniform registers, RZ, PT, immediates,
+/// memory operands).
+int slotOf(StringRef o) {
+  o = o.trim();
+  o.consume_front("!");
+  o.consume_front("-");
+  o.consume_front("~");
+  o.consume_front("|");
+  o = o.split('.').first;
+  o = o.rtrim('|');
+  if (o.size() >= 2 && o[0] == 'R' && llvm::all_of(o.drop_front(), llvm::isDigit)) {
+    unsigned n = 0;
+    if (!o.drop_front().getAsInteger(10, n) && n < 256)
+      return int(n);
+  }
+  if (o.size() == 2 && o[0] == 'P' && llvm::isDigit(o[1]) && o[1] < '8')
+    return kPreds + (o[1] - '0');
+  return -1;
+}
+
+bool isPredicate(StringRef o) {
+  o = o.trim();
+  o.consume_front("!");
+  return o == "PT" || (o.size() == 2 && o[0] == 'P' && llvm::isDigit(o[1]));
+}
+
+/// Every register and predicate slot an operand mentions (its address
+/// registers inside brackets too).
+void slotsIn(StringRef o, llvm::SmallVectorImpl<int> &out) {
+  for (size_t i = 0; i < o.size(); ++i) {
+    if (o[i] != 'R' && o[i] != 'P')
+      continue;
+    if (i > 0 && (llvm::isAlnum(o[i - 1]) || o[i - 1] == '_'))
+      continue; // part of a name: UR4, SR_TID, desc
+    size_t j = i + 1;
+    while (j < o.size() && llvm::isDigit(o[j]))
+      ++j;
+    if (j == i + 1 || (j < o.size() && (llvm::isAlpha(o[j]) || o[j] == '_')))
+      continue;
+    int s = slotOf(o.substr(i, j - i));
+    if (s >= 0)
+      out.push_back(s);
+  }
+}
+
+std::optional<int64_t> immediate(StringRef o) {
+  o = o.trim();
+  if (o == "RZ")
+    return 0;
+  bool neg = o.consume_front("-");
+  uint64_t v = 0;
+  if (!o.consume_front("0x") || o.getAsInteger(16, v))
+    return std::nullopt;
+  return neg ? -int64_t(v) : int64_t(v);
+}
+
+const llvm::StringSet<> &noDestination() {
+  static const llvm::StringSet<> s = {
+      "ST", "STG", "STS", "STL", "RED", "REDG", "REDS", "BRA", "BRX", "JMP",
+      "JMX", "CALL", "RET", "EXIT", "BAR", "MEMBAR", "FENCE", "WARPSYNC",
+      "BSSY", "BSYNC", "SYNCS", "UTMALDG", "UTMASTG", "UTMACCTL", "UTMAPF",
+      "UBLKCP", "UBLKRED", "DEPBAR", "WARPGROUP", "NOP", "YIELD", "BPT",
+      "ERRBAR", "CCTL", "CCTLL", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
+      "ARRIVES", "LDGSTS", "LDGDEPBAR", "STSM", "USETMAXREG", "PREEXIT",
+      "BMOV", "KILL", "NANOSLEEP", "UTMAREDG", "STAS", "BREAK",
+      "CGAERRBAR", "ENDCOLLECTIVE", "UTMACMDFLUSH"};
+  return s;
+}
+
+bool isCollective(StringRef base) {
+  static const llvm::StringSet<> s = {
+      "SHFL", "VOTE", "VOTEU", "MATCH", "REDUX", "WARPSYNC", "HMMA", "IMMA",
+      "QMMA", "OMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "LDSM", "STSM",
+      "WARPGROUP", "USETMAXREG"};
+  return s.contains(base);
+}
+
+bool isUniformSpecialRegister(StringRef sr) {
+  static const llvm::StringSet<> s = {
+      "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_CgaCtaId", "SR_SMID",
+      "SR_WARPID", "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z",
+      "SR_VIRTUALSMID", "SR_SWINHI", "SR_SWINLO", "SR_CLUSTERID.X"};
+  return s.contains(sr);
+}
+
+/// The registers an instruction certainly writes from its first register
+/// (a pair for .64, .WIDE, CS2R and double arithmetic, four for .128), and
+/// how many it may write (an mma fragment, a wgmma accumulator).
+std::pair<int, int> destinationWidth(StringRef opcode) {
+  StringRef base = baseOf(opcode);
+  int certain = 1;
+  if (hasPart(opcode, "64") || hasPart(opcode, "WIDE") || base == "CS2R" ||
+      base == "DADD" || base == "DMUL" || base == "DFMA")
+    certain = 2;
+  if (hasPart(opcode, "128"))
+    certain = 4;
+  int possible = certain;
+  if (hasPart(opcode, "256"))
+    possible = 8;
+  if (base == "HGMMA" || base == "IGMMA" || base == "QGMMA") {
+    possible = 128;
+    llvm::SmallVector<StringRef> parts;
+    opcode.split(parts, '.');
+    for (StringRef p : parts)
+      if (p.starts_with("64x")) {
+        unsigned n = 0;
+        if (!p.drop_front(3).split('x').first.getAsInteger(10, n))
+          possible = int(n / 2);
+      }
+  }
+  if (base == "HMMA" || base == "IMMA" || base == "QMMA" || base == "OMMA" ||
+      base == "BMMA" || base == "LDSM")
+    possible = std::max(possible, 4);
+  if (base == "F2F" || base == "I2F" || base == "F2I" || base == "MUFU" ||
+      base == "DSETP" || base == "DMNMX")
+    possible = std::max(possible, 2);
+  return {certain, possible};
+}
+
+/// Which operands an instruction writes: registers (the first certainly),
+/// predicates, and the operands it reads. None for the shapes it does not
+/// know: then every register and predicate it names may be written.
+struct Roles {
+  std::vector<int> regs, preds;
+  std::vector<std::string> sources;
+};
+
+std::optional<Roles> rolesOf(StringRef opcode,
+                             const std::vector<std::string> &ops) {
+  StringRef base = baseOf(opcode);
+  Roles r;
+  if (noDestination().contains(base)) {
+    if (base == "SYNCS" && !ops.empty()) {
+      // SYNCS.PHASECHK writes a predicate named before its address.
+      StringRef first(ops[0]);
+      if (first.contains('[') && first[0] == 'P') {
+        int s = slotOf(first.split('[').first);
+        if (s >= 0)
+          r.preds.push_back(s);
+      }
+    }
+    r.sources = ops;
+    return r;
+  }
+  static const llvm::StringSet<> leadingPredicatesOnly = {
+      "ISETP", "FSETP", "DSETP", "HSETP2", "PSETP", "PLOP3", "FCHK",
+      "IMNMX", "VOTEU"};
+  static const llvm::StringSet<> leadingPredicatesThenRegister = {
+      "LOP3", "SHFL", "ELECT", "R2UR", "VOTE"};
+  static const llvm::StringSet<> carries = {"IADD3", "LEA", "IMAD", "IADD"};
+  size_t k = 0;
+  if (leadingPredicatesOnly.contains(base) ||
+      leadingPredicatesThenRegister.contains(base)) {
+    if (base == "VOTE") {
+      // VOTE.ANY R0, P1, P2: the ballot, then the vote's predicate.
+      if (!ops.empty() && slotOf(ops[0]) >= 0 && slotOf(ops[0]) < kPreds)
+        r.regs.push_back(slotOf(ops[0]));
+      if (ops.size() > 1 && slotOf(ops[1]) >= kPreds)
+        r.preds.push_back(slotOf(ops[1]));
+      r.sources.assign(ops.begin() + std::min<size_t>(2, ops.size()),
+                       ops.end());
+      return r;
+    }
+    while (k < ops.size() && isPredicate(ops[k])) {
+      if (int s = slotOf(ops[k]); s >= 0)
+        r.preds.push_back(s);
+      ++k;
+    }
+    if (leadingPredicatesThenRegister.contains(base) && k < ops.size()) {
+      if (int s = slotOf(ops[k]); s >= 0 && s < kPreds)
+        r.regs.push_back(s);
+      ++k;
+    }
+    r.sources.assign(ops.begin() + k, ops.end());
+    return r;
+  }
+  if (ops.empty())
+    return r;
+  StringRef first = StringRef(ops[0]).trim();
+  int s = slotOf(first);
+  bool plainRegister = s >= 0 && s < kPreds && !first.contains('[');
+  bool ignoredDestination =
+      first == "RZ" || first == "URZ" || first == "PT" || first == "UPT" ||
+      (first.starts_with("UR") && !first.contains('[')) ||
+      (first.starts_with("UP") && first.size() == 3);
+  if (!plainRegister && !ignoredDestination)
+    return std::nullopt;
+  if (plainRegister)
+    r.regs.push_back(s);
+  k = 1;
+  if (carries.contains(base))
+    while (k < ops.size() && isPredicate(ops[k])) {
+      if (int p = slotOf(ops[k]); p >= 0)
+        r.preds.push_back(p);
+      ++k;
+    }
+  r.sources.assign(ops.begin() + k, ops.end());
+  return r;
+}
+
+class Analysis {
+public:
+  Analysis(const std::vector<Instr> &code, int64_t start)
+      : code(code), start(start) {}
+  std::vector<DivergentCollective> run();
+
+private:
+  void buildBlocks();
+  void postDominators();
+  size_t ipdom(size_t b) const;
+  std::vector<State> dataflow();
+  void transfer(const Instr &in, State &st, bool divergent) const;
+  Lanes refine(StringRef opcode, const std::vector<std::string> &ops,
+               const State &st, Lanes res, std::optional<Tag> &tag) const;
+  bool remainder(const std::vector<std::string> &ops, State &st) const;
+  Lanes value(const State &st, StringRef operand) const;
+  bool conditionVaries(const Instr &in, const State &st) const;
+
+  const std::vector<Instr> &code;
+  int64_t start;
+  /// Basic blocks [begin, end) of instruction indices.
+  std::vector<std::pair<size_t, size_t>> blocks;
+  std::vector<size_t> blockOf;
+  std::vector<std::vector<size_t>> succs;
+  std::vector<bool> exits;
+  /// Post-dominator sets (block count + 1: the virtual exit).
+  std::vector<std::vector<bool>> pdom;
+  /// Blocks inside the region of a divergent branch.
+  std::vector<bool> divergent;
+  /// The instructions the last dataflow reached.
+  std::vector<bool> reachedAt;
+};
+
+std::optional<int64_t> branchTarget(const Instr &in) {
+  std::vector<std::string> ops = operandList(in.operands);
+  if (ops.empty())
+    return std::nullopt;
+  return immediate(ops.back());
+}
+
+void Analysis::buildBlocks() {
+  size_t n = code.size();
+  std::map<int64_t, size_t> index;
+  for (size_t k = 0; k < n; ++k)
+    index[start + 16 * int64_t(k)] = k;
+  std::set<size_t> leaders = {0};
+  for (size_t k = 0; k < n; ++k) {
+    StringRef b = baseOf(code[k].opcode);
+    if (b == "BRA" || b == "BRX" || b == "JMP" || b == "JMX" || b == "EXIT" ||
+        b == "RET" || b == "BPT") {
+      if (k + 1 < n)
+        leaders.insert(k + 1);
+      if (b == "BRA" || b == "JMP")
+        if (std::optional<int64_t> t = branchTarget(code[k]))
+          if (auto it = index.find(*t); it != index.end())
+            leaders.insert(it->second);
+    }
+  }
+  std::vector<size_t> l(leaders.begin(), leaders.end());
+  blockOf.assign(n, 0);
+  for (size_t j = 0; j < l.size(); ++j) {
+    size_t e = j + 1 < l.size() ? l[j + 1] : n;
+    blocks.push_back({l[j], e});
+    for (size_t k = l[j]; k < e; ++k)
+      blockOf[k] = j;
+  }
+  size_t nb = blocks.size();
+  succs.assign(nb, {});
+  exits.assign(nb, false);
+  for (size_t j = 0; j < nb; ++j) {
+    auto [s, e] = blocks[j];
+    const Instr &in = code[e - 1];
+    StringRef b = baseOf(in.opcode);
+    bool conditional = !in.predicate.empty() && in.predicate != "@PT";
+    auto add = [&](size_t x) {
+      if (!llvm::is_contained(succs[j], x))
+        succs[j].push_back(x);
+    };
+    if (b == "BRA" || b == "JMP") {
+      std::optional<int64_t> t = branchTarget(in);
+      auto it = t ? index.find(*t) : index.end();
+      if (it == index.end()) {
+        // An unknown target: anywhere.
+        for (size_t x = 0; x < nb; ++x)
+          add(x);
+        continue;
+      }
+      add(blockOf[it->second]);
+      if ((conditional || operandList(in.operands).size() > 1) && e < n)
+        add(blockOf[e]);
+    } else if (b == "EXIT" || b == "RET" ||
+               (b == "BPT" && hasPart(in.opcode, "TRAP"))) {
+      exits[j] = true;
+      if (conditional && e < n)
+        add(blockOf[e]);
+    } else if (b == "BRX" || b == "JMX") {
+      for (size_t x = 0; x < nb; ++x)
+        add(x);
+    } else if (e < n) {
+      add(blockOf[e]);
+    }
+  }
+}
+
+void Analysis::postDominators() {
+  size_t nb = blocks.size();
+  pdom.assign(nb + 1, std::vector<bool>(nb + 1, true));
+  pdom[nb].assign(nb + 1, false);
+  pdom[nb][nb] = true;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (size_t j = nb; j-- > 0;) {
+      std::vector<size_t> next = succs[j];
+      if (exits[j] || next.empty())
+        next.push_back(nb);
+      std::vector<bool> meet(nb + 1, true);
+      for (size_t x : next)
+        for (size_t i = 0; i <= nb; ++i)
+          meet[i] = meet[i] && pdom[x][i];
+      meet[j] = true;
+      if (meet != pdom[j]) {
+        pdom[j] = std::move(meet);
+        changed = true;
+      }
+    }
+  }
+}
+
+size_t Analysis::ipdom(size_t b) const {
+  size_t nb = blocks.size();
+  for (size_t c = 0; c <= nb; ++c) {
+    if (c == b || !pdom[b][c])
+      continue;
+    bool immediate = true;
+    for (size_t d = 0; d <= nb && immediate; ++d)
+      if (d != b && d != c && pdom[b][d] && !pdom[c][d])
+        immediate = false;
+    if (immediate)
+      return c;
+  }
+  return nb;
+}
+
+Lanes Analysis::value(const State &st, StringRef operand) const {
+  llvm::SmallVector<int, 4> slots;
+  slotsIn(operand, slots);
+  Lanes v = Uniform;
+  bool first = true;
+  for (int s : slots) {
+    v = first ? st.lanes[s] : join(v, st.lanes[s]);
+    first = false;
+  }
+  return v;
+}
+
+/// What the instruction's own rule (a lane index's copies, shifts, magic
+/// divisions and comparisons; votes; special registers) says of its
+/// result, given `res` from its sources; may set a tag.
+Lanes Analysis::refine(StringRef opcode, const std::vector<std::string> &ops,
+                       const State &st, Lanes res,
+                       std::optional<Tag> &tag) const {
+  StringRef base = baseOf(opcode);
+  auto operandIs = [&](size_t i, Lanes l) {
+    return i < ops.size() && value(st, ops[i]) == l;
+  };
+  if (base == "S2R" && ops.size() == 2) {
+    res = ops[1] == "SR_TID.X" || ops[1] == "SR_LANEID" ? LaneIndex
+          : isUniformSpecialRegister(ops[1])             ? Uniform
+                                                          : Varying;
+  } else if (base == "CS2R" && ops.size() == 2) {
+    res = ops[1] == "SRZ" ? Uniform : Varying;
+  } else if (base == "MOV" || opcode.starts_with("IMAD.MOV")) {
+    // A copy keeps the value's kind; a negated lane index varies.
+    StringRef src = base == "MOV" ? StringRef(ops.size() > 1 ? ops[1] : "")
+                                  : StringRef(ops.empty() ? "" : ops.back());
+    res = value(st, src);
+    if (src.trim().starts_with("-") && res == LaneIndex)
+      res = Varying;
+    if (base == "MOV" && ops.size() > 2 && value(st, ops[2]) != Uniform)
+      res = Varying;
+  } else if (opcode.starts_with("SHF.R") && ops.size() == 4 && ops[1] == "RZ") {
+    // x >> k of a lane index x, k >= 5: the warp's part, uniform.
+    std::optional<int64_t> k = immediate(ops[2]);
+    if (operandIs(3, LaneIndex) && k && *k >= 5)
+      res = Uniform;
+  } else if (base == "ISETP" && ops.size() >= 4) {
+    // A lane index against a multiple of 32 (x < 32 k, x > 32 k - 1, ...):
+    // every lane of the warp agrees.
+    StringRef cmp = opcode.drop_front(6).split('.').first;
+    std::optional<int64_t> k = immediate(ops[3]);
+    bool restUniform = llvm::all_of(
+        llvm::drop_begin(ops, 4),
+        [&](const std::string &o) { return value(st, o) == Uniform; });
+    if (operandIs(2, LaneIndex) && k && restUniform &&
+        (((cmp == "GT" || cmp == "LE") && (*k + 1) % 32 == 0) ||
+         ((cmp == "LT" || cmp == "GE") && *k % 32 == 0)))
+      res = Uniform;
+  } else if (base == "VOTE" || base == "VOTEU" || base == "REDUX") {
+    res = Uniform;
+  } else if (opcode.starts_with("IMAD.HI.U32") && ops.size() == 4 &&
+             ops[3] == "RZ" && operandIs(1, LaneIndex)) {
+    // floor(x * C / 2^32) with C the magic number of a division by d, a
+    // multiple of 32, exact for every x below 2^16 (a cluster's threads):
+    // floor(x / d), uniform.
+    std::optional<int64_t> c = immediate(ops[2]);
+    int src = slotOf(ops[1]);
+    if (c && *c > 0 && src >= 0) {
+      int64_t d = (int64_t(1) << 32) / *c;
+      for (int64_t cand : {d, d + 1}) {
+        int64_t err = *c * cand - (int64_t(1) << 32);
+        if (cand % 32 == 0 && err >= 0 && (err << 16) < (int64_t(1) << 32)) {
+          res = Uniform;
+          tag = Tag{Tag::Quotient, src, cand};
+        }
+      }
+    }
+  } else if (opcode.starts_with("IMAD.WIDE") && ops.size() == 4 &&
+             ops[3] == "RZ") {
+    // d floor(x / d), from the quotient above.
+    int q = slotOf(ops[1]);
+    std::optional<int64_t> c = immediate(ops[2]);
+    auto it = q >= 0 ? st.tags.find(q) : st.tags.end();
+    if (it != st.tags.end() && it->second.kind == Tag::Quotient && c &&
+        *c == it->second.d)
+      tag = Tag{Tag::Multiple, it->second.src, it->second.d};
+  } else if (opcode.starts_with("IMAD") && !opcode.starts_with("IMAD.HI") &&
+             !opcode.starts_with("IMAD.WIDE") && ops.size() == 4 &&
+             operandIs(1, Uniform) && operandIs(3, LaneIndex)) {
+    // u * 32 k + x: a lane index.
+    std::optional<int64_t> k = immediate(ops[2]);
+    if (k && *k % 32 == 0)
+      res = LaneIndex;
+  }
+  return res;
+}
+
+/// x - d floor(x / d) of a lane index x (IADD3 R, P, x, -m, RZ with m
+/// tagged d floor(x / d)): x mod d, a lane index again (d is a multiple of
+/// 32), and no borrow in any lane (the carry is set everywhere). Whether
+/// it applied.
+bool Analysis::remainder(const std::vector<std::string> &ops, State &st) const {
+  if (ops.size() != 5 || !isPredicate(ops[1]) ||
+      !StringRef(ops[3]).starts_with("-") || ops[4] != "RZ" ||
+      value(st, ops[2]) != LaneIndex)
+    return false;
+  int x = slotOf(ops[2]), m = slotOf(StringRef(ops[3]).drop_front());
+  auto it = m >= 0 ? st.tags.find(m) : st.tags.end();
+  if (it == st.tags.end() || it->second.kind != Tag::Multiple ||
+      it->second.src != x)
+    return false;
+  int dst = slotOf(ops[0]), carry = slotOf(ops[1]);
+  if (dst >= 0) {
+    st.write(dst);
+    st.lanes[dst] = LaneIndex;
+  }
+  if (carry >= 0) {
+    st.write(carry);
+    st.lanes[carry] = Uniform;
+  }
+  return true;
+}
+
+void Analysis::transfer(const Instr &in, State &st,
+                        bool divergentHere) const {
+  if (in.predicate == "@!PT")
+    return; // never runs
+  StringRef opcode(in.opcode);
+  StringRef base = baseOf(opcode);
+  std::vector<std::string> ops = operandList(in.operands);
+  Lanes guard = Uniform;
+  bool guarded = !in.predicate.empty() && in.predicate != "@PT";
+  if (guarded) {
+    StringRef p(in.predicate);
+    p.consume_front("@");
+    p.consume_front("!");
+    if (int s = slotOf(p); s >= 0)
+      guard = st.lanes[s];
+  }
+  std::optional<Roles> roles = rolesOf(opcode, ops);
+  bool generic = !roles;
+  if (generic) {
+    roles = Roles();
+    if (!ops.empty())
+      if (int s = slotOf(ops[0]); s >= 0 && s < kPreds &&
+                                  !StringRef(ops[0]).contains('['))
+        roles->regs.push_back(s);
+    for (const std::string &o : ops)
+      if (int s = slotOf(o); s >= kPreds)
+        roles->preds.push_back(s);
+    roles->sources = ops;
+  }
+  bool allUniform = llvm::all_of(roles->sources, [&](const std::string &o) {
+    return value(st, o) == Uniform;
+  });
+  Lanes res = allUniform ? Uniform : Varying;
+  if (base == "IADD3" && !guarded && !divergentHere && remainder(ops, st))
+    return;
+  std::optional<Tag> tag;
+  res = refine(opcode, ops, st, res, tag);
+  if (base == "ELECT") {
+    // The elected lane's predicate differs by lane.
+    for (int p : roles->preds) {
+      st.write(p);
+      st.lanes[p] = Varying;
+    }
+    return;
+  }
+  if (base == "SHFL" || base == "MATCH" || base == "ATOM" ||
+      base == "ATOMG" || base == "ATOMS" || base == "LDSM" || base == "LDL" ||
+      base == "HMMA" || base == "IMMA" || base == "QMMA" || base == "OMMA" ||
+      base == "BMMA" || base == "HGMMA" || base == "IGMMA" ||
+      base == "QGMMA")
+    res = Varying;
+  if (divergentHere || guard != Uniform)
+    res = Varying;
+  auto [certain, possible] = destinationWidth(opcode);
+  for (size_t i = 0; i < roles->regs.size(); ++i) {
+    int r = roles->regs[i];
+    for (int x = 0; x < std::max(certain, possible) && r + x < kPreds; ++x) {
+      int slot = r + x;
+      Lanes before = st.lanes[slot];
+      st.write(slot);
+      if (res != Uniform)
+        st.lanes[slot] = x == 0 && !guarded ? res : Varying;
+      else if (x < certain)
+        st.lanes[slot] = guarded ? join(before, res) : Uniform;
+      else
+        st.lanes[slot] = before;
+    }
+  }
+  if (tag && !roles->regs.empty() && !guarded && !divergentHere)
+    st.tags[roles->regs.front()] = *tag;
+  for (int p : roles->preds) {
+    Lanes before = st.lanes[p];
+    st.write(p);
+    st.lanes[p] = generic || guarded ? join(before, res) : res;
+  }
+}
+
+std::vector<State> Analysis::dataflow() {
+  size_t nb = blocks.size();
+  std::vector<std::optional<State>> in(nb);
+  std::vector<State> at(code.size());
+  std::vector<bool> reached(code.size(), false);
+  in[0] = State();
+  std::vector<size_t> work = {0};
+  while (!work.empty()) {
+    size_t j = work.front();
+    work.erase(work.begin());
+    State st = *in[j];
+    auto [s, e] = blocks[j];
+    for (size_t k = s; k < e; ++k) {
+      at[k] = st;
+      reached[k] = true;
+      transfer(code[k], st, divergent[j]);
+    }
+    for (size_t x : succs[j]) {
+      if (!in[x]) {
+        in[x] = st;
+        work.push_back(x);
+      } else if (in[x]->merge(st)) {
+        if (!llvm::is_contained(work, x))
+          work.push_back(x);
+      }
+    }
+  }
+  reachedAt = reached;
+  return at;
+}
+
+bool Analysis::conditionVaries(const Instr &in, const State &st) const {
+  StringRef opcode(in.opcode);
+  StringRef b = baseOf(opcode);
+  if (b == "BRX" || b == "JMX")
+    return true;
+  // BRA.U and BRA.ANY/ALL branch the whole warp together.
+  if (hasPart(opcode, "U") || hasPart(opcode, "ANY") || hasPart(opcode, "ALL"))
+    return false;
+  llvm::SmallVector<std::string> conds;
+  if (!in.predicate.empty() && in.predicate != "@PT")
+    conds.push_back(StringRef(in.predicate).drop_front().str());
+  std::vector<std::string> ops = operandList(in.operands);
+  for (size_t i = 0; i + 1 < ops.size(); ++i)
+    conds.push_back(ops[i]);
+  for (StringRef c : conds) {
+    int s = slotOf(c);
+    if (s >= kPreds && st.lanes[s] != Uniform)
+      return true;
+  }
+  return false;
+}
+
+std::vector<DivergentCollective> Analysis::run() {
+  if (code.empty())
+    return {};
+  buildBlocks();
+  postDominators();
+  size_t nb = blocks.size();
+  divergent.assign(nb, false);
+  std::vector<std::pair<size_t, std::vector<bool>>> regions;
+  std::vector<State> at;
+  // The regions make what they write vary, which can make more branches
+  // vary: iterate to the fixed point (the regions only grow).
+  for (unsigned round = 0; round < 64; ++round) {
+    at = dataflow();
+    regions.clear();
+    std::vector<bool> next(nb, false);
+    for (size_t j = 0; j < nb; ++j) {
+      auto [s, e] = blocks[j];
+      const Instr &in = code[e - 1];
+      StringRef b = baseOf(in.opcode);
+      bool exit = b == "EXIT" || b == "RET" || b == "BPT";
+      bool branch = b == "BRA" || b == "JMP" || b == "BRX" || b == "JMX";
+      if (!(exit || branch) || !reachedAt[e - 1] ||
+          !conditionVaries(in, at[e - 1]))
+        continue;
+      if (!exit && succs[j].size() < 2)
+        continue;
+      // Until the branch's immediate post-dominator; after a lane exits
+      // early, everything that follows.
+      size_t stop = exit ? nb : ipdom(j);
+      std::vector<bool> region(nb, false);
+      std::vector<size_t> work(succs[j].begin(), succs[j].end());
+      while (!work.empty()) {
+        size_t x = work.back();
+        work.pop_back();
+        if (x == stop || x >= nb || region[x])
+          continue;
+        region[x] = true;
+        work.insert(work.end(), succs[x].begin(), succs[x].end());
+      }
+      for (size_t x = 0; x < nb; ++x)
+        next[x] = next[x] || region[x];
+      regions.push_back({e - 1, std::move(region)});
+    }
+    if (next == divergent)
+      break;
+    divergent = std::move(next);
+  }
+  std::vector<DivergentCollective> out;
+  std::set<size_t> seen;
+  for (auto &[because, region] : regions)
+    for (size_t j = 0; j < nb; ++j) {
+      if (!region[j])
+        continue;
+      for (size_t k = blocks[j].first; k < blocks[j].second; ++k)
+        if (isCollective(baseOf(code[k].opcode)) && seen.insert(k).second)
+          out.push_back({k, because});
+    }
+  // A collective guarded by a lane-varying predicate itself.
+  for (size_t k = 0; k < code.size(); ++k) {
+    const Instr &in = code[k];
+    if (!reachedAt[k] || !isCollective(baseOf(in.opcode)) || seen.count(k) ||
+        in.predicate.empty() || in.predicate == "@PT")
+      continue;
+    StringRef p = StringRef(in.predicate).drop_front();
+    p.consume_front("!");
+    int s = slotOf(p);
+    if (s >= kPreds && at[k].lanes[s] != Uniform) {
+      seen.insert(k);
+      out.push_back({k, k});
+    }
+  }
+  llvm::sort(out, [](const DivergentCollective &a,
+                     const DivergentCollective &b) { return a.at < b.at; });
+  return out;
+}
+
+} // namespace
+
+std::vector<DivergentCollective>
+rake::verifier::findDivergentCollectives(const std::vector<Instr> &code,
+                                          int64_t start) {
+  return Analysis(code, start).run();
+}

@@ -1,0 +1,46 @@
+//===- Divergence.h - Warp collectives under lane-divergent control -------===//
+//
+// Part of the cubin verifier (lib/Verifier): which warp-synchronous
+// instructions of a SASS function some lanes of a warp may not reach.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RAKE_VERIFIER_DIVERGENCE_H
+#define RAKE_VERIFIER_DIVERGENCE_H
+
+#include "Disassembly.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace rake::verifier {
+
+/// A warp collective that not every lane of a warp may reach: inside the
+/// region of a branch (or early exit) whose condition differs between the
+/// lanes, or guarded by such a predicate itself.
+struct DivergentCollective {
+  /// The collective's index in the function's code.
+  size_t at;
+  /// The instruction whose lane-varying condition decides it: a branch,
+  /// an exit, or the collective itself (guarded by the predicate).
+  size_t because;
+};
+
+/// Finds the collectives (SHFL, VOTE, MATCH, REDUX, WARPSYNC, mma.sync's
+/// HMMA/IMMA/QMMA/OMMA, wgmma's HGMMA/IGMMA/QGMMA and WARPGROUP, LDSM,
+/// STSM, USETMAXREG) that `code` reaches under lane-divergent control. Lane
+/// uniformity is a forward dataflow over the function's control flow:
+/// uniform registers (UR, UP) are uniform by construction; SR_TID.X and
+/// SR_LANEID are a lane index (32 w + lane, w the same for the warp), which
+/// stays uniform after a shift right by 5 or more, a division by a multiple
+/// of 32 (a multiply-high by its magic number), or a comparison against a
+/// multiple of 32; anything else computed from a lane-varying value, loaded
+/// from a lane-varying address, or written under lane-divergent control
+/// varies. A branch on a varying predicate diverges until its immediate
+/// post-dominator. Conservative: what it cannot tell uniform is varying.
+std::vector<DivergentCollective>
+findDivergentCollectives(const std::vector<Instr> &code, int64_t start);
+
+} // namespace rake::verifier
+
+#endif // RAKE_VERIFIER_DIVERGENCE_H
