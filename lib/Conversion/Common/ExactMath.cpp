@@ -425,7 +425,89 @@ static Value definedInteger(OpBuilder &b, Location loc, Operation *op) {
   return Value();
 }
 
+/// The arith ops the two sides would not compute alike and that have no
+/// exact rewrite here, refused at the op with what to write instead; and
+/// minnumf/maxnumf, whose sign of zero LLVM leaves open (x86 returns the
+/// first operand, PTX takes +0 > -0), given PTX's meaning: minimumf and
+/// maximumf (which order the zeros) unless an operand is NaN.
+static LogicalResult exactArith(Operation *op) {
+  if (auto fm = dyn_cast<arith::ArithFastMathInterface>(op))
+    if (arith::FastMathFlagsAttr flags = fm.getFastMathFlagsAttr();
+        flags && flags.getValue() != arith::FastMathFlags::none)
+      return op->emitOpError()
+             << "has fast-math flags (" << flags
+             << "), which let the host and the GPU compute different "
+                "results (a fused multiply-add on one side only, an "
+                "approximate division); remove them, and write math.fma "
+                "where a fused multiply-add is meant";
+  auto exotic = [](Type t) {
+    auto f = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+    return f && !f.isF16() && !f.isBF16() && !f.isF32() && !f.isF64();
+  };
+  for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                         op->getResultTypes()))
+    if (exotic(t))
+      return op->emitOpError()
+             << "on " << getElementTypeOrSelf(t)
+             << " has no exact lowering on both the host and the GPU: "
+                "arithmetic is on f16, bf16, f32 and f64 (the 8-, 6- and "
+                "4-bit formats are inputs of the tensor-core instructions, "
+                "whose sequential behaviors decode them)";
+  if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
+      op->getResult(0).getType().isBF16())
+    return op->emitOpError()
+           << "to bf16 rounds twice on the host (through f32) and once on "
+              "the GPU; convert to f32 (arith." << op->getName().stripDialect()
+           << ") and round to bf16 with arith.truncf, which rounds the "
+              "same on both";
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+    if (std::optional<arith::RoundingMode> mode = trunc.getRoundingmode();
+        mode && *mode != arith::RoundingMode::to_nearest_even)
+      return op->emitOpError()
+             << "rounds " << arith::stringifyRoundingMode(*mode)
+             << ", which neither lowering implements (both round to nearest "
+                "even); round to nearest even";
+    if (trunc.getIn().getType().isF64() && trunc.getType().isBF16())
+      return op->emitOpError()
+             << "from f64 to bf16 has no exact lowering on the host; "
+                "truncate to f32 first (two roundings, written out)";
+  }
+  return success();
+}
+
 LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
+  {
+    SmallVector<Operation *> refused;
+    root->walk([&](Operation *op) {
+      if (isa<arith::ArithDialect>(op->getDialect()) && failed(exactArith(op)))
+        refused.push_back(op);
+    });
+    if (!refused.empty())
+      return failure();
+    SmallVector<Operation *> nums;
+    root->walk([&](Operation *op) {
+      if (isa<arith::MinNumFOp, arith::MaxNumFOp>(op))
+        nums.push_back(op);
+    });
+    OpBuilder nb(root->getContext());
+    for (Operation *op : nums) {
+      nb.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      Value x = op->getOperand(0), y = op->getOperand(1);
+      auto isNaN = [&](Value v) {
+        return arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::UNO, v, v);
+      };
+      Value ordered =
+          isa<arith::MinNumFOp>(op)
+              ? arith::MinimumFOp::create(nb, loc, x, y).getResult()
+              : arith::MaximumFOp::create(nb, loc, x, y).getResult();
+      Value v = arith::SelectOp::create(
+          nb, loc, isNaN(x), y,
+          arith::SelectOp::create(nb, loc, isNaN(y), x, ordered));
+      op->getResult(0).replaceAllUsesWith(v);
+      op->erase();
+    }
+  }
   {
     SmallVector<Operation *> ints;
     root->walk([&](Operation *op) {
