@@ -624,6 +624,22 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
                           const char *kernel, const rake_launch_config *cfg,
                           CUstream stream, std::vector<void *> &args,
                           rake_error *err) {
+  // Index parameters are sizes and indices: the synchronization check and
+  // code generation's bounds proofs take them as non-negative.
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const std::string &role = k->params[i].role;
+    if (k->params[i].size != 8 || role.size() < 6 ||
+        role.compare(role.size() - 6, 6, ".index") != 0)
+      continue;
+    int64_t v = 0;
+    std::memcpy(&v, args[i], 8);
+    if (v < 0)
+      return fail(err, RAKE_ERR_ARGUMENT,
+                  "kernel '%s' parameter %zu (%s) is %lld: index parameters "
+                  "are sizes and indices, which the kernel's checks take as "
+                  "non-negative",
+                  kernel, i, role.c_str(), (long long)v);
+  }
   // A buffer whose role is argK.alignedN (gpuir.align = N: the kernel's
   // vector accesses rely on it) must start N-aligned: its aligned pointer a
   // multiple of N, and its offset (in elements) a multiple of N, which keeps
