@@ -35,7 +35,14 @@
 // keeps padding lanes' values from data lanes):
 // RUN: mkdir -p %t/msin && python3 %S/../Conversion/GpuIRToCPU/Inputs/sm80_masked_shuffles.py make %t/msin
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mshfl %S/../Conversion/GpuIRToCPU/Inputs/sm80-masked-shuffles.mlir --input=X=%t/msin/X.bin
-// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/masked %t/mshfl %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 %t/fp | FileCheck %s
+// The integer operations LLVM leaves undefined, on edge values, and the
+// order of zeros in minnumf/maxnumf (docs/GpuIR.md "Integer arithmetic",
+// "Math"):
+// RUN: mkdir -p %t/diin && python3 %S/../Conversion/GpuIRToCPU/Inputs/defined_integer.py make %t/diin
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/defint %S/../Conversion/GpuIRToCPU/Inputs/defined-integer.mlir --input=X=%t/diin/X.bin --input=S=%t/diin/S.bin --input=F=%t/diin/F.bin
+// RUN: mkdir -p %t/mmin && python3 -c "import struct; v=[(0.0,-0.0),(-0.0,0.0),(float('nan'),1.0),(1.0,float('nan')),(2.0,3.0)]; v += [(0.0, 0.0)] * 27; open('%t/mmin/X.bin','wb').write(struct.pack('<32f', *[a for a, b in v])); open('%t/mmin/Y.bin','wb').write(struct.pack('<32f', *[b for a, b in v])); open('%t/mmin/D.bin','wb').write(struct.pack('<32d', *[a for a, b in v])); open('%t/mmin/E.bin','wb').write(struct.pack('<32d', *[b for a, b in v]))"
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/minmax %S/../Conversion/GpuIRToCPU/minmax-zeros.mlir --input=X=%t/mmin/X.bin --input=Y=%t/mmin/Y.bin --input=D=%t/mmin/D.bin --input=E=%t/mmin/E.bin
+// RUN: %rake_src/scripts/gpu-run.sh run %t/shfl %t/ballot %t/sums %t/masked %t/mshfl %t/defint %t/minmax %t/f16 %t/tf32 %t/wgmma %t/wfp8 %t/wi8 %t/mi8 %t/fp | FileCheck %s
 // CHECK-DAG: shuffles: Y.bin equals the sequential meaning
 // CHECK-DAG: ballot: Y.bin equals the sequential meaning
 // CHECK-DAG: warp_sums: Y.bin equals the sequential meaning
@@ -43,6 +50,9 @@
 // CHECK-DAG: masked_collectives: P.bin equals the sequential meaning
 // CHECK-DAG: masked_collectives: B.bin equals the sequential meaning
 // CHECK-DAG: masked_shuffles: Y.bin equals the sequential meaning
+// CHECK-DAG: defined_integer: Y.bin equals the sequential meaning
+// CHECK-DAG: minmax_zero: R.bin equals the sequential meaning
+// CHECK-DAG: minmax_zero: S.bin equals the sequential meaning
 // CHECK-DAG: mma_f16: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: mma_tf32: D.bin {{equals|matches}} the sequential meaning
 // CHECK-DAG: wgmma_tile: C.bin {{equals|matches}} the sequential meaning
