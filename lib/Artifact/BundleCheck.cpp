@@ -379,7 +379,11 @@ void Checker::kernel(const KernelEntry &k, const cubin::Kernel &ck,
   if (c.manifest.sourceKind == "ptx" && k.hasSignature)
     bad("manifest", kn + " has a signature, but the bundle was made from PTX, "
                          "which declares none (only a GpuIR source gives one)");
-  std::string sha = crypto::sha256Hex(c.cubinBytes.substr(ck.textOffset, ck.textSize));
+  std::string sha =
+      ck.textOffset <= c.cubinBytes.size() &&
+              ck.textSize <= c.cubinBytes.size() - ck.textOffset
+          ? crypto::sha256Hex(c.cubinBytes.substr(ck.textOffset, ck.textSize))
+          : std::string("(outside the file)");
   if (sha != k.sha256)
     bad("integrity", kn + " (.text." + k.name + ") has sha256 " + sha +
                          "; the manifest binds " + k.sha256);
@@ -515,6 +519,8 @@ void Checker::roles(const KernelEntry &k) {
     if (r.rfind("arg", 0) != 0 || dot == std::string::npos || dot == 3 ||
         r.find_first_not_of("0123456789", 3) != dot)
       return refuse(i, "is not argK.<part>");
+    if (dot - 3 > 9)
+      return refuse(i, "names an argument past 999999999");
     long arg = std::stol(r.substr(3, dot - 3));
     if (arg <= last)
       return refuse(i, "comes after argument " + std::to_string(last));

@@ -166,7 +166,8 @@ bool rake::artifact::readProfile(const std::string &text,
     p.archSpecific = !digits.empty() && digits.back() == 'a';
     if (p.archSpecific)
       digits.pop_back();
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+    if (digits.empty() || digits.size() > 4 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
       r.fail("the profile's target '" + p.target + "' is not sm_<N>[a]");
     else
       p.sm = unsigned(std::stoul(digits));

@@ -91,6 +91,8 @@ std::string joinFlags(const std::vector<std::string> &v) {
 
 std::string kernelSha(const cubin::Cubin &c, const cubin::Kernel &k,
                       const std::string &bytes) {
+  if (k.textOffset > bytes.size() || k.textSize > bytes.size() - k.textOffset)
+    return "(outside the file)";
   return sha256Hex(bytes.substr(k.textOffset, k.textSize));
 }
 

@@ -60,7 +60,7 @@ struct Reader {
     return uint64_t(u32(o)) | uint64_t(u32(o + 4)) << 32;
   }
   std::string cstr(uint64_t base, uint64_t size, uint64_t off) const {
-    if (off >= size)
+    if (off >= size || base > b.size() || size > b.size() - base)
       return "";
     std::string s;
     for (uint64_t i = base + off; i < base + size && b[i]; ++i)
@@ -302,8 +302,27 @@ bool readSectionHeaders(Reader &r, Cubin &c) {
     c.sections.push_back(s);
   }
   const Section &strs = c.sections[shstrndx];
+  if (strs.type == kNobits) {
+    error = "the section-name string table is SHT_NOBITS: it has no "
+            "contents in the file";
+    return false;
+  }
   for (unsigned i = 0; i < shnum; ++i)
     c.sections[i].name = r.cstr(strs.offset, strs.size, nameOffsets[i]);
+  // A SHT_NOBITS section has no contents in the file (its offset and size
+  // are not checked against it): only memory that starts without contents
+  // may be one, so that every section whose bytes are read lies in the file.
+  for (const Section &s : c.sections) {
+    auto startsWith = [&](const char *p) { return s.name.rfind(p, 0) == 0; };
+    if (s.type == kNobits && !startsWith(".nv.shared.") &&
+        !startsWith(".nv.local.") && s.name != ".nv.global" &&
+        !startsWith(".bss")) {
+      error = "section '" + s.name + "' is SHT_NOBITS (no contents in the "
+              "file); only shared, local and uninitialized global memory may "
+              "be";
+      return false;
+    }
+  }
   return true;
 }
 

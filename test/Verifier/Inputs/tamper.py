@@ -7,6 +7,9 @@
   tamper.py DIR cubin-sm SM                set the SM in the cubin's ELF header
   tamper.py DIR strip-phdrs                drop the cubin's program headers
                                            (e_phnum = 0)
+  tamper.py DIR nobits SECTION             make a cubin section SHT_NOBITS
+                                           with its offset far past the file
+                                           (SECTION: a name, or shstrtab)
   tamper.py DIR nop-store KERNEL           replace the kernel's first global
                                            store (STG) by a NOP of the same
                                            code (found through disasm.json)
@@ -74,7 +77,7 @@ def main(argv):
 def apply(d, what, args):
     cubin, manifest = d + "/kernel.cubin", d + "/manifest.json"
     if what in ("cubin-byte", "cubin-bit", "cubin-text", "cubin-sm",
-                "strip-phdrs", "nop-store"):
+                "strip-phdrs", "nop-store", "nobits"):
         data = bytearray(open(cubin, "rb").read())
         if what == "cubin-byte":
             data[int(args[0], 0)] ^= 0xFF
@@ -86,6 +89,13 @@ def apply(d, what, args):
             data[0x31] = int(args[0])  # e_flags bits 8..15
         elif what == "strip-phdrs":
             struct.pack_into("<H", data, 0x38, 0)
+        elif what == "nobits":
+            shoff = struct.unpack_from("<Q", data, 0x28)[0]
+            strndx = struct.unpack_from("<H", data, 0x3E)[0]
+            names = [n for n, _, _, _ in sections(data)]
+            i = strndx if args[0] == "shstrtab" else names.index(args[0])
+            struct.pack_into("<I", data, shoff + 64 * i + 4, 8)
+            struct.pack_into("<Q", data, shoff + 64 * i + 24, 0x100000000000)
         else:
             f = disasm_function(load_json(d + "/disasm.json"), args[0])
             ops = [i["opcode"] for i in f["sass-instructions"]]
