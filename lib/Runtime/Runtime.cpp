@@ -127,7 +127,9 @@ struct rake_module {
   CUdevice device = 0;
   int ccMajor = 0, ccMinor = 0, smCount = 0;
   std::map<std::string, CUfunction> functions;
-  std::set<uint64_t> tensorMaps; ///< device copies rake made
+  /// The device copies of tensor maps rake made, and for each the kernel
+  /// and parameter it was made for (a launch passes each only there).
+  std::map<uint64_t, std::pair<std::string, uint32_t>> tensorMaps;
 };
 
 namespace {
@@ -492,7 +494,7 @@ extern "C" rake_status rake_module_unload(rake_module *m, rake_error *err) {
   Driver &d = m->driver;
   rake_status status = RAKE_OK;
   if (d.cuCtxPushCurrent(m->context) == 0) {
-    for (uint64_t address : m->tensorMaps)
+    for (auto &[address, slot] : m->tensorMaps)
       d.cuMemFree(address);
     CUresult r = d.cuModuleUnload(m->module);
     if (r != 0)
@@ -532,6 +534,15 @@ rake_status checkShape(const rake_bundle::Kernel &k, const char *kernel,
                   "kernel '%s': the launch's grid %ux%ux%u has a zero "
                   "dimension",
                   kernel, cfg->grid[0], cfg->grid[1], cfg->grid[2]);
+  // A persistent kernel numbers its CTAs along x only: CTAs that differ in
+  // y or z would run the same tasks at once, racing with each other.
+  if (cfg->grid[1] != 1 || cfg->grid[2] != 1)
+    return fail(err, RAKE_ERR_LAUNCH_GRID,
+                "kernel '%s': the launch's grid %ux%ux%u is not one-"
+                "dimensional; the kernel divides its tasks among the CTAs "
+                "along x, so CTAs that differ in y or z would run the same "
+                "tasks at once",
+                kernel, cfg->grid[0], cfg->grid[1], cfg->grid[2]);
   if (cfg->dynamic_shared_bytes < shape.dynamic_shared_bytes)
     return fail(err, RAKE_ERR_LAUNCH_SHARED,
                 "kernel '%s' needs %u bytes of dynamic shared memory; the "
@@ -639,6 +650,24 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
                   "are sizes and indices, which the kernel's checks take as "
                   "non-negative",
                   kernel, i, role.c_str(), (long long)v);
+  }
+  // A tensor-map parameter must be a live map this module made for this
+  // kernel's parameter: its box and swizzle are what the kernel's stages and
+  // mbarrier byte counts were checked with.
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const std::string &role = k->params[i].role;
+    if (role.rfind("tensormap.", 0) != 0)
+      continue;
+    uint64_t map = 0;
+    std::memcpy(&map, args[i], k->params[i].size < 8 ? k->params[i].size : 8);
+    auto it = m->tensorMaps.find(map);
+    if (it == m->tensorMaps.end() || it->second.first != k->name ||
+        it->second.second != i)
+      return fail(err, RAKE_ERR_ARGUMENT,
+                  "kernel '%s' parameter %zu (%s): 0x%llx is not a live "
+                  "tensor map made for it; make one with "
+                  "rake_tensor_map_create for this kernel and parameter",
+                  kernel, i, role.c_str(), (unsigned long long)map);
   }
   // A buffer whose role is argK.alignedN (gpuir.align = N: the kernel's
   // vector accesses rely on it) must start N-aligned: its aligned pointer a
@@ -891,7 +920,7 @@ extern "C" rake_status rake_tensor_map_create(
     return fail(err, RAKE_ERR_DRIVER,
                 "cannot place the tensor map of '%s' in device memory: %d (%s)",
                 buffer.name.c_str(), r, driverError(d, r));
-  m->tensorMaps.insert(dev);
+  m->tensorMaps[dev] = {std::string(kernel), param};
   *out = dev;
   return RAKE_OK;
 }

@@ -8,6 +8,10 @@
  *   rake-runtime-test checks DIR     load on device 0 and try launches that
  *                                    break the ABI (each refused with its
  *                                    own code), then one that keeps it
+ *   rake-runtime-test tensormaps DIR a kernel with two tensor-map parameters:
+ *                                    launches with junk, swapped and
+ *                                    destroyed maps (refused), and with a
+ *                                    map made for each slot
  *   rake-runtime-test run DIR N      vector_add on N floats: load on device
  *                                    0's primary context, C = A + B with the
  *                                    bundle's launch shape, check every
@@ -343,6 +347,8 @@ static int checks(const char *dir) {
   TRY("twice the block", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
   w = cfg; w.grid[1] = 0;
   TRY("a zero grid dimension", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
+  w = cfg; w.grid[1] = 2;
+  TRY("a second grid dimension", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
   if (shape.cluster > 1) {
     w = cfg; w.grid[0] = cfg.grid[0] + 1;
     TRY("grid not whole clusters", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
@@ -370,7 +376,76 @@ static int checks(const char *dir) {
   return 0;
 }
 
+/* A kernel with tensor-map parameters: each launch passes a map in each
+ * slot, and only a live map made for that kernel and parameter is taken. */
+static int tensorMaps(const char *dir) {
+  rake_bundle *b = NULL;
+  rake_module *m = NULL;
+  rake_error e;
+  struct Cuda c;
+  int sms = 0;
+  int status = openAndLoad(dir, &c, &b, &m, &sms);
+  if (status)
+    return status;
+  const char *k = rake_bundle_kernel_name(b, 0);
+  uint32_t version, bytes, count;
+  rake_kernel_layout(b, k, &version, &bytes, &count, &e);
+  unsigned char *params = calloc(1, bytes);
+  uint32_t slot[2] = {0, 0}, slots = 0, offset[2] = {0, 0};
+  for (uint32_t j = 0; j < count && slots < 2; ++j) {
+    rake_param_info p;
+    rake_kernel_param(b, k, j, &p, &e);
+    if (!strncmp(p.role, "tensormap.", 10)) {
+      offset[slots] = p.offset;
+      slot[slots++] = j;
+    }
+  }
+  if (slots < 2) {
+    printf("the kernel has fewer than two tensor-map parameters\n");
+    return 1;
+  }
+  CUdeviceptr data = 0;
+  if (c.alloc(&data, 1 << 20)) {
+    printf("cuMemAlloc failed\n");
+    return 1;
+  }
+  uint64_t map[2];
+  for (int i = 0; i < 2; ++i)
+    if (rake_tensor_map_create(m, k, slot[i], (uint64_t)data, 512, 640, 1280,
+                               &map[i], &e) != RAKE_OK)
+      return refused(&e);
+  rake_launch_shape shape;
+  if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
+    return refused(&e);
+  rake_launch_config cfg = {
+      {(uint32_t)sms * shape.blocks_per_sm / shape.cluster * shape.cluster, 1, 1},
+      {shape.block[0], shape.block[1], shape.block[2]},
+      shape.dynamic_shared_bytes};
+#define TRY(what, a, b2)                                                       \
+  do {                                                                         \
+    uint64_t x = (a), y = (b2);                                                \
+    memcpy(params + offset[0], &x, 8);                                         \
+    memcpy(params + offset[1], &y, 8);                                         \
+    if (rake_launch(m, k, &cfg, NULL, 1, params, bytes, &e) != RAKE_OK)        \
+      printf("%s: %d: %s\n", what, (int)e.code, e.message);                   \
+    else                                                                       \
+      printf("%s: launched\n", what);                                         \
+  } while (0)
+  TRY("junk", 0xdeadbeefull, map[1]);
+  TRY("swapped", map[1], map[0]);
+  TRY("each made for its parameter", map[0], map[1]);
+  rake_tensor_map_destroy(m, map[0], &e);
+  TRY("destroyed", map[0], map[1]);
+#undef TRY
+  rake_module_unload(m, &e);
+  rake_bundle_close(b);
+  free(params);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 3 && !strcmp(argv[1], "tensormaps"))
+    return tensorMaps(argv[2]);
   if (argc >= 3 && !strcmp(argv[1], "checks"))
     return checks(argv[2]);
   if (argc >= 3 && !strcmp(argv[1], "open"))
@@ -380,6 +455,6 @@ int main(int argc, char **argv) {
   if (argc >= 4 && !strcmp(argv[1], "run"))
     return run(argv[2], atoll(argv[3]));
   fprintf(stderr, "usage: rake-runtime-test open DIR | load DIR | checks DIR | "
-                  "run DIR N\n");
+                  "tensormaps DIR | run DIR N\n");
   return 2;
 }
