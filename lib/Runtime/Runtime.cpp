@@ -631,6 +631,91 @@ extern "C" rake_status rake_launch_args(rake_module *m, const char *kernel,
 
 namespace {
 
+/// The bytes of a buffer's element type (the signature's names), or 0.
+uint64_t elementBytes(const std::string &element) {
+  if (element == "i1" || element == "i8" || element.rfind("f8", 0) == 0 ||
+      element.rfind("f6", 0) == 0 || element.rfind("f4", 0) == 0)
+    return 1;
+  if (element == "i16" || element == "f16" || element == "bf16")
+    return 2;
+  if (element == "i32" || element == "f32")
+    return 4;
+  if (element == "i64" || element == "f64" || element == "index")
+    return 8;
+  return 0;
+}
+
+/// Different buffer arguments must not overlap in memory: the check, the
+/// sequential meaning and the schedules take procedure parameters as
+/// distinct (docs/Scheduling.md), so one kernel's writes through C must not
+/// be its reads through A. Each buffer's bytes are its memref descriptor's:
+/// from the aligned pointer plus the offset, over (size - 1) stride per
+/// dimension.
+rake_status checkDistinctBuffers(const rake_bundle::Kernel *k,
+                                 const char *kernel,
+                                 const std::vector<void *> &args,
+                                 rake_error *err) {
+  struct Range {
+    int64_t arg;
+    uint64_t lo, hi;
+  };
+  std::map<int64_t, std::map<std::string, uint64_t>> fields;
+  for (size_t i = 0; i < k->params.size(); ++i) {
+    const std::string &role = k->params[i].role;
+    size_t dot = role.find('.');
+    if (role.rfind("arg", 0) != 0 || dot == std::string::npos ||
+        k->params[i].size != 8)
+      continue;
+    uint64_t v = 0;
+    std::memcpy(&v, args[i], 8);
+    std::string field = role.substr(dot + 1);
+    if (field.rfind("aligned", 0) == 0)
+      field = "aligned";
+    fields[std::strtoll(role.c_str() + 3, nullptr, 10)][field] = v;
+  }
+  std::vector<Range> ranges;
+  for (auto &[arg, f] : fields) {
+    if (!f.count("aligned") || arg < 0 || size_t(arg) >= k->signature.size() ||
+        k->signature[arg].kind != "buffer")
+      continue;
+    uint64_t eb = elementBytes(k->signature[arg].element);
+    if (!eb)
+      continue;
+    // Elements spanned: 1 + sum (size_d - 1) stride_d; none if a size is 0.
+    uint64_t span = 1;
+    bool empty = false;
+    for (int d = 0; f.count("size" + std::to_string(d)); ++d) {
+      uint64_t n = f["size" + std::to_string(d)];
+      uint64_t stride = f.count("stride" + std::to_string(d))
+                            ? f["stride" + std::to_string(d)]
+                            : 1;
+      if (n == 0)
+        empty = true;
+      else
+        span += (n - 1) * stride;
+    }
+    if (empty)
+      continue;
+    uint64_t lo = f["aligned"] + f["offset"] * eb;
+    ranges.push_back({arg, lo, lo + span * eb});
+  }
+  for (size_t a = 0; a < ranges.size(); ++a)
+    for (size_t b = a + 1; b < ranges.size(); ++b)
+      if (ranges[a].lo < ranges[b].hi && ranges[b].lo < ranges[a].hi) {
+        auto name = [&](int64_t arg) { return k->signature[arg].name.c_str(); };
+        return fail(err, RAKE_ERR_ARGUMENT,
+                    "kernel '%s': buffers '%s' (0x%llx..0x%llx) and '%s' "
+                    "(0x%llx..0x%llx) overlap in memory; the kernel's checks "
+                    "take different buffer parameters as distinct",
+                    kernel, name(ranges[a].arg),
+                    (unsigned long long)ranges[a].lo,
+                    (unsigned long long)ranges[a].hi, name(ranges[b].arg),
+                    (unsigned long long)ranges[b].lo,
+                    (unsigned long long)ranges[b].hi);
+      }
+  return RAKE_OK;
+}
+
 rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
                           const char *kernel, const rake_launch_config *cfg,
                           CUstream stream, std::vector<void *> &args,
@@ -651,6 +736,8 @@ rake_status launchChecked(rake_module *m, const rake_bundle::Kernel *k,
                   "non-negative",
                   kernel, i, role.c_str(), (long long)v);
   }
+  if (rake_status st = checkDistinctBuffers(k, kernel, args, err))
+    return st;
   // A tensor-map parameter must be a live map this module made for this
   // kernel's parameter: its box and swizzle are what the kernel's stages and
   // mbarrier byte counts were checked with.

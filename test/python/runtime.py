@@ -81,6 +81,25 @@ refused("cpu tensor", lambda: vadd(n, Tensor("float32", (n,), 4, cuda=False), B,
 refused("two devices", lambda: vadd(n, Tensor("float32", (n,), 4), Tensor("float32", (n,), 4, index=1), C))
 # CHECK-NEXT: stream: ArgumentError: stream must be a torch.cuda.Stream, a CUstream handle (int) or None, got str
 refused("stream", lambda: vadd(n, A, B, C, stream="default"))
+# Buffers that overlap in memory are refused at the launch (the kernel's
+# checks take different parameters as distinct; an adversarial review
+# launched C = A and C = A shifted by 4 elements).
+# CHECK-NEXT: aliased: RuntimeFailure: cannot launch vector_add: kernel 'vector_add': buffers 'A' (0x{{[0-9a-f]+}}..0x{{[0-9a-f]+}}) and 'C' (0x{{[0-9a-f]+}}..0x{{[0-9a-f]+}}) overlap in memory; the kernel's checks take different buffer parameters as distinct
+refused("aliased", lambda: vadd(n, A, B, A))
+
+
+class Shifted:
+    """n floats of `base`'s memory from element `by` on."""
+
+    def __init__(self, base, by):
+        at = base.__cuda_array_interface__["data"][0] + 4 * by
+        self.__cuda_array_interface__ = {"shape": (n,), "typestr": "<f4", "version": 3,
+                                         "data": (at, False), "strides": None}
+
+
+Bo = Device(ctypes.c_float, "<f4", (n,), None)
+# CHECK-NEXT: overlapping: RuntimeFailure: cannot launch vector_add: kernel 'vector_add': buffers 'B' (0x{{[0-9a-f]+}}..0x{{[0-9a-f]+}}) and 'C' (0x{{[0-9a-f]+}}..0x{{[0-9a-f]+}}) overlap in memory; the kernel's checks take different buffer parameters as distinct
+refused("overlapping", lambda: vadd(n, A, Bo, Shifted(Bo, 4)))
 
 # The TMA GEMM: bf16 operands as torch tensors; its tensor maps are made by
 # the runtime from the bundle's record (box, swizzle) and the tensors (the
