@@ -543,6 +543,13 @@ rake_status checkShape(const rake_bundle::Kernel &k, const char *kernel,
                 "along x, so CTAs that differ in y or z would run the same "
                 "tasks at once",
                 kernel, cfg->grid[0], cfg->grid[1], cfg->grid[2]);
+  // The driver's attribute takes an int: a larger request would reach it
+  // negative. No device has 2 GiB of shared memory a CTA.
+  if (cfg->dynamic_shared_bytes > 0x7fffffffu)
+    return fail(err, RAKE_ERR_LAUNCH_SHARED,
+                "kernel '%s': the launch asks for %u bytes of dynamic shared "
+                "memory, more than any device gives a CTA",
+                kernel, cfg->dynamic_shared_bytes);
   if (cfg->dynamic_shared_bytes < shape.dynamic_shared_bytes)
     return fail(err, RAKE_ERR_LAUNCH_SHARED,
                 "kernel '%s' needs %u bytes of dynamic shared memory; the "

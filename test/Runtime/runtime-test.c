@@ -347,6 +347,8 @@ static int checks(const char *dir) {
   TRY("twice the block", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
   w = cfg; w.grid[1] = 0;
   TRY("a zero grid dimension", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
+  w = cfg; w.dynamic_shared_bytes = 0x80000000u;
+  TRY("2 GiB of shared memory", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
   w = cfg; w.grid[1] = 2;
   TRY("a second grid dimension", rake_launch(m, k, &w, NULL, 1, params, bytes, &e));
   if (shape.cluster > 1) {
