@@ -589,7 +589,7 @@ void Checker::checkDivergence(const cubin::Kernel &k, const Function &f) {
                     "collective together"
               : "a warp collective that not every lane of a warp reaches: "
                 "it is under `" + why.text() + "` at " +
-                    llvm::utohexstr(why.offset, false, 4).insert(0, "0x") +
+                    llvm::utohexstr(why.offset, /*LowerCase=*/true, 4).insert(0, "0x") +
                     ", whose condition differs between the lanes; profile " +
                     p.name + " requires every lane of a warp to reach each "
                     "collective together");
