@@ -22,6 +22,14 @@
 
 namespace rake::verifier {
 
+/// Whether one of an opcode's dot-separated parts is `part` ("64" of
+/// "LDG.E.64").
+inline bool opcodeHas(llvm::StringRef opcode, llvm::StringRef part) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  opcode.split(parts, '.');
+  return llvm::is_contained(parts, part);
+}
+
 /// One SASS instruction.
 struct Instr {
   std::string predicate, opcode, operands;
@@ -35,11 +43,7 @@ struct Instr {
   }
   bool unconditional() const { return predicate.empty() || predicate == "@PT"; }
   std::string base() const { return profile::baseOpcode(opcode); }
-  bool has(llvm::StringRef part) const {
-    llvm::SmallVector<llvm::StringRef> parts;
-    llvm::StringRef(opcode).split(parts, '.');
-    return llvm::is_contained(parts, part);
-  }
+  bool has(llvm::StringRef part) const { return opcodeHas(opcode, part); }
   std::vector<std::string> operandList() const {
     std::vector<std::string> out;
     int depth = 0;

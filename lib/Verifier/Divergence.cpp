@@ -83,34 +83,17 @@ struct State {
   }
 };
 
-std::vector<std::string> operandList(StringRef operands) {
-  std::vector<std::string> out;
-  int depth = 0;
-  std::string cur;
-  for (char c : operands) {
-    if (c == '[')
-      ++depth;
-    if (c == ']')
-      --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(StringRef(cur).trim().str());
-      cur.clear();
-    } else {
-      cur.push_back(c);
-    }
-  }
-  if (!StringRef(cur).trim().empty())
-    out.push_back(StringRef(cur).trim().str());
+/// The instruction's operands (Instr::operandList), each trimmed.
+std::vector<std::string> operandsOf(const Instr &in) {
+  std::vector<std::string> out = in.operandList();
+  for (std::string &o : out)
+    o = StringRef(o).trim().str();
+  if (!out.empty() && out.back().empty())
+    out.pop_back();
   return out;
 }
 
 StringRef baseOf(StringRef opcode) { return opcode.split('.').first; }
-
-bool hasPart(StringRef opcode, StringRef part) {
-  llvm::SmallVector<StringRef> parts;
-  opcode.split(parts, '.');
-  return llvm::is_contained(parts, part);
-}
 
 /// The slot of a plain register or predicate operand ("R7", "R7.reuse",
 /// "R2.64", "P0", "!P1"), or -1 (uniform registers, RZ, PT, immediates,
@@ -204,13 +187,13 @@ bool isUniformSpecialRegister(StringRef sr) {
 std::pair<int, int> destinationWidth(StringRef opcode) {
   StringRef base = baseOf(opcode);
   int certain = 1;
-  if (hasPart(opcode, "64") || hasPart(opcode, "WIDE") || base == "CS2R" ||
+  if (opcodeHas(opcode, "64") || opcodeHas(opcode, "WIDE") || base == "CS2R" ||
       base == "DADD" || base == "DMUL" || base == "DFMA")
     certain = 2;
-  if (hasPart(opcode, "128"))
+  if (opcodeHas(opcode, "128"))
     certain = 4;
   int possible = certain;
-  if (hasPart(opcode, "256"))
+  if (opcodeHas(opcode, "256"))
     possible = 8;
   if (base == "HGMMA" || base == "IGMMA" || base == "QGMMA") {
     possible = 128;
@@ -347,7 +330,7 @@ private:
 };
 
 std::optional<int64_t> branchTarget(const Instr &in) {
-  std::vector<std::string> ops = operandList(in.operands);
+  std::vector<std::string> ops = operandsOf(in);
   if (ops.empty())
     return std::nullopt;
   return immediate(ops.back());
@@ -401,10 +384,10 @@ void Analysis::buildBlocks() {
         continue;
       }
       add(blockOf[it->second]);
-      if ((conditional || operandList(in.operands).size() > 1) && e < n)
+      if ((conditional || operandsOf(in).size() > 1) && e < n)
         add(blockOf[e]);
     } else if (b == "EXIT" || b == "RET" ||
-               (b == "BPT" && hasPart(in.opcode, "TRAP"))) {
+               (b == "BPT" && opcodeHas(in.opcode, "TRAP"))) {
       exits[j] = true;
       if (conditional && e < n)
         add(blockOf[e]);
@@ -582,7 +565,7 @@ void Analysis::transfer(const Instr &in, State &st,
     return; // never runs
   StringRef opcode(in.opcode);
   StringRef base = baseOf(opcode);
-  std::vector<std::string> ops = operandList(in.operands);
+  std::vector<std::string> ops = operandsOf(in);
   Lanes guard = Uniform;
   bool guarded = !in.predicate.empty() && in.predicate != "@PT";
   if (guarded) {
@@ -690,12 +673,12 @@ bool Analysis::conditionVaries(const Instr &in, const State &st) const {
   if (b == "BRX" || b == "JMX")
     return true;
   // BRA.U and BRA.ANY/ALL branch the whole warp together.
-  if (hasPart(opcode, "U") || hasPart(opcode, "ANY") || hasPart(opcode, "ALL"))
+  if (opcodeHas(opcode, "U") || opcodeHas(opcode, "ANY") || opcodeHas(opcode, "ALL"))
     return false;
   llvm::SmallVector<std::string> conds;
   if (!in.predicate.empty() && in.predicate != "@PT")
     conds.push_back(StringRef(in.predicate).drop_front().str());
-  std::vector<std::string> ops = operandList(in.operands);
+  std::vector<std::string> ops = operandsOf(in);
   for (size_t i = 0; i + 1 < ops.size(); ++i)
     conds.push_back(ops[i]);
   for (StringRef c : conds) {

@@ -309,6 +309,22 @@ static int load(const char *dir) {
 /* Launches that break the ABI, each refused with its own code before the
  * driver sees it, then one that keeps it (with zeroed parameters: for the
  * stand-in driver, which only logs kernels other than vector_add). */
+/* The launch the bundle records for a persistent kernel: its block and
+ * dynamic shared memory, SM count x blocks per SM CTAs in whole clusters.
+ * 0, or 1 with `e` saying why. */
+static int recordedConfig(const rake_bundle *b, const char *k, int sms,
+                          rake_launch_shape *shape, rake_launch_config *cfg,
+                          rake_error *e) {
+  if (rake_kernel_launch_shape(b, k, shape, e) != RAKE_OK)
+    return 1;
+  rake_launch_config c = {
+      {(uint32_t)sms * shape->blocks_per_sm / shape->cluster * shape->cluster, 1, 1},
+      {shape->block[0], shape->block[1], shape->block[2]},
+      shape->dynamic_shared_bytes};
+  *cfg = c;
+  return 0;
+}
+
 static int checks(const char *dir) {
   rake_bundle *b = NULL;
   rake_module *m = NULL;
@@ -331,12 +347,9 @@ static int checks(const char *dir) {
     args[j].align = p.align;
   }
   rake_launch_shape shape;
-  if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
+  rake_launch_config cfg;
+  if (recordedConfig(b, k, sms, &shape, &cfg, &e))
     return refused(&e);
-  rake_launch_config cfg = {
-      {(uint32_t)sms * shape.blocks_per_sm / shape.cluster * shape.cluster, 1, 1},
-      {shape.block[0], shape.block[1], shape.block[2]},
-      shape.dynamic_shared_bytes};
   rake_launch_config w;
 #define TRY(what, call)                                                        \
   if ((call) != RAKE_OK)                                                       \
@@ -417,12 +430,9 @@ static int tensorMaps(const char *dir) {
                                &map[i], &e) != RAKE_OK)
       return refused(&e);
   rake_launch_shape shape;
-  if (rake_kernel_launch_shape(b, k, &shape, &e) != RAKE_OK)
+  rake_launch_config cfg;
+  if (recordedConfig(b, k, sms, &shape, &cfg, &e))
     return refused(&e);
-  rake_launch_config cfg = {
-      {(uint32_t)sms * shape.blocks_per_sm / shape.cluster * shape.cluster, 1, 1},
-      {shape.block[0], shape.block[1], shape.block[2]},
-      shape.dynamic_shared_bytes};
 #define TRY(what, a, b2)                                                       \
   do {                                                                         \
     uint64_t x = (a), y = (b2);                                                \
