@@ -329,10 +329,11 @@ static Value intConst(OpBuilder &b, Location loc, Type t, const APInt &v) {
 /// (the file comment), or null where `op` is not one of them.
 static Value definedInteger(OpBuilder &b, Location loc, Operation *op) {
   Type type = op->getNumResults() == 1 ? op->getResult(0).getType() : Type();
-  auto it = dyn_cast_or_null<IntegerType>(type);
+  // index is 64 bits wide on both sides (the host's i64, PTX's .b64).
+  Type it = type && (isa<IntegerType>(type) || type.isIndex()) ? type : Type();
   if (!it)
     return Value();
-  unsigned w = it.getWidth();
+  unsigned w = type.isIndex() ? 64 : cast<IntegerType>(type).getWidth();
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
   };
@@ -453,6 +454,13 @@ static LogicalResult exactArith(Operation *op) {
                 "arithmetic is on f16, bf16, f32 and f64 (the 8-, 6- and "
                 "4-bit formats are inputs of the tensor-core instructions, "
                 "whose sequential behaviors decode them)";
+  if (isa<arith::RemFOp>(op))
+    return op->emitOpError()
+           << "has no exact lowering on the GPU: LLVM's NVPTX backend "
+              "computes x - trunc(x / y) * y with a rounded division, not "
+              "the exact remainder the host's fmod gives; compute the "
+              "remainder on the host, or write out the arithmetic that is "
+              "meant (arith.divf, math.trunc, math.fma)";
   if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) &&
       op->getResult(0).getType().isBF16())
     return op->emitOpError()
@@ -475,15 +483,67 @@ static LogicalResult exactArith(Operation *op) {
   return success();
 }
 
+/// Whether `op` computes on vectors or tensors: neither lowering takes them
+/// alike (the host's has no vector operations; the GPU's would lower them
+/// past the integer and NaN rules above), so GpuIR computes on scalars.
+static LogicalResult scalarsOnly(Operation *op) {
+  for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                         op->getResultTypes()))
+    if (isa<VectorType, TensorType>(t))
+      return op->emitOpError()
+             << "computes on " << t
+             << " values; GpuIR's lowerings compute on scalars (the "
+                "sequential meaning has no vector operations, and the "
+                "GPU's would differ from it): write the elements out as "
+                "scalars (gpuir.sm80.ld_global and st_global move runs of "
+                "elements as one access)";
+  return success();
+}
+
+/// `x`, or a positive zero where `x` is NaN: the sign a NaN gives to what
+/// reads it. The sign and payload of a NaN are not specified (the host's
+/// arithmetic makes negative NaNs and passes payloads on, the GPU's makes
+/// the positive canonical NaN), so wherever an operation would let them
+/// show in a number, both sides read every NaN as the canonical one.
+static Value nanAsPositive(OpBuilder &b, Location loc, Value x) {
+  Value isNaN = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x);
+  Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), 0.0));
+  return arith::SelectOp::create(b, loc, isNaN, zero, x);
+}
+
 LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
   {
     SmallVector<Operation *> refused;
     root->walk([&](Operation *op) {
-      if (isa<arith::ArithDialect>(op->getDialect()) && failed(exactArith(op)))
+      if (failed(scalarsOnly(op)) ||
+          (isa<arith::ArithDialect>(op->getDialect()) &&
+           failed(exactArith(op))))
         refused.push_back(op);
     });
     if (!refused.empty())
       return failure();
+    // A float's bits read as an integer: every NaN is the canonical one,
+    // 0x7fc... with every significand bit set (0x7fffffff for f32), as the
+    // GPU's arithmetic makes it.
+    SmallVector<arith::BitcastOp> casts;
+    root->walk([&](arith::BitcastOp op) {
+      if (isa<FloatType>(op.getIn().getType()))
+        casts.push_back(op);
+    });
+    for (arith::BitcastOp op : casts) {
+      OpBuilder cb(op);
+      Location loc = op.getLoc();
+      Value x = op.getIn();
+      unsigned w = cast<FloatType>(x.getType()).getWidth();
+      Value bits = arith::BitcastOp::create(cb, loc, op.getType(), x);
+      Value canonical = arith::ConstantOp::create(
+          cb, loc, cb.getIntegerAttr(op.getType(), APInt::getSignedMaxValue(w)));
+      Value isNaN =
+          arith::CmpFOp::create(cb, loc, arith::CmpFPredicate::UNO, x, x);
+      Value v = arith::SelectOp::create(cb, loc, isNaN, canonical, bits);
+      op.getResult().replaceAllUsesWith(v);
+      op.erase();
+    }
     SmallVector<Operation *> nums;
     root->walk([&](Operation *op) {
       if (isa<arith::MinNumFOp, arith::MaxNumFOp>(op))
@@ -549,7 +609,8 @@ LogicalResult mlir::rake::gpuir::expandExactMath(Operation *root, bool device) {
     else if (scalarFloat && isa<math::AbsFOp>(op))
       result = signBits(b, loc, op->getOperand(0), Value());
     else if (scalarFloat && isa<math::CopySignOp>(op))
-      result = signBits(b, loc, op->getOperand(0), op->getOperand(1));
+      result = signBits(b, loc, op->getOperand(0),
+                        nanAsPositive(b, loc, op->getOperand(1)));
     else if (f32 && isa<math::ExpOp>(op))
       result = buildExp(b, loc, op->getOperand(0));
     else if (f32 && isa<math::Exp2Op>(op))

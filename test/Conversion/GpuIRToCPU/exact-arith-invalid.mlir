@@ -125,3 +125,40 @@ gpuir.proc @f128(%X: memref<32xf128, #gpuir.gmem>, %Y: memref<32xf128, #gpuir.gm
     }
   }
 }
+
+// -----
+
+// LLVM's NVPTX backend expands frem as x - trunc(x / y) * y with a rounded
+// division; the host's fmod is exact.
+gpuir.proc @remf(%X: memref<32xf32, #gpuir.gmem>, %Y: memref<32xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %i = 0 to 1 : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %x = gpuir.read %X[%t] : memref<32xf32, #gpuir.gmem>
+        %c = arith.constant 3.0e-7 : f32
+        // expected-error @below {{'arith.remf' op has no exact lowering on the GPU: LLVM's NVPTX backend computes x - trunc(x / y) * y with a rounded division, not the exact remainder the host's fmod gives; compute the remainder on the host, or write out the arithmetic that is meant (arith.divf, math.trunc, math.fma)}}
+        %p = arith.remf %x, %c : f32
+        gpuir.write %p, %Y[%t] : memref<32xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// Vector arithmetic: the host's lowering has none, and the GPU's would skip
+// the rules above.
+gpuir.proc @vector(%X: memref<32xf32, #gpuir.gmem>, %Y: memref<32xf32, #gpuir.gmem>) {
+  gpuir.device_function block(32) {
+    gpuir.for %i = 0 to 1 : cuda_tasks {
+      gpuir.for %t = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+        %x = gpuir.read %X[%t] : memref<32xf32, #gpuir.gmem>
+        // expected-error @below {{'vector.broadcast' op computes on 'vector<4xf32>' values; GpuIR's lowerings compute on scalars (the sequential meaning has no vector operations, and the GPU's would differ from it): write the elements out as scalars (gpuir.sm80.ld_global and st_global move runs of elements as one access)}}
+        %v = vector.broadcast %x : f32 to vector<4xf32>
+        // expected-error @below {{'vector.extract' op computes on 'vector<4xf32>' values}}
+        %e = vector.extract %v[0] : f32 from vector<4xf32>
+        gpuir.write %e, %Y[%t] : memref<32xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
