@@ -176,24 +176,8 @@ LogicalResult DeviceLowering::lowerPaths(DeviceFunctionOp device) {
   if (!groups)
     return lowerDevice(device);
   Location loc = device.getLoc();
-  // setmaxnreg moves registers between the warps of a CTA: ptxas gives
-  // each thread the count the launch bounds allow (maxntid x minnctapersm
-  // CTAs share an SM's 65536 registers), and the groups' new counts must
-  // fit in what the CTA holds, or an increase waits forever.
-  int64_t entry = std::min<int64_t>(
-      248, (65536 / (blockDim * device.getBlocksPerSm())) / 8 * 8);
-  int64_t needed = 0;
-  for (auto g : groups->getAsRange<WarpGroupAttr>())
-    needed += g.getCount() * 32 *
-              (g.getChange() == RegisterChange::none ? entry
-                                                     : g.getRegisters());
-  if (needed > blockDim * entry)
-    return device.emitOpError()
-           << "the warp groups' register counts need " << needed
-           << " registers, but a CTA of " << blockDim << " threads at "
-           << device.getBlocksPerSm() << " per SM holds " << blockDim * entry
-           << " (" << entry << " a thread); setmaxnreg.inc would wait "
-              "forever";
+  // The groups' register counts were checked against the count each
+  // thread starts with by the op's verifier (verifyRegisterCounts).
   kernel->setAttr("nvvm.minctasm",
                   b.getI32IntegerAttr(device.getBlocksPerSm()));
   int64_t first = 0;

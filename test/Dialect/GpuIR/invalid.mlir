@@ -336,6 +336,45 @@ gpuir.proc @setmaxnreg(%n: index) {
 
 // -----
 
+// setmaxnreg.inc may only raise the count a thread starts with, and .dec only
+// lower it (the PTX ISA leaves the other way undefined). ptxas starts each
+// thread at the largest count a warp group sets, at most what the launch
+// bounds leave of the SM's 65536 registers (and at most 248). Refused by
+// the op's verifier, so rake-check refuses what code generation cannot
+// lower.
+
+gpuir.proc @setmaxnreg_inc_lowers(%n: index) {
+  // expected-error @+1 {{'gpuir.device_function' op warp group 'a' raises its register count to 24, but each thread starts with 200 (the largest count a group sets, at most what a CTA of 256 threads at 1 per SM may hold); setmaxnreg.inc cannot lower it: give inc(n) with n >= 200}}
+  gpuir.device_function warps(a = 4 inc(24), b = 4 dec(200)) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @setmaxnreg_dec_raises(%n: index) {
+  // expected-error @+1 {{'gpuir.device_function' op warp group 'producer' lowers its register count to 200, but each thread starts with 128 (the largest count a group sets, at most what a CTA of 256 threads at 2 per SM may hold); setmaxnreg.dec cannot raise it: give dec(n) with n <= 128}}
+  gpuir.device_function blocks_per_sm(2) warps(producer = 4 dec(200), consumer = 4 inc(232)) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+    }
+  }
+}
+
+// -----
+
+// The groups' counts must fit in what the CTA holds, or an increase waits
+// forever (the check was code generation's; rake-check refuses it now).
+gpuir.proc @setmaxnreg_over_budget(%n: index) {
+  // expected-error @+1 {{'gpuir.device_function' op the warp groups' register counts need 34816 registers, but a CTA of 256 threads at 2 per SM holds 32768 (128 a thread); setmaxnreg.inc would wait forever}}
+  gpuir.device_function blocks_per_sm(2) warps(producer = 4 dec(40), consumer = 4 inc(232)) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+    }
+  }
+}
+
+// -----
+
 gpuir.proc @too_many_warps(%n: index) {
   // expected-error @+1 {{'gpuir.device_function' op the warp groups add up to 1056 threads; a CTA has at most 1024 (32 warps)}}
   gpuir.device_function warps(a = 30, b = 3) {

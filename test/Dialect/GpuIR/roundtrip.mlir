@@ -115,8 +115,8 @@ gpuir.proc @device_side(%n: index, %A: memref<?x64xf32, #gpuir.gmem>) {
 
 // CHECK-LABEL: gpuir.proc @sync
 gpuir.proc @sync(%n: index) {
-  // CHECK: gpuir.device_function cluster(2) warps(producer = 1 dec(40), consumer = 8 inc(232), idle = 1) {
-  gpuir.device_function cluster(2) warps(producer = 1 dec(40), consumer = 8 inc(232), idle = 1) {
+  // CHECK: gpuir.device_function cluster(2) warps(producer = 1 dec(40), consumer = 8 inc(200), idle = 1) {
+  gpuir.device_function cluster(2) warps(producer = 1 dec(40), consumer = 8 inc(200), idle = 1) {
     gpuir.for %task = 0 to %n : cuda_tasks {
       // CHECK: %[[FULL:.*]] = gpuir.alloc : !gpuir.barrier<mbarrier [4]>
       %full = gpuir.alloc : !gpuir.barrier<mbarrier [4]>

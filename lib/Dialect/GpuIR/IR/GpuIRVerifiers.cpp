@@ -399,10 +399,66 @@ LogicalResult DeviceFunctionOp::verify() {
     if (getBlockDim() > 1024)
       return emitOpError() << "the warp groups add up to " << getBlockDim()
                            << " threads; a CTA has at most 1024 (32 warps)";
+    if (failed(verifyRegisterCounts()))
+      return failure();
   }
   if ((*this)->getParentOfType<DeviceFunctionOp>())
     return emitOpError() << "device functions cannot nest; a device function "
                             "is launched from CPU code";
+  return success();
+}
+
+int64_t DeviceFunctionOp::getEntryRegisters() {
+  // What the launch bounds allow (maxntid x minnctapersm CTAs share an
+  // SM's 65536 registers), at most 248 of the 255 in steps of 8; where
+  // warp groups set their counts, ptxas starts every thread at the largest
+  // count they set, if that is less ("Used N registers"; it refuses a
+  // setmaxnreg.dec above it, error C7406).
+  int64_t cap = std::min<int64_t>(
+      248, (65536 / (getBlockDim() * getBlocksPerSm())) / 8 * 8);
+  int64_t largest = 0;
+  if (auto groups = getWarpGroups())
+    for (auto g : groups->getAsRange<WarpGroupAttr>())
+      if (g.getChange() != RegisterChange::none)
+        largest = std::max(largest, g.getRegisters());
+  return largest ? std::min(cap, largest) : cap;
+}
+
+/// setmaxnreg moves registers between the warps of a CTA: each group's new
+/// count must move the way it says from the count every thread starts with
+/// (the PTX ISA leaves a .dec that raises it, or an .inc that lowers it,
+/// undefined), and the groups' counts must fit in what the CTA holds, or an
+/// increase waits forever. Checked here, so that rake-check refuses what
+/// code generation cannot lower.
+LogicalResult DeviceFunctionOp::verifyRegisterCounts() {
+  int64_t entry = getEntryRegisters();
+  int64_t needed = 0;
+  for (auto g : getWarpGroups()->getAsRange<WarpGroupAttr>()) {
+    RegisterChange change = g.getChange();
+    int64_t r = g.getRegisters();
+    if ((change == RegisterChange::dec && r > entry) ||
+        (change == RegisterChange::inc && r < entry))
+      return emitOpError()
+             << "warp group '" << g.getName().getValue() << "' "
+             << (change == RegisterChange::dec ? "lowers" : "raises")
+             << " its register count to " << r << ", but each thread starts "
+             << "with " << entry << " (the largest count a group sets, at "
+             << "most what a CTA of " << getBlockDim() << " threads at "
+             << getBlocksPerSm() << " per SM may hold); setmaxnreg."
+             << (change == RegisterChange::dec ? "dec" : "inc")
+             << " cannot " << (change == RegisterChange::dec ? "raise" : "lower")
+             << " it: give " << (change == RegisterChange::dec ? "dec" : "inc")
+             << "(n) with n " << (change == RegisterChange::dec ? "<=" : ">=")
+             << " " << entry;
+    needed += g.getCount() * 32 * (change == RegisterChange::none ? entry : r);
+  }
+  if (needed > getBlockDim() * entry)
+    return emitOpError()
+           << "the warp groups' register counts need " << needed
+           << " registers, but a CTA of " << getBlockDim() << " threads at "
+           << getBlocksPerSm() << " per SM holds " << getBlockDim() * entry
+           << " (" << entry << " a thread); setmaxnreg.inc would wait "
+              "forever";
   return success();
 }
 

@@ -203,6 +203,13 @@ def GpuIR_DeviceFunctionOp : GpuIR_Op<"device_function", GpuIR_ScopeTraits> {
   let extraClassDeclaration = [{
     /// Threads per CTA.
     int64_t getBlockDim();
+    /// The register count each thread starts with: what the launch bounds
+    /// (threads per CTA, CTAs per SM) leave of an SM's 65536, at most 248,
+    /// and at most the largest count a warp group sets (as ptxas does).
+    int64_t getEntryRegisters();
+    /// The warp groups' setmaxnreg counts against that count and the CTA's
+    /// registers.
+    ::mlir::LogicalResult verifyRegisterCounts();
     /// The warp group of the given name, and the index of its first warp.
     std::optional<std::pair<WarpGroupAttr, int64_t>> lookupWarpGroup(::llvm::StringRef name);
   }];
