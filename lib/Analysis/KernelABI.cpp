@@ -50,6 +50,7 @@ static void layOutBlock(Block &block, int64_t top,
       layout.alignment = std::max(layout.alignment, align);
       top = llvm::alignTo(top, align);
       layout.offsets[alloc] = top;
+      layout.sizes[alloc] = elems * eltBytes;
       top += elems * eltBytes;
       layout.bytes = std::max(layout.bytes, top);
     }

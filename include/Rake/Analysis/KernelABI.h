@@ -28,6 +28,9 @@ namespace mlir::rake {
 struct SharedMemoryLayout {
   /// The byte offset of each shared-memory gpuir.alloc.
   llvm::DenseMap<Operation *, int64_t> offsets;
+  /// The bytes each shared-memory gpuir.alloc takes in a CTA: its own part
+  /// of a buffer shared out over a cluster's CTAs.
+  llvm::DenseMap<Operation *, int64_t> sizes;
   /// The dynamic shared memory a CTA needs: the launch's sharedMemBytes.
   int64_t bytes = 0;
   /// Every buffer starts at a multiple of this (TMA boxes need 128).

@@ -427,13 +427,14 @@ bool DeviceLowering::mayAlias(Value a, Value b) {
   auto allocA = a.getDefiningOp<AllocOp>(), allocB = b.getDefiningOp<AllocOp>();
   if (!allocA || !allocB || !isShared(a) || !isShared(b))
     return false;
+  // The bytes of the CTA's own part, as the layout placed them: another
+  // CTA's part of a buffer shared out over the cluster is in that CTA's
+  // shared memory, so it shares no byte with this CTA's buffers. (The
+  // whole type, which counted every CTA's part from the buffer's offset,
+  // made a cluster GEMM's ring overlap its epilogue's staging buffer.)
   auto range = [&](AllocOp alloc) {
-    auto t = cast<MemRefType>(alloc.getResult().getType());
     int64_t offset = sharedLayout.offsets.lookup(alloc);
-    // The whole type: at least the CTA's part of a cluster-shared buffer.
-    int64_t bytes = t.getNumElements() *
-                    std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
-    return std::pair(offset, offset + bytes);
+    return std::pair(offset, offset + sharedLayout.sizes.lookup(alloc));
   };
   auto [loA, hiA] = range(allocA);
   auto [loB, hiB] = range(allocB);
