@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Divergence.h"
+#include "SassOperands.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -23,6 +24,7 @@
 #include <set>
 
 using namespace rake::verifier;
+using namespace rake::verifier::sass;
 using llvm::StringRef;
 
 namespace {
@@ -33,9 +35,6 @@ namespace {
 enum Lanes : uint8_t { Uniform = 0, LaneIndex = 1, Varying = 2 };
 
 Lanes join(Lanes a, Lanes b) { return a == b ? a : Varying; }
-
-/// Registers R0..R255 then predicates P0..P7.
-constexpr int kPreds = 256, kSlots = 264;
 
 /// What a register is known to hold beyond its uniformity, within the
 /// straight-line code that computed it: floor(x / d) or d floor(x / d) of a
@@ -49,21 +48,61 @@ struct Tag {
   }
 };
 
+/// Where a value comes from memory: the index of the load (or mma, atomic,
+/// branch on loaded data) it was computed from, or -1.
+using Origin = int32_t;
+
 struct State {
   Lanes lanes[kSlots] = {};
   std::map<int, Tag> tags;
+  /// The data origin of each register and predicate, and of each uniform
+  /// register and predicate.
+  Origin origin[kSlots];
+  Origin uorigin[kUniformSlots];
+  /// Registers last written under a guard (its text, "@!P0"), with what the
+  /// write gave them: an instruction under the same guard, with the
+  /// guard's predicate not written since, reads that value.
+  std::map<int, std::pair<std::string, Origin>> guarded;
+  State() {
+    std::fill(std::begin(origin), std::end(origin), -1);
+    std::fill(std::begin(uorigin), std::end(uorigin), -1);
+  }
   bool operator==(const State &o) const {
     return std::equal(std::begin(lanes), std::end(lanes),
                       std::begin(o.lanes)) &&
-           tags == o.tags;
+           tags == o.tags &&
+           std::equal(std::begin(origin), std::end(origin),
+                      std::begin(o.origin)) &&
+           std::equal(std::begin(uorigin), std::end(uorigin),
+                      std::begin(o.uorigin)) &&
+           guarded == o.guarded;
   }
-  /// Joins `o` into this state; whether anything changed.
+  /// Joins `o` into this state; whether anything changed. (An origin, once
+  /// known, stays: the lattice is "from no load" below "from load k".)
   bool merge(const State &o) {
     bool changed = false;
     for (int i = 0; i < kSlots; ++i) {
       Lanes j = join(lanes[i], o.lanes[i]);
       changed |= j != lanes[i];
       lanes[i] = j;
+      if (origin[i] < 0 && o.origin[i] >= 0) {
+        origin[i] = o.origin[i];
+        changed = true;
+      }
+    }
+    for (int i = 0; i < kUniformSlots; ++i)
+      if (uorigin[i] < 0 && o.uorigin[i] >= 0) {
+        uorigin[i] = o.uorigin[i];
+        changed = true;
+      }
+    for (auto it = guarded.begin(); it != guarded.end();) {
+      auto other = o.guarded.find(it->first);
+      if (other == o.guarded.end() || other->second != it->second) {
+        it = guarded.erase(it);
+        changed = true;
+      } else {
+        ++it;
+      }
     }
     for (auto it = tags.begin(); it != tags.end();) {
       auto other = o.tags.find(it->first);
@@ -83,224 +122,20 @@ struct State {
   }
 };
 
-/// The instruction's operands (Instr::operandList), each trimmed.
-std::vector<std::string> operandsOf(const Instr &in) {
-  std::vector<std::string> out = in.operandList();
-  for (std::string &o : out)
-    o = StringRef(o).trim().str();
-  if (!out.empty() && out.back().empty())
-    out.pop_back();
-  return out;
-}
-
-StringRef baseOf(StringRef opcode) { return opcode.split('.').first; }
-
-/// The slot of a plain register or predicate operand ("R7", "R7.reuse",
-/// "R2.64", "P0", "!P1"), or -1 (uniform registers, RZ, PT, immediates,
-/// memory operands).
-int slotOf(StringRef o) {
-  o = o.trim();
-  o.consume_front("!");
-  o.consume_front("-");
-  o.consume_front("~");
-  o.consume_front("|");
-  o = o.split('.').first;
-  o = o.rtrim('|');
-  if (o.size() >= 2 && o[0] == 'R' && llvm::all_of(o.drop_front(), llvm::isDigit)) {
-    unsigned n = 0;
-    if (!o.drop_front().getAsInteger(10, n) && n < 256)
-      return int(n);
-  }
-  if (o.size() == 2 && o[0] == 'P' && llvm::isDigit(o[1]) && o[1] < '8')
-    return kPreds + (o[1] - '0');
-  return -1;
-}
-
-bool isPredicate(StringRef o) {
-  o = o.trim();
-  o.consume_front("!");
-  return o == "PT" || (o.size() == 2 && o[0] == 'P' && llvm::isDigit(o[1]));
-}
-
-/// Every register and predicate slot an operand mentions (its address
-/// registers inside brackets too).
-void slotsIn(StringRef o, llvm::SmallVectorImpl<int> &out) {
-  for (size_t i = 0; i < o.size(); ++i) {
-    if (o[i] != 'R' && o[i] != 'P')
-      continue;
-    if (i > 0 && (llvm::isAlnum(o[i - 1]) || o[i - 1] == '_'))
-      continue; // part of a name: UR4, SR_TID, desc
-    size_t j = i + 1;
-    while (j < o.size() && llvm::isDigit(o[j]))
-      ++j;
-    if (j == i + 1 || (j < o.size() && (llvm::isAlpha(o[j]) || o[j] == '_')))
-      continue;
-    int s = slotOf(o.substr(i, j - i));
-    if (s >= 0)
-      out.push_back(s);
-  }
-}
-
-std::optional<int64_t> immediate(StringRef o) {
-  o = o.trim();
-  if (o == "RZ")
-    return 0;
-  bool neg = o.consume_front("-");
-  uint64_t v = 0;
-  if (!o.consume_front("0x") || o.getAsInteger(16, v))
-    return std::nullopt;
-  return neg ? -int64_t(v) : int64_t(v);
-}
-
-const llvm::StringSet<> &noDestination() {
-  static const llvm::StringSet<> s = {
-      "ST", "STG", "STS", "STL", "RED", "REDG", "REDS", "BRA", "BRX", "JMP",
-      "JMX", "CALL", "RET", "EXIT", "BAR", "MEMBAR", "FENCE", "WARPSYNC",
-      "BSSY", "BSYNC", "SYNCS", "UTMALDG", "UTMASTG", "UTMACCTL", "UTMAPF",
-      "UBLKCP", "UBLKRED", "DEPBAR", "WARPGROUP", "NOP", "YIELD", "BPT",
-      "ERRBAR", "CCTL", "CCTLL", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
-      "ARRIVES", "LDGSTS", "LDGDEPBAR", "STSM", "USETMAXREG", "PREEXIT",
-      "BMOV", "KILL", "NANOSLEEP", "UTMAREDG", "STAS", "BREAK",
-      "CGAERRBAR", "ENDCOLLECTIVE", "UTMACMDFLUSH"};
-  return s;
-}
-
-bool isCollective(StringRef base) {
-  static const llvm::StringSet<> s = {
-      "SHFL", "VOTE", "VOTEU", "MATCH", "REDUX", "WARPSYNC", "HMMA", "IMMA",
-      "QMMA", "OMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "LDSM", "STSM",
-      "WARPGROUP", "USETMAXREG"};
-  return s.contains(base);
-}
-
-bool isUniformSpecialRegister(StringRef sr) {
-  static const llvm::StringSet<> s = {
-      "SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_CgaCtaId", "SR_SMID",
-      "SR_WARPID", "SR_NCTAID.X", "SR_NCTAID.Y", "SR_NCTAID.Z",
-      "SR_VIRTUALSMID", "SR_SWINHI", "SR_SWINLO", "SR_CLUSTERID.X"};
-  return s.contains(sr);
-}
-
-/// The registers an instruction certainly writes from its first register
-/// (a pair for .64, .WIDE, CS2R and double arithmetic, four for .128), and
-/// how many it may write (an mma fragment, a wgmma accumulator).
-std::pair<int, int> destinationWidth(StringRef opcode) {
-  StringRef base = baseOf(opcode);
-  int certain = 1;
-  if (opcodeHas(opcode, "64") || opcodeHas(opcode, "WIDE") || base == "CS2R" ||
-      base == "DADD" || base == "DMUL" || base == "DFMA")
-    certain = 2;
-  if (opcodeHas(opcode, "128"))
-    certain = 4;
-  int possible = certain;
-  if (opcodeHas(opcode, "256"))
-    possible = 8;
-  if (base == "HGMMA" || base == "IGMMA" || base == "QGMMA") {
-    possible = 128;
-    llvm::SmallVector<StringRef> parts;
-    opcode.split(parts, '.');
-    for (StringRef p : parts)
-      if (p.starts_with("64x")) {
-        unsigned n = 0;
-        if (!p.drop_front(3).split('x').first.getAsInteger(10, n))
-          possible = int(n / 2);
-      }
-  }
-  if (base == "HMMA" || base == "IMMA" || base == "QMMA" || base == "OMMA" ||
-      base == "BMMA" || base == "LDSM")
-    possible = std::max(possible, 4);
-  if (base == "F2F" || base == "I2F" || base == "F2I" || base == "MUFU" ||
-      base == "DSETP" || base == "DMNMX")
-    possible = std::max(possible, 2);
-  return {certain, possible};
-}
-
-/// Which operands an instruction writes: registers (the first certainly),
-/// predicates, and the operands it reads. None for the shapes it does not
-/// know: then every register and predicate it names may be written.
-struct Roles {
-  std::vector<int> regs, preds;
-  std::vector<std::string> sources;
+/// What a called function does to the caller's registers: the registers
+/// it may read before writing them (live on entry), and those it writes on
+/// every path to its return (must) or on some path (may).
+struct CalleeSummary {
+  std::vector<bool> liveIn, mustWrite, mayWrite;
 };
-
-std::optional<Roles> rolesOf(StringRef opcode,
-                             const std::vector<std::string> &ops) {
-  StringRef base = baseOf(opcode);
-  Roles r;
-  if (noDestination().contains(base)) {
-    if (base == "SYNCS" && !ops.empty()) {
-      // SYNCS.PHASECHK writes a predicate named before its address.
-      StringRef first(ops[0]);
-      if (first.contains('[') && first[0] == 'P') {
-        int s = slotOf(first.split('[').first);
-        if (s >= 0)
-          r.preds.push_back(s);
-      }
-    }
-    r.sources = ops;
-    return r;
-  }
-  static const llvm::StringSet<> leadingPredicatesOnly = {
-      "ISETP", "FSETP", "DSETP", "HSETP2", "PSETP", "PLOP3", "FCHK",
-      "IMNMX", "VOTEU"};
-  static const llvm::StringSet<> leadingPredicatesThenRegister = {
-      "LOP3", "SHFL", "ELECT", "R2UR", "VOTE"};
-  static const llvm::StringSet<> carries = {"IADD3", "LEA", "IMAD", "IADD"};
-  size_t k = 0;
-  if (leadingPredicatesOnly.contains(base) ||
-      leadingPredicatesThenRegister.contains(base)) {
-    if (base == "VOTE") {
-      // VOTE.ANY R0, P1, P2: the ballot, then the vote's predicate.
-      if (!ops.empty() && slotOf(ops[0]) >= 0 && slotOf(ops[0]) < kPreds)
-        r.regs.push_back(slotOf(ops[0]));
-      if (ops.size() > 1 && slotOf(ops[1]) >= kPreds)
-        r.preds.push_back(slotOf(ops[1]));
-      r.sources.assign(ops.begin() + std::min<size_t>(2, ops.size()),
-                       ops.end());
-      return r;
-    }
-    while (k < ops.size() && isPredicate(ops[k])) {
-      if (int s = slotOf(ops[k]); s >= 0)
-        r.preds.push_back(s);
-      ++k;
-    }
-    if (leadingPredicatesThenRegister.contains(base) && k < ops.size()) {
-      if (int s = slotOf(ops[k]); s >= 0 && s < kPreds)
-        r.regs.push_back(s);
-      ++k;
-    }
-    r.sources.assign(ops.begin() + k, ops.end());
-    return r;
-  }
-  if (ops.empty())
-    return r;
-  StringRef first = StringRef(ops[0]).trim();
-  int s = slotOf(first);
-  bool plainRegister = s >= 0 && s < kPreds && !first.contains('[');
-  bool ignoredDestination =
-      first == "RZ" || first == "URZ" || first == "PT" || first == "UPT" ||
-      (first.starts_with("UR") && !first.contains('[')) ||
-      (first.starts_with("UP") && first.size() == 3);
-  if (!plainRegister && !ignoredDestination)
-    return std::nullopt;
-  if (plainRegister)
-    r.regs.push_back(s);
-  k = 1;
-  if (carries.contains(base))
-    while (k < ops.size() && isPredicate(ops[k])) {
-      if (int p = slotOf(ops[k]); p >= 0)
-        r.preds.push_back(p);
-      ++k;
-    }
-  r.sources.assign(ops.begin() + k, ops.end());
-  return r;
-}
 
 class Analysis {
 public:
-  Analysis(const std::vector<Instr> &code, int64_t start)
-      : code(code), start(start) {}
-  std::vector<DivergentCollective> run();
+  Analysis(const std::vector<Instr> &code, int64_t start,
+           const std::map<std::string, CalleeSummary> *callees = nullptr)
+      : code(code), start(start), callees(callees) {}
+  LaneFindings run();
+  CalleeSummary summarize();
 
 private:
   void buildBlocks();
@@ -308,6 +143,12 @@ private:
   size_t ipdom(size_t b) const;
   std::vector<State> dataflow();
   void transfer(const Instr &in, State &st, bool divergent) const;
+  void transferData(const Instr &in, size_t k, State &st,
+                    Origin region) const;
+  Origin conditionOrigin(const Instr &in, const State &st) const;
+  std::vector<std::vector<bool>> regionsOf(const std::vector<State> &at,
+                                           bool data,
+                                           std::vector<size_t> &because) const;
   Lanes refine(StringRef opcode, const std::vector<std::string> &ops,
                const State &st, Lanes res, std::optional<Tag> &tag) const;
   bool remainder(const std::vector<std::string> &ops, State &st) const;
@@ -316,6 +157,7 @@ private:
 
   const std::vector<Instr> &code;
   int64_t start;
+  const std::map<std::string, CalleeSummary> *callees;
   /// Basic blocks [begin, end) of instruction indices.
   std::vector<std::pair<size_t, size_t>> blocks;
   std::vector<size_t> blockOf;
@@ -325,6 +167,9 @@ private:
   std::vector<std::vector<bool>> pdom;
   /// Blocks inside the region of a divergent branch.
   std::vector<bool> divergent;
+  /// For each block inside the region of a branch on loaded data, that
+  /// data's origin (else -1).
+  std::vector<Origin> dataRegion;
   /// The instructions the last dataflow reached.
   std::vector<bool> reachedAt;
 };
@@ -559,6 +404,153 @@ bool Analysis::remainder(const std::vector<std::string> &ops, State &st) const {
   return true;
 }
 
+/// The origin of register `slot` as an instruction under `guard` (its
+/// text, or empty) reads it.
+Origin readOrigin(const State &st, int slot, StringRef guard) {
+  if (!guard.empty())
+    if (auto it = st.guarded.find(slot);
+        it != st.guarded.end() && it->second.first == guard)
+      return it->second.second;
+  return st.origin[slot];
+}
+
+/// The first data origin among the registers an operand reads (pairs
+/// whole), as an instruction under `guard` reads them; or -1.
+Origin operandOrigin(const State &st, StringRef o, StringRef guard) {
+  llvm::SmallVector<int, 4> slots, uslots;
+  pairSlotsIn(o, slots, /*uniform=*/false);
+  pairSlotsIn(o, uslots, /*uniform=*/true);
+  for (int s : slots)
+    if (Origin x = readOrigin(st, s, guard); x >= 0)
+      return x;
+  for (int s : uslots)
+    if (st.uorigin[s] >= 0)
+      return st.uorigin[s];
+  return -1;
+}
+
+/// The guard of an instruction as the data origins key it: empty when it
+/// always runs.
+StringRef guardOf(const Instr &in) {
+  return in.predicate.empty() || in.predicate == "@PT" ? StringRef()
+                                                        : StringRef(in.predicate);
+}
+
+/// The data origins: what instruction k writes comes from memory when it
+/// loads (loadsData), when a source operand (a register, predicate or
+/// uniform register, addresses included) or its guard does, or when it runs
+/// in the region of a branch on loaded data. A guarded write leaves the old
+/// origin possible for unguarded readers; readers under the same guard see
+/// only the new one.
+void Analysis::transferData(const Instr &in, size_t k, State &st,
+                            Origin region) const {
+  if (in.predicate == "@!PT")
+    return;
+  StringRef opcode(in.opcode);
+  std::vector<std::string> ops = splitOperands(in);
+  std::optional<Roles> roles = rolesOf(opcode, ops);
+  StringRef guard = guardOf(in);
+  Origin from = loadsData(baseOf(opcode)) ? Origin(k) : region;
+  auto take = [&](Origin o) {
+    if (from < 0)
+      from = o;
+  };
+  if (baseOf(opcode) == "CALL") {
+    // What the callee reads flows to what it writes.
+    const CalleeSummary *callee = nullptr;
+    if (callees && !ops.empty())
+      if (auto it = callees->find(StringRef(ops.back()).trim().str());
+          it != callees->end())
+        callee = &it->second;
+    for (int r = 0; r < kSlots; ++r)
+      if (!callee || callee->liveIn[r])
+        take(readOrigin(st, r, guard));
+    if (!callee && from < 0)
+      from = Origin(k);
+    for (int r = 0; r < kSlots; ++r) {
+      if (callee && !callee->mayWrite[r])
+        continue;
+      bool must = callee && callee->mustWrite[r] && guard.empty();
+      st.origin[r] = must ? from : (st.origin[r] >= 0 ? st.origin[r] : from);
+      st.guarded.erase(r);
+    }
+    return;
+  }
+  if (!guard.empty())
+    take(operandOrigin(st, guard.drop_front(), StringRef()));
+  for (const std::string &o : roles ? roles->sources : ops)
+    take(operandOrigin(st, o, guard));
+  auto set = [&](int slot, bool certain) {
+    Origin &dst = st.origin[slot];
+    if (certain && guard.empty()) {
+      dst = from;
+      st.guarded.erase(slot);
+    } else {
+      dst = dst >= 0 ? dst : from;
+      if (certain)
+        st.guarded[slot] = {guard.str(), from};
+      else
+        st.guarded.erase(slot);
+    }
+  };
+  std::vector<int> regs, preds;
+  if (roles) {
+    regs = roles->regs;
+    preds = roles->preds;
+  } else {
+    // An unknown shape: whatever it names may be written (a register
+    // outside brackets with the width of the destination).
+    llvm::SmallVector<int, 8> named;
+    for (const std::string &o : ops)
+      if (!StringRef(o).contains('['))
+        slotsIn(o, named);
+    for (int s : named)
+      (s < kPreds ? regs : preds).push_back(s);
+  }
+  auto [certain, possible] = dataWidth(opcode);
+  for (int r : regs)
+    for (int x = 0; x < std::max(certain, possible) && r + x < kPreds; ++x)
+      set(r + x, roles && x < certain);
+  for (int p : preds) {
+    set(p, roles.has_value());
+    // Values guarded by that predicate are no longer known by it.
+    std::string name = "P" + std::to_string(p - kPreds);
+    for (auto it = st.guarded.begin(); it != st.guarded.end();) {
+      StringRef g(it->second.first);
+      g.consume_front("@");
+      g.consume_front("!");
+      it = g == name ? st.guarded.erase(it) : std::next(it);
+    }
+  }
+  // A uniform destination (rolesOf leaves it out of its sources).
+  if (!ops.empty() && !StringRef(ops[0]).contains('[')) {
+    llvm::SmallVector<int, 4> uslots;
+    uniformSlotsIn(ops[0], uslots);
+    for (int u : uslots) {
+      int limit = u < kUniformPreds ? kUniformPreds : kUniformSlots;
+      for (int x = 0; x < (u < kUniformPreds ? certain : 1) && u + x < limit;
+           ++x) {
+        Origin &dst = st.uorigin[u + x];
+        dst = guard.empty() ? from : (dst >= 0 ? dst : from);
+      }
+    }
+  }
+}
+
+/// The data origin of a branch's or exit's condition, or -1.
+Origin Analysis::conditionOrigin(const Instr &in, const State &st) const {
+  StringRef guard = guardOf(in);
+  Origin from = guard.empty() ? -1
+                              : operandOrigin(st, guard.drop_front(), StringRef());
+  std::vector<std::string> ops = operandsOf(in);
+  StringRef b = baseOf(in.opcode);
+  // A computed target (BRX, JMX) and a branch's condition operands.
+  for (size_t i = 0; i < ops.size() && from < 0; ++i)
+    if (b == "BRX" || b == "JMX" || i + 1 < ops.size())
+      from = operandOrigin(st, ops[i], guard);
+  return from;
+}
+
 void Analysis::transfer(const Instr &in, State &st,
                         bool divergentHere) const {
   if (in.predicate == "@!PT")
@@ -651,6 +643,7 @@ std::vector<State> Analysis::dataflow() {
     for (size_t k = s; k < e; ++k) {
       at[k] = st;
       reached[k] = true;
+      transferData(code[k], k, st, dataRegion[j]);
       transfer(code[k], st, divergent[j]);
     }
     for (size_t x : succs[j]) {
@@ -689,62 +682,196 @@ bool Analysis::conditionVaries(const Instr &in, const State &st) const {
   return false;
 }
 
-std::vector<DivergentCollective> Analysis::run() {
+/// The registers and predicates an instruction reads and writes (certainly
+/// and possibly), for a callee's summary.
+static void readsAndWrites(const Instr &in, std::vector<int> &reads,
+                           std::vector<int> &must, std::vector<int> &may) {
+  std::vector<std::string> ops = splitOperands(in);
+  std::optional<Roles> roles = rolesOf(in.opcode, ops);
+  llvm::SmallVector<int, 8> slots;
+  if (!in.predicate.empty() && in.predicate != "@PT")
+    slotsIn(in.predicate, slots);
+  for (const std::string &o : roles ? roles->sources : ops)
+    pairSlotsIn(o, slots, /*uniform=*/false);
+  reads.assign(slots.begin(), slots.end());
+  bool guarded = !in.predicate.empty() && in.predicate != "@PT";
+  if (!roles) {
+    for (int s : slots)
+      may.push_back(s);
+    return;
+  }
+  auto [certain, possible] = dataWidth(in.opcode);
+  for (int r : roles->regs)
+    for (int x = 0; x < std::max(certain, possible) && r + x < kPreds; ++x)
+      (x < certain && !guarded ? must : may).push_back(r + x);
+  for (int p : roles->preds)
+    (guarded ? may : must).push_back(p);
+}
+
+CalleeSummary Analysis::summarize() {
+  CalleeSummary out{std::vector<bool>(kSlots, false),
+                    std::vector<bool>(kSlots, false),
+                    std::vector<bool>(kSlots, false)};
+  if (code.empty())
+    return out;
+  buildBlocks();
+  size_t nb = blocks.size();
+  std::vector<std::vector<int>> reads(code.size()), must(code.size()),
+      may(code.size());
+  for (size_t k = 0; k < code.size(); ++k) {
+    readsAndWrites(code[k], reads[k], must[k], may[k]);
+    for (int r : must[k])
+      out.mayWrite[r] = true;
+    for (int r : may[k])
+      out.mayWrite[r] = true;
+    if (baseOf(code[k].opcode) == "CALL") // a nested call: anything
+      std::fill(out.mayWrite.begin(), out.mayWrite.end(), true);
+  }
+  // Live on entry: a backward dataflow (a nested call reads everything).
+  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(kSlots, false));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t j = nb; j-- > 0;) {
+      std::vector<bool> live(kSlots, false);
+      for (size_t x : succs[j])
+        for (int r = 0; r < kSlots; ++r)
+          live[r] = live[r] || liveIn[x][r];
+      for (size_t k = blocks[j].second; k-- > blocks[j].first;) {
+        if (baseOf(code[k].opcode) == "CALL")
+          std::fill(live.begin(), live.end(), true);
+        for (int r : must[k])
+          live[r] = false;
+        for (int r : reads[k])
+          live[r] = true;
+      }
+      if (live != liveIn[j]) {
+        liveIn[j] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  out.liveIn = liveIn[0];
+  // Written on every path to a return: a forward dataflow (intersection).
+  std::vector<std::optional<std::vector<bool>>> in(nb);
+  in[0] = std::vector<bool>(kSlots, false);
+  std::vector<bool> atExit(kSlots, true);
+  bool anyExit = false;
+  std::vector<size_t> work = {0};
+  while (!work.empty()) {
+    size_t j = work.back();
+    work.pop_back();
+    std::vector<bool> w = *in[j];
+    for (size_t k = blocks[j].first; k < blocks[j].second; ++k)
+      for (int r : must[k])
+        w[r] = true;
+    if (exits[j] || succs[j].empty()) {
+      anyExit = true;
+      for (int r = 0; r < kSlots; ++r)
+        atExit[r] = atExit[r] && w[r];
+    }
+    for (size_t x : succs[j]) {
+      if (!in[x]) {
+        in[x] = w;
+        work.push_back(x);
+        continue;
+      }
+      bool changed = false;
+      for (int r = 0; r < kSlots; ++r)
+        if ((*in[x])[r] && !w[r]) {
+          (*in[x])[r] = false;
+          changed = true;
+        }
+      if (changed)
+        work.push_back(x);
+    }
+  }
+  if (anyExit)
+    out.mustWrite = atExit;
+  return out;
+}
+
+/// The regions of the branches (and early exits) whose condition differs
+/// between the lanes (`data` false) or comes from loaded data (`data`
+/// true): until the branch's immediate post-dominator; after an exit,
+/// everything that follows. `because` gets each region's branch.
+std::vector<std::vector<bool>>
+Analysis::regionsOf(const std::vector<State> &at, bool data,
+                    std::vector<size_t> &because) const {
+  size_t nb = blocks.size();
+  std::vector<std::vector<bool>> out;
+  because.clear();
+  for (size_t j = 0; j < nb; ++j) {
+    auto [s, e] = blocks[j];
+    const Instr &in = code[e - 1];
+    StringRef b = baseOf(in.opcode);
+    bool exit = b == "EXIT" || b == "RET" || b == "BPT";
+    bool branch = b == "BRA" || b == "JMP" || b == "BRX" || b == "JMX";
+    if (!(exit || branch) || !reachedAt[e - 1])
+      continue;
+    if (data ? conditionOrigin(in, at[e - 1]) < 0
+             : !conditionVaries(in, at[e - 1]))
+      continue;
+    if (!exit && succs[j].size() < 2)
+      continue;
+    size_t stop = exit ? nb : ipdom(j);
+    std::vector<bool> region(nb, false);
+    std::vector<size_t> work(succs[j].begin(), succs[j].end());
+    while (!work.empty()) {
+      size_t x = work.back();
+      work.pop_back();
+      if (x == stop || x >= nb || region[x])
+        continue;
+      region[x] = true;
+      work.insert(work.end(), succs[x].begin(), succs[x].end());
+    }
+    out.push_back(std::move(region));
+    because.push_back(e - 1);
+  }
+  return out;
+}
+
+LaneFindings Analysis::run() {
   if (code.empty())
     return {};
   buildBlocks();
   postDominators();
   size_t nb = blocks.size();
   divergent.assign(nb, false);
-  std::vector<std::pair<size_t, std::vector<bool>>> regions;
+  dataRegion.assign(nb, -1);
+  std::vector<std::vector<bool>> regions;
+  std::vector<size_t> because, dataBecause;
   std::vector<State> at;
-  // The regions make what they write vary, which can make more branches
-  // vary: iterate to the fixed point (the regions only grow).
+  // The regions make what they write vary (or come from data), which can
+  // make more branches vary: iterate to the fixed point (the regions only
+  // grow).
   for (unsigned round = 0; round < 64; ++round) {
     at = dataflow();
-    regions.clear();
+    regions = regionsOf(at, /*data=*/false, because);
     std::vector<bool> next(nb, false);
-    for (size_t j = 0; j < nb; ++j) {
-      auto [s, e] = blocks[j];
-      const Instr &in = code[e - 1];
-      StringRef b = baseOf(in.opcode);
-      bool exit = b == "EXIT" || b == "RET" || b == "BPT";
-      bool branch = b == "BRA" || b == "JMP" || b == "BRX" || b == "JMX";
-      if (!(exit || branch) || !reachedAt[e - 1] ||
-          !conditionVaries(in, at[e - 1]))
-        continue;
-      if (!exit && succs[j].size() < 2)
-        continue;
-      // Until the branch's immediate post-dominator; after a lane exits
-      // early, everything that follows.
-      size_t stop = exit ? nb : ipdom(j);
-      std::vector<bool> region(nb, false);
-      std::vector<size_t> work(succs[j].begin(), succs[j].end());
-      while (!work.empty()) {
-        size_t x = work.back();
-        work.pop_back();
-        if (x == stop || x >= nb || region[x])
-          continue;
-        region[x] = true;
-        work.insert(work.end(), succs[x].begin(), succs[x].end());
-      }
+    for (const std::vector<bool> &region : regions)
       for (size_t x = 0; x < nb; ++x)
         next[x] = next[x] || region[x];
-      regions.push_back({e - 1, std::move(region)});
-    }
-    if (next == divergent)
+    std::vector<Origin> nextData(nb, -1);
+    std::vector<std::vector<bool>> dataRegions =
+        regionsOf(at, /*data=*/true, dataBecause);
+    for (size_t r = 0; r < dataRegions.size(); ++r)
+      for (size_t x = 0; x < nb; ++x)
+        if (dataRegions[r][x] && nextData[x] < 0)
+          nextData[x] = conditionOrigin(code[dataBecause[r]], at[dataBecause[r]]);
+    if (next == divergent && nextData == dataRegion)
       break;
     divergent = std::move(next);
+    dataRegion = std::move(nextData);
   }
-  std::vector<DivergentCollective> out;
+  LaneFindings out;
   std::set<size_t> seen;
-  for (auto &[because, region] : regions)
+  for (size_t r = 0; r < regions.size(); ++r)
     for (size_t j = 0; j < nb; ++j) {
-      if (!region[j])
+      if (!regions[r][j])
         continue;
       for (size_t k = blocks[j].first; k < blocks[j].second; ++k)
         if (isCollective(baseOf(code[k].opcode)) && seen.insert(k).second)
-          out.push_back({k, because});
+          out.collectives.push_back({k, because[r]});
     }
   // A collective guarded by a lane-varying predicate itself.
   for (size_t k = 0; k < code.size(); ++k) {
@@ -757,18 +884,40 @@ std::vector<DivergentCollective> Analysis::run() {
     int s = slotOf(p);
     if (s >= kPreds && at[k].lanes[s] != Uniform) {
       seen.insert(k);
-      out.push_back({k, k});
+      out.collectives.push_back({k, k});
     }
   }
-  llvm::sort(out, [](const DivergentCollective &a,
-                     const DivergentCollective &b) { return a.at < b.at; });
+  llvm::sort(out.collectives, [](const DivergentCollective &a,
+                                 const DivergentCollective &b) {
+    return a.at < b.at;
+  });
+  // Memory addresses computed from loaded data: every register inside an
+  // operand's brackets.
+  for (size_t k = 0; k < code.size(); ++k) {
+    if (!reachedAt[k] || code[k].predicate == "@!PT")
+      continue;
+    for (const std::string &o : splitOperands(code[k])) {
+      size_t open = o.find('[');
+      if (open == std::string::npos)
+        continue;
+      Origin from = operandOrigin(at[k], StringRef(o).drop_front(open),
+                                  guardOf(code[k]));
+      if (from >= 0) {
+        out.dataAddresses.push_back({k, size_t(from)});
+        break;
+      }
+    }
+  }
   return out;
 }
 
 } // namespace
 
-std::vector<DivergentCollective>
-rake::verifier::findDivergentCollectives(const std::vector<Instr> &code,
-                                          int64_t start) {
-  return Analysis(code, start).run();
+LaneFindings rake::verifier::analyzeLanes(
+    const std::vector<Instr> &code, int64_t start,
+    const std::map<std::string, const Function *> &callees) {
+  std::map<std::string, CalleeSummary> summaries;
+  for (const auto &[name, f] : callees)
+    summaries[name] = Analysis(f->code, f->start).summarize();
+  return Analysis(code, start, &summaries).run();
 }

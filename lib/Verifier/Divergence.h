@@ -11,6 +11,8 @@
 #include "Disassembly.h"
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace rake::verifier {
@@ -38,8 +40,34 @@ struct DivergentCollective {
 /// from a lane-varying address, or written under lane-divergent control
 /// varies. A branch on a varying predicate diverges until its immediate
 /// post-dominator. Conservative: what it cannot tell uniform is varying.
-std::vector<DivergentCollective>
-findDivergentCollectives(const std::vector<Instr> &code, int64_t start);
+///
+/// The same dataflow follows where values come from: what a load (LDG,
+/// LDS, LD, LDL, LDSM, atomics, texture and surface reads), an mma, or code
+/// in the region of a branch on such a value writes is data, and so is
+/// everything computed from it (through registers, predicates, guards and
+/// uniform registers). An address computed from data is a gather or a
+/// scatter: GpuIR indexes memory by affine functions of control values
+/// only, so compiled code has none.
+struct DataAddress {
+  /// The memory instruction's index in the function's code.
+  size_t at;
+  /// The instruction whose loaded (or data-dependent) value the address
+  /// is computed from.
+  size_t origin;
+};
+
+struct LaneFindings {
+  std::vector<DivergentCollective> collectives;
+  std::vector<DataAddress> dataAddresses;
+};
+
+/// `callees`: the code of the functions the code calls, by name. A call
+/// passes the data origins of the registers the callee reads before writing
+/// them to the registers it writes; one it may not write keeps its origin
+/// too. A call to a function not given makes every register data.
+LaneFindings
+analyzeLanes(const std::vector<Instr> &code, int64_t start,
+             const std::map<std::string, const Function *> &callees);
 
 } // namespace rake::verifier
 

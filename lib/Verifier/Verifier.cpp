@@ -13,6 +13,8 @@
 //   fp-rounding, loop
 //   divergent-control                     warp collectives that not every
 //                                         lane of a warp reaches
+//   address-pattern                       addresses computed from loaded
+//                                         data (gathers, scatters)
 //   fused-region                          the instructions the line table
 //                                         puts in a fused region
 //
@@ -29,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 using namespace rake;
@@ -84,7 +87,8 @@ private:
   static constexpr unsigned kShown = 4;
   std::map<std::pair<std::string, std::string>, unsigned> counts;
   void checkHeader();
-  void checkDivergence(const cubin::Kernel &k, const Function &f);
+  void checkDivergence(const cubin::Kernel &k, const Function &f,
+                       const std::map<std::string, const Function *> &callees);
   void checkFusedRegions(const cubin::Kernel &k,
                          const std::vector<const Function *> &fns,
                          const std::set<std::string> &trustedNames,
@@ -106,8 +110,7 @@ private:
                           KernelReport &rep);
   void checkReciprocal(const cubin::Kernel &k, const Function &f, size_t i,
                        const std::set<std::string> &trustedNames);
-  void checkFlushToZero(const cubin::Kernel &k, const Function &f, size_t i,
-                        const std::set<std::string> &trustedNames);
+  void checkFlushToZero(const cubin::Kernel &k, const Function &f, size_t i);
 
   const cubin::Cubin &c;
   const Options &o;
@@ -240,6 +243,60 @@ static int64_t branchTarget(const Instr &in) {
   return t;
 }
 
+/// The instructions whose write of `reg` (their first operand) reaches
+/// instruction i along the function's control flow (the model of
+/// `reachable`: unconditional BRA, EXIT and RET end a path), or nothing when
+/// some path reaches the function's entry, a call or a branch out of the
+/// function without writing it. Code order alone is not enough: ptxas may
+/// lay out another branch's writes (a slow path's arguments) between the
+/// write and the use.
+static std::optional<std::vector<size_t>>
+reachingWrites(const Function &f, size_t i, const std::string &reg) {
+  size_t n = f.code.size();
+  std::vector<std::vector<size_t>> preds(n);
+  for (size_t k = 0; k < n; ++k) {
+    const Instr &in = f.code[k];
+    std::string b = in.base();
+    bool ends = in.unconditional() && (b == "EXIT" || b == "RET" || b == "BRA");
+    if (!ends && k + 1 < n)
+      preds[k + 1].push_back(k);
+    if (b == "BRA" || b == "BRX" || b == "JMP" || b == "JMX") {
+      int64_t t = branchTarget(in);
+      int64_t idx = (t - f.start) / 16;
+      if (b != "BRA" || t < f.start || idx >= int64_t(n) ||
+          (t - f.start) % 16)
+        return std::nullopt;
+      preds[size_t(idx)].push_back(k);
+    }
+  }
+  std::vector<size_t> writes;
+  std::vector<bool> seen(n, false);
+  std::vector<size_t> work = {i};
+  while (!work.empty()) {
+    size_t j = work.back();
+    work.pop_back();
+    if (preds[j].empty())
+      return std::nullopt; // the entry, or code nothing reaches
+    for (size_t k : preds[j]) {
+      if (seen[k])
+        continue;
+      seen[k] = true;
+      const Instr &in = f.code[k];
+      if (in.base() == "CALL")
+        return std::nullopt;
+      std::vector<std::string> ops = in.operandList();
+      if (!ops.empty() && regOf(ops[0]) == reg) {
+        writes.push_back(k);
+        // A predicated write may not happen: look further back too.
+        if (in.unconditional())
+          continue;
+      }
+      work.push_back(k);
+    }
+  }
+  return writes;
+}
+
 /// Which instructions of the function its first one reaches; a branch to
 /// no instruction of it is an evidence error.
 std::vector<bool> Checker::reachable(const cubin::Kernel &k,
@@ -309,7 +366,7 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
     if (b == "MUFU")
       checkReciprocal(k, f, i, trustedNames);
     if (in.has("FTZ") && (fpArith || b == "F2F" || b == "F2I"))
-      checkFlushToZero(k, f, i, trustedNames);
+      checkFlushToZero(k, f, i);
     if (fpArith && (in.has("RM") || in.has("RP") || in.has("RZ")))
       error(k.name, in.offset, in.text(), "fp-rounding",
             in.opcode + " rounds other than to nearest even; profile " +
@@ -438,32 +495,24 @@ void Checker::checkReciprocal(const cubin::Kernel &k, const Function &f,
 /// correctly rounded square root's and reciprocal's fast paths, whose
 /// inputs the exponent test in front of them keeps normal.
 void Checker::checkFlushToZero(const cubin::Kernel &k, const Function &f,
-                               size_t i,
-                               const std::set<std::string> &trustedNames) {
+                               size_t i) {
   const Instr &in = f.code[i];
-  size_t n = f.code.size();
   bool harmless = in.base() == "F2I" && in.has("TRUNC");
   std::vector<std::string> ops = in.operandList();
+  // An operand every reaching write of which is the MUFU.RSQ of the square
+  // root's fast path, or the negated residual of a correctly rounded
+  // reciprocal (r x - 1 for r = MUFU.RCP x: never subnormal on its fast
+  // path).
   for (size_t a = 1; a < ops.size() && !harmless; ++a) {
     std::string src = regOf(ops[a]);
     if (src.empty())
       continue;
-    for (size_t j = i; j-- > 0;) {
-      std::vector<std::string> dops = f.code[j].operandList();
-      // The return address set up for a call of a trusted slow path is on
-      // the other branch of the fast path's test.
-      if (f.code[j].base() == "MOV" && j + 1 < n &&
-          f.code[j + 1].base() == "CALL" &&
-          !f.code[j + 1].operandList().empty() &&
-          trustedNames.count(f.code[j + 1].operandList().back()))
-        continue;
-      if (!dops.empty() && regOf(dops[0]) == src) {
-        // Or the negated residual of a correctly rounded reciprocal
-        // (r x - 1 for r = MUFU.RCP x: never subnormal on its fast path).
-        harmless = f.code[j].opcode == "MUFU.RSQ" || residualOfReciprocal(f, j);
-        break;
-      }
-    }
+    std::optional<std::vector<size_t>> writes = reachingWrites(f, i, src);
+    harmless = writes && !writes->empty() &&
+               llvm::all_of(*writes, [&](size_t j) {
+                 return f.code[j].opcode == "MUFU.RSQ" ||
+                        residualOfReciprocal(f, j);
+               });
   }
   if (!harmless)
     error(k.name, in.offset, in.text(), "fp-ftz",
@@ -565,11 +614,14 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
           "EIATTR_EXIT_INSTR_OFFSETS: it is not the disassembly of this cubin");
     return;
   }
+  std::map<std::string, const Function *> byName;
+  for (const Function *f : fns)
+    byName[f->name] = f;
   for (const Function *f : fns) {
     checkFunction(k, *f, trustedNames.count(f->name) > 0, f->name == k.name,
                   trustedNames, rep);
     if (!trustedNames.count(f->name))
-      checkDivergence(k, *f);
+      checkDivergence(k, *f, byName);
   }
   if (o.ptx)
     if (const PtxEntry *e = o.ptx->findEntry(k.name))
@@ -577,9 +629,23 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
   checkFusedRegions(k, fns, trustedNames, rep);
 }
 
-/// Warp collectives that not every lane of a warp reaches (Divergence.h).
-void Checker::checkDivergence(const cubin::Kernel &k, const Function &f) {
-  for (const DivergentCollective &d : findDivergentCollectives(f.code, f.start)) {
+/// Warp collectives that not every lane of a warp reaches, and addresses
+/// computed from loaded data (Divergence.h).
+void Checker::checkDivergence(
+    const cubin::Kernel &k, const Function &f,
+    const std::map<std::string, const Function *> &callees) {
+  LaneFindings lanes = analyzeLanes(f.code, f.start, callees);
+  for (const DataAddress &d : lanes.dataAddresses) {
+    const Instr &in = f.code[d.at], &from = f.code[d.origin];
+    error(k.name, in.offset, in.text(), "address-pattern",
+          "an address computed from data (`" + from.text() + "` at " +
+              llvm::utohexstr(from.offset, /*LowerCase=*/true, 4).insert(0, "0x") +
+              "): a gather or scatter; profile " + p.name +
+              " requires each lane's address to follow from the parameters, "
+              "the thread's indices and loop counters, as GpuIR's affine "
+              "indices do");
+  }
+  for (const DivergentCollective &d : lanes.collectives) {
     const Instr &in = f.code[d.at], &why = f.code[d.because];
     error(k.name, in.offset, in.text(), "divergent-control",
           d.because == d.at
