@@ -232,7 +232,11 @@ std::pair<int, int> dataWidth(StringRef opcode) {
       ((base == "I2F" || base == "F2F") && parts.size() > 1 && parts[1] == "F64") ||
       base == "DMNMX")
     w.first = std::max(w.first, 2);
-  return {w.first, w.first};
+  // Other 64-bit integer forms (IMNMX.S64, SEL.64...) may write a pair.
+  int possible = w.first;
+  if (opcodeHas(opcode, "S64") || opcodeHas(opcode, "U64"))
+    possible = std::max(possible, 2);
+  return {w.first, possible};
 }
 
 std::optional<Roles> rolesOf(StringRef opcode,
@@ -318,6 +322,198 @@ bool loadsData(StringRef base) {
       "ATOMS", "SULD", "SUATOM", "TLD",  "TEX",   "TLD4",  "HMMA",
       "IMMA", "QMMA",  "OMMA",  "BMMA",  "HGMMA", "IGMMA", "QGMMA"};
   return s.contains(base);
+}
+
+} // namespace rake::verifier::sass
+
+namespace rake::verifier::sass {
+
+/// The register operands an operand reads, widened: a register named with
+/// .64 is a pair; every register of an instruction whose opcode is 64 or
+/// 128 bits wide (IADD.64, MOV.64, IMAD.WIDE's addend, DFMA, LDS.128's
+/// destination...) `width` registers; a uniform register inside brackets
+/// eight (the TMA and bulk copies' operand tuples, wgmma's descriptors);
+/// "PR", every predicate.
+void widenedSlots(StringRef base, StringRef o, int width,
+                  std::vector<int> &regs, std::vector<int> &uregs) {
+  llvm::SmallVector<int, 8> r, u;
+  pairSlotsIn(o, r, /*uniform=*/false);
+  pairSlotsIn(o, u, /*uniform=*/true);
+  // A uniform register in brackets: a TMA or bulk copy's operand tuple (up
+  // to eight: descriptor, barrier, coordinates), a wgmma descriptor pair
+  // (gdesc: four), a memory descriptor (desc: two).
+  int tuple = width;
+  if (o.contains('['))
+    tuple = base.starts_with("UTMA") || base.starts_with("UBLK") ? 8
+            : o.contains("gdesc[")                             ? 4
+            : o.contains("desc[")                              ? 2
+                                                               : width;
+  for (int s : r) {
+    regs.push_back(s);
+    if (s < kPreds)
+      for (int x = 1; x < width && s + x < kPreds; ++x)
+        regs.push_back(s + x);
+  }
+  for (int s : u) {
+    uregs.push_back(s);
+    if (s < kUniformPreds)
+      for (int x = 1; x < std::max(tuple, width) && s + x < kUniformPreds; ++x)
+        uregs.push_back(s + x);
+  }
+  StringRef t = o.trim();
+  t.consume_front("!");
+  if (t == "PR" || t.starts_with("PR."))
+    for (int p = 0; p < 8; ++p)
+      regs.push_back(kPreds + p);
+}
+
+static bool isPlainRegister(StringRef o, bool uniform) {
+  o = o.trim().split('.').first;
+  if (o.contains('[') || o == "RZ" || o == "URZ")
+    return false;
+  StringRef digits = o;
+  if (!digits.consume_front(uniform ? "UR" : "R"))
+    return false;
+  return !digits.empty() && llvm::all_of(digits, llvm::isDigit);
+}
+
+static bool isAnyPredicate(StringRef o) {
+  o = o.trim();
+  o.consume_front("!");
+  return isPredicate(o) || o == "UPT" ||
+         (o.size() == 3 && o.starts_with("UP") && llvm::isDigit(o[2]));
+}
+
+DataRoles dataRoles(const Instr &in) {
+  DataRoles r;
+  std::vector<std::string> ops = splitOperands(in);
+  StringRef opcode(in.opcode), base = baseOf(opcode);
+  bool noDest = noDestination().contains(base);
+  // The width of the register operands an instruction reads: a memory
+  // access's data (its addresses name their pairs, "[R2.64]"), every
+  // operand of 64-bit arithmetic and comparisons, a conversion's 64-bit
+  // source, IMAD.WIDE's addend (its last register operand).
+  bool wide = opcodeHas(opcode, "64") || opcodeHas(opcode, "S64") ||
+              opcodeHas(opcode, "U64");
+  bool memory = llvm::any_of(ops, [](const std::string &o) {
+    StringRef t = StringRef(o).trim();
+    return t.contains('[') && !t.starts_with("c[") && !t.starts_with("cx[");
+  });
+  // 64-bit integer arithmetic and comparisons read pairs (IADD.64, MOV.64,
+  // SEL.64, IMNMX.S64, ISETP.GE.U64, their uniform forms); funnel shifts
+  // (SHF.R.U64) name both halves themselves.
+  static const llvm::StringSet<> pairArithmetic = {
+      "IADD",  "IADD3",  "MOV",   "SEL",    "IMNMX", "ISETP",  "LOP3",
+      "UIADD3", "UMOV",  "USEL",  "UIMNMX", "UISETP", "ULOP3"};
+  int width = 1;
+  if (base == "DADD" || base == "DMUL" || base == "DFMA" || base == "DSETP" ||
+      base == "DMNMX")
+    width = 2;
+  else if (pairArithmetic.contains(base) && wide)
+    width = 2;
+  else if (memory)
+    width = opcodeHas(opcode, "128") ? 4 : opcodeHas(opcode, "64") ? 2 : 1;
+  // A conversion names its destination's type first (F2I.U64: to u64 from
+  // f32) except I2F (I2F.U64: from u64): its source is 64 bits when F2I
+  // converts from F64, I2F from S64 or U64, F2F from its second type F64.
+  llvm::SmallVector<StringRef> parts;
+  opcode.split(parts, '.');
+  if (base == "F2I" || base == "I2F" || base == "F2F" || base == "I2I")
+    width = (base == "F2I" && opcodeHas(opcode, "F64")) ||
+                    (base == "I2F" && (opcodeHas(opcode, "S64") ||
+                                       opcodeHas(opcode, "U64"))) ||
+                    (base == "F2F" && parts.size() > 2 && parts[2] == "F64")
+                ? 2
+                : 1;
+  // IMAD.WIDE's addend is its last operand (a, b, c after the destination
+  // and its carry).
+  int lastRegister = -1;
+  if (opcodeHas(opcode, "WIDE") && !ops.empty() &&
+      (isPlainRegister(ops.back(), false) || isPlainRegister(ops.back(), true)))
+    lastRegister = int(ops.size()) - 1;
+  size_t current = 0;
+  auto source = [&](StringRef o) {
+    int w = StringRef(o).contains('[') ? 1 : width;
+    if (int(current) == lastRegister)
+      w = 2;
+    widenedSlots(base, o, w, r.reads, r.ureads);
+  };
+  auto mayOut = [&](StringRef o) {
+    std::vector<int> regs, uregs;
+    widenedSlots(base, o, 1, regs, uregs);
+    r.may.insert(r.may.end(), regs.begin(), regs.end());
+    r.umay.insert(r.umay.end(), uregs.begin(), uregs.end());
+  };
+  // The comparisons write their first predicates (two, FCHK one) and read
+  // the rest; elsewhere a leading predicate may be written or read.
+  static const llvm::StringSet<> compares = {
+      "ISETP", "FSETP", "DSETP", "HSETP2", "PSETP", "PLOP3", "UISETP",
+      "UPSETP", "UPLOP3", "FCHK", "UFSETP"};
+  size_t outs = !compares.contains(base) ? 0 : base == "FCHK" ? 1 : 2;
+  size_t k = 0;
+  for (; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
+    std::vector<int> regs, uregs;
+    widenedSlots(base, ops[k], 1, regs, uregs);
+    if (k < outs) {
+      r.certain.insert(r.certain.end(), regs.begin(), regs.end());
+      r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
+    } else {
+      current = k;
+      source(ops[k]);
+      mayOut(ops[k]);
+    }
+  }
+  // The destination register, then the predicates right after it (carries,
+  // a vote's predicate) may be written and read.
+  if (!noDest && !outs && k < ops.size() &&
+      (isPlainRegister(ops[k], false) || isPlainRegister(ops[k], true))) {
+    bool uniform = isPlainRegister(ops[k], true);
+    auto [certain, possible] = dataWidth(opcode);
+    llvm::SmallVector<int, 2> first;
+    if (uniform)
+      uniformSlotsIn(ops[k], first);
+    else
+      slotsIn(ops[k], first);
+    int limit = uniform ? kUniformPreds : kPreds;
+    for (int x = 0; !first.empty() && x < std::max(certain, possible) &&
+                    first[0] + x < limit;
+         ++x)
+      (x < certain ? (uniform ? r.ucertain : r.certain)
+                   : (uniform ? r.umay : r.may))
+          .push_back(first[0] + x);
+    // Carries (IADD3 R8, P0, ...) and a vote's predicate (VOTE.ANY R5, P1,
+    // P0: P1) are written; other predicates there may be either.
+    static const llvm::StringSet<> carries = {"IADD3", "IADD",  "LEA",
+                                              "IMAD",  "UIADD3", "ULEA",
+                                              "UIMAD"};
+    size_t firstPredicate = k + 1;
+    for (++k; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
+      current = k;
+      if (carries.contains(base) ||
+          ((base == "VOTE" || base == "VOTEU") && k == firstPredicate)) {
+        std::vector<int> regs, uregs;
+        widenedSlots(base, ops[k], 1, regs, uregs);
+        r.certain.insert(r.certain.end(), regs.begin(), regs.end());
+        r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
+        continue;
+      }
+      source(ops[k]);
+      mayOut(ops[k]);
+    }
+  } else if (k < ops.size() && StringRef(ops[k]).trim() == "RZ") {
+    ++k;
+  }
+  for (; k < ops.size(); ++k) {
+    current = k;
+    source(ops[k]);
+    // A store's or branch's predicate operands (SYNCS.PHASECHK writes one).
+    if (noDest && StringRef(ops[k]).trim().starts_with("P"))
+      mayOut(StringRef(ops[k]).split('[').first);
+  }
+  if (base == "R2P")
+    for (int p = 0; p < 8; ++p)
+      r.may.push_back(kPreds + p);
+  return r;
 }
 
 } // namespace rake::verifier::sass

@@ -109,6 +109,29 @@ bool loadsData(StringRef base);
 /// and UR5).
 void pairSlotsIn(StringRef o, llvm::SmallVectorImpl<int> &out, bool uniform);
 
+/// What an instruction reads and writes, for the data origins: exact where
+/// it must be (a slot counted as certainly written loses its old origin),
+/// generous elsewhere (every register an operand may read, widened by the
+/// opcode's width; predicates in output positions whose role the shape
+/// does not settle both read and possibly written). SASS names outputs
+/// first: leading predicates (a comparison's results), the destination
+/// register (R or UR), the predicates right after it (carries), then the
+/// inputs.
+struct DataRoles {
+  std::vector<int> certain, may, reads;    ///< R and P slots
+  std::vector<int> ucertain, umay, ureads; ///< UR and UP slots
+};
+
+DataRoles dataRoles(const Instr &in);
+
+/// The register (R and P) and uniform (UR and UP) slots an operand of an
+/// instruction with opcode base `base` reads: a register named with .64 is
+/// a pair, every register `width` registers (the opcode's width), a
+/// uniform register in brackets a tuple (a TMA or bulk copy's eight,
+/// wgmma's gdesc four, a memory descriptor two); "PR" every predicate.
+void widenedSlots(StringRef base, StringRef o, int width,
+                  std::vector<int> &regs, std::vector<int> &uregs);
+
 } // namespace rake::verifier::sass
 
 #endif // RAKE_VERIFIER_SASSOPERANDS_H

@@ -1,0 +1,401 @@
+//===- DataOrigins.cpp - Where a SASS function's values come from ---------===//
+//
+// The "address-pattern" rule of the cubin verifier (Divergence.h): the data
+// origins of the lane dataflow (LaneAnalysis.h), and the addresses computed
+// from them. A value is data when a load, an atomic, a texture or surface
+// read or a matrix instruction made it, or when it is computed from data;
+// after a branch on data, what either side wrote is data too (it depends on
+// the side taken), while inside the branch's region nothing changes: a
+// masked store at an affine address is no gather.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LaneAnalysis.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace rake::verifier;
+using namespace rake::verifier::lanes;
+
+namespace rake::verifier::lanes {
+
+/// The origin of register `slot` as an instruction under `guard` (its
+/// text, or empty) reads it.
+static Origin readOrigin(const State &st, int slot, StringRef guard) {
+  if (!guard.empty())
+    if (auto it = st.guarded.find(slot);
+        it != st.guarded.end() && it->second.first == guard)
+      return it->second.second;
+  return st.origin[slot];
+}
+
+/// The first data origin among the slots an operand of an instruction reads
+/// (widened as widenedSlots says), under `guard`; or -1.
+static Origin operandOrigin(const State &st, StringRef base, StringRef o,
+                            int width, StringRef guard) {
+  std::vector<int> regs, uregs;
+  widenedSlots(base, o, width, regs, uregs);
+  for (int s : regs)
+    if (Origin x = readOrigin(st, s, guard); x >= 0)
+      return x;
+  for (int s : uregs)
+    if (st.uorigin[s] >= 0)
+      return st.uorigin[s];
+  return -1;
+}
+
+/// The guard of an instruction as the data origins key it: empty when it
+/// always runs.
+static StringRef guardOf(const Instr &in) {
+  return in.predicate.empty() || in.predicate == "@PT" ? StringRef()
+                                                        : StringRef(in.predicate);
+}
+
+static Origin guardOrigin(const State &st, const Instr &in) {
+  StringRef guard = guardOf(in);
+  return guard.empty() ? -1 : operandOrigin(st, "", guard.drop_front(), 1, "");
+}
+
+/// Forgets the values known under a guard on predicate `name` (P3, UP1):
+/// the predicate was written.
+static void dropGuardsOn(State &st, const std::string &name) {
+  for (auto it = st.guarded.begin(); it != st.guarded.end();) {
+    StringRef g(it->second.first);
+    g.consume_front("@");
+    g.consume_front("!");
+    it = g == name ? st.guarded.erase(it) : std::next(it);
+  }
+}
+
+/// A spill slot: the stack pointer (R1) plus a constant, "[R1+0x8]"; or
+/// empty for any other local address.
+static std::string spillSlot(const Instr &in) {
+  for (const std::string &o : splitOperands(in)) {
+    StringRef t(o);
+    size_t open = t.find('[');
+    if (open == StringRef::npos)
+      continue;
+    t = t.drop_front(open);
+    if (t == "[R1]" || (t.starts_with("[R1+0x") && t.ends_with("]") &&
+                        llvm::all_of(t.drop_front(6).drop_back(),
+                                     llvm::isHexDigit)))
+      return t.str();
+    return "";
+  }
+  return "";
+}
+
+/// A constant bank read at an index in a register (LDC R5, c[0x3][R8]): a
+/// table lookup, data like a load.
+static bool indexedConstant(const Instr &in) {
+  for (const std::string &o : splitOperands(in)) {
+    StringRef t = StringRef(o).trim().ltrim("-|~!");
+    size_t bank = t.starts_with("c[") ? 0 : t.starts_with("cx[") ? 1
+                                                                 : StringRef::npos;
+    if (bank == StringRef::npos)
+      continue;
+    std::vector<int> regs, uregs;
+    widenedSlots("", t.drop_front(bank), 1, regs, uregs);
+    if (!regs.empty() || !uregs.empty())
+      return true;
+  }
+  return false;
+}
+
+/// The summary of the function a CALL calls, if it was given.
+const CalleeSummary *Analysis::calleeOf(const Instr &call) const {
+  std::vector<std::string> ops = operandsOf(call);
+  if (!callees || ops.empty())
+    return nullptr;
+  auto it = callees->find(StringRef(ops.back()).trim().str());
+  return it == callees->end() ? nullptr : &it->second;
+}
+
+void Analysis::transferCall(const Instr &in, size_t k, State &st) const {
+  const CalleeSummary *callee = calleeOf(in);
+  StringRef guard = guardOf(in);
+  Origin from = guardOrigin(st, in);
+  // What the callee reads flows to what it writes.
+  for (int r = 0; r < kSlots && from < 0; ++r)
+    if (!callee || callee->liveIn[r])
+      from = readOrigin(st, r, guard);
+  if (!callee && from < 0)
+    from = Origin(k);
+  for (int r = 0; r < kSlots; ++r) {
+    if (callee && !callee->mayWrite[r])
+      continue;
+    bool must = callee && callee->mustWrite[r] && guard.empty();
+    st.origin[r] = must ? from : (st.origin[r] >= 0 ? st.origin[r] : from);
+  }
+  for (int u = 0; u < kUniformSlots; ++u)
+    if (!callee || callee->uniformWrite[u])
+      st.uorigin[u] = st.uorigin[u] >= 0 ? st.uorigin[u] : from;
+  st.guarded.clear();
+  st.local.clear();
+}
+
+/// The data origins of what instruction k writes: data when it loads
+/// (loadsData, an indexed constant), else the first origin among what it
+/// reads. A certain write replaces the old origin; a possible one (or one
+/// under a guard, for readers not under the same guard) adds to it, and a
+/// guard on data makes the result data for such readers. A reload from a
+/// spill slot has the origin of what was stored there.
+void Analysis::transferData(const Instr &in, size_t k, State &st) const {
+  if (in.predicate == "@!PT")
+    return;
+  StringRef base = baseOf(in.opcode);
+  if (base == "CALL")
+    return transferCall(in, k, st);
+  StringRef guard = guardOf(in);
+  DataRoles roles = dataRoles(in);
+  Origin value = loadsData(base) || indexedConstant(in) ? Origin(k) : -1;
+  std::string slot =
+      base == "LDL" || base == "STL" ? spillSlot(in) : std::string();
+  if (base == "LDL" && !slot.empty())
+    if (auto it = st.local.find(slot); it != st.local.end())
+      value = it->second;
+  for (int s : roles.reads)
+    if (value < 0 && !(base == "LDL" && !slot.empty()))
+      value = readOrigin(st, s, guard);
+  for (int s : roles.ureads)
+    if (value < 0 && !(base == "LDL" && !slot.empty()))
+      value = st.uorigin[s];
+  Origin onGuard = guardOrigin(st, in);
+  Origin merged = value >= 0 ? value : onGuard;
+  if (base == "STL") {
+    if (slot.empty())
+      st.local.clear();
+    else if (guard.empty())
+      st.local[slot] = value;
+    else if (auto it = st.local.find(slot); it != st.local.end())
+      it->second = it->second >= 0 ? it->second : merged;
+  }
+  for (int s : roles.certain) {
+    if (guard.empty()) {
+      st.origin[s] = value;
+      st.guarded.erase(s);
+    } else {
+      st.origin[s] = st.origin[s] >= 0 ? st.origin[s] : merged;
+      st.guarded[s] = {guard.str(), value};
+    }
+  }
+  for (int s : roles.may) {
+    st.origin[s] = st.origin[s] >= 0 ? st.origin[s] : merged;
+    st.guarded.erase(s);
+  }
+  for (int u : roles.ucertain)
+    st.uorigin[u] = guard.empty() ? value
+                                  : (st.uorigin[u] >= 0 ? st.uorigin[u] : merged);
+  for (int u : roles.umay)
+    st.uorigin[u] = st.uorigin[u] >= 0 ? st.uorigin[u] : merged;
+  for (int s : llvm::concat<int>(roles.certain, roles.may))
+    if (s >= kPreds)
+      dropGuardsOn(st, "P" + std::to_string(s - kPreds));
+  for (int u : llvm::concat<int>(roles.ucertain, roles.umay))
+    if (u >= kUniformPreds)
+      dropGuardsOn(st, "UP" + std::to_string(u - kUniformPreds));
+}
+
+/// The data origin of a branch's condition (its guard, a computed target),
+/// or -1.
+Origin Analysis::conditionOrigin(const Instr &in, const State &st) const {
+  Origin from = guardOrigin(st, in);
+  std::vector<std::string> ops = operandsOf(in);
+  StringRef b = baseOf(in.opcode);
+  for (size_t i = 0; i < ops.size() && from < 0; ++i)
+    if (b == "BRX" || b == "JMX" || i + 1 < ops.size())
+      from = operandOrigin(st, b, ops[i], 1, guardOf(in));
+  return from;
+}
+
+/// For each branch on data (not an exit), the slots its region writes,
+/// tainted at the region's end (the branch's immediate post-dominator).
+void Analysis::computeJoinTaint(const std::vector<State> &at) {
+  size_t nb = blocks.size();
+  std::vector<std::vector<JoinTaint>> next(nb);
+  for (size_t j = 0; j < nb; ++j) {
+    auto [s, e] = blocks[j];
+    const Instr &in = code[e - 1];
+    StringRef b = baseOf(in.opcode);
+    bool branch = b == "BRA" || b == "JMP" || b == "BRX" || b == "JMX";
+    if (!branch || !reachedAt[e - 1] || succs[j].size() < 2)
+      continue;
+    Origin origin = conditionOrigin(in, at[e - 1]);
+    size_t stop = ipdom(j);
+    if (origin < 0 || stop >= nb)
+      continue;
+    std::set<int> slots, uslots;
+    std::vector<bool> seen(nb, false);
+    std::vector<size_t> work(succs[j].begin(), succs[j].end());
+    while (!work.empty()) {
+      size_t x = work.back();
+      work.pop_back();
+      if (x == stop || x >= nb || seen[x])
+        continue;
+      seen[x] = true;
+      work.insert(work.end(), succs[x].begin(), succs[x].end());
+      for (size_t k = blocks[x].first; k < blocks[x].second; ++k) {
+        if (baseOf(code[k].opcode) == "CALL") {
+          const CalleeSummary *callee = calleeOf(code[k]);
+          for (int r = 0; r < kSlots; ++r)
+            if (!callee || callee->mayWrite[r])
+              slots.insert(r);
+          for (int u = 0; u < kUniformSlots; ++u)
+            if (!callee || callee->uniformWrite[u])
+              uslots.insert(u);
+          continue;
+        }
+        DataRoles r = dataRoles(code[k]);
+        slots.insert(r.certain.begin(), r.certain.end());
+        slots.insert(r.may.begin(), r.may.end());
+        uslots.insert(r.ucertain.begin(), r.ucertain.end());
+        uslots.insert(r.umay.begin(), r.umay.end());
+      }
+    }
+    next[stop].push_back({origin, std::vector<int>(slots.begin(), slots.end()),
+                          std::vector<int>(uslots.begin(), uslots.end())});
+  }
+  joinTaint = std::move(next);
+}
+
+void Analysis::joinRegions(size_t block, State &st) const {
+  for (const JoinTaint &t : joinTaint[block]) {
+    for (int s : t.slots) {
+      if (st.origin[s] < 0)
+        st.origin[s] = t.origin;
+      st.guarded.erase(s);
+    }
+    for (int u : t.uslots)
+      if (st.uorigin[u] < 0)
+        st.uorigin[u] = t.origin;
+  }
+}
+
+/// Memory addresses computed from data: every register inside an
+/// operand's brackets, and a texture or surface access's coordinates.
+std::vector<DataAddress>
+Analysis::dataAddresses(const std::vector<State> &at) const {
+  static const llvm::StringSet<> coordinates = {
+      "TEX", "TLD", "TLD4", "TXD", "TMML", "SULD", "SUST", "SUATOM", "SURED"};
+  std::vector<DataAddress> out;
+  for (size_t k = 0; k < code.size(); ++k) {
+    if (!reachedAt[k] || code[k].predicate == "@!PT")
+      continue;
+    StringRef base = baseOf(code[k].opcode);
+    for (const std::string &o : splitOperands(code[k])) {
+      size_t open = o.find('[');
+      if (open == std::string::npos && !coordinates.contains(base))
+        continue;
+      StringRef address = open == std::string::npos
+                              ? StringRef(o)
+                              : StringRef(o).drop_front(open);
+      Origin from = operandOrigin(at[k], base, address, 1, guardOf(code[k]));
+      if (from >= 0) {
+        out.push_back({k, size_t(from)});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+CalleeSummary Analysis::summarize() {
+  CalleeSummary out{std::vector<bool>(kSlots, false),
+                    std::vector<bool>(kSlots, false),
+                    std::vector<bool>(kSlots, false),
+                    std::vector<bool>(kUniformSlots, false)};
+  if (code.empty())
+    return out;
+  buildBlocks();
+  size_t nb = blocks.size();
+  std::vector<DataRoles> roles(code.size());
+  std::vector<bool> call(code.size(), false);
+  for (size_t k = 0; k < code.size(); ++k) {
+    call[k] = baseOf(code[k].opcode) == "CALL";
+    roles[k] = dataRoles(code[k]);
+    // Guarded writes may not happen.
+    if (!guardOf(code[k]).empty()) {
+      roles[k].may.insert(roles[k].may.end(), roles[k].certain.begin(),
+                          roles[k].certain.end());
+      roles[k].certain.clear();
+      std::vector<int> g, ug;
+      widenedSlots("", guardOf(code[k]).drop_front(), 1, g, ug);
+      roles[k].reads.insert(roles[k].reads.end(), g.begin(), g.end());
+    }
+    for (int r : llvm::concat<int>(roles[k].certain, roles[k].may))
+      out.mayWrite[r] = true;
+    for (int u : llvm::concat<int>(roles[k].ucertain, roles[k].umay))
+      out.uniformWrite[u] = true;
+    if (call[k]) { // a nested call: anything
+      std::fill(out.mayWrite.begin(), out.mayWrite.end(), true);
+      std::fill(out.uniformWrite.begin(), out.uniformWrite.end(), true);
+    }
+  }
+  // Live on entry: a backward dataflow (a nested call reads everything).
+  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(kSlots, false));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t j = nb; j-- > 0;) {
+      std::vector<bool> live(kSlots, false);
+      for (size_t x : succs[j])
+        for (int r = 0; r < kSlots; ++r)
+          live[r] = live[r] || liveIn[x][r];
+      for (size_t k = blocks[j].second; k-- > blocks[j].first;) {
+        if (call[k])
+          std::fill(live.begin(), live.end(), true);
+        for (int r : roles[k].certain)
+          live[r] = false;
+        for (int r : roles[k].reads)
+          live[r] = true;
+      }
+      if (live != liveIn[j]) {
+        liveIn[j] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  out.liveIn = liveIn[0];
+  // Written on every path to a return: a forward dataflow (intersection).
+  std::vector<std::optional<std::vector<bool>>> in(nb);
+  in[0] = std::vector<bool>(kSlots, false);
+  std::vector<bool> atExit(kSlots, true);
+  bool anyExit = false;
+  std::vector<size_t> work = {0};
+  while (!work.empty()) {
+    size_t j = work.back();
+    work.pop_back();
+    std::vector<bool> w = *in[j];
+    for (size_t k = blocks[j].first; k < blocks[j].second; ++k)
+      for (int r : roles[k].certain)
+        w[r] = true;
+    if (exits[j] || succs[j].empty()) {
+      anyExit = true;
+      for (int r = 0; r < kSlots; ++r)
+        atExit[r] = atExit[r] && w[r];
+    }
+    for (size_t x : succs[j]) {
+      if (!in[x]) {
+        in[x] = w;
+        work.push_back(x);
+        continue;
+      }
+      bool changed = false;
+      for (int r = 0; r < kSlots; ++r)
+        if ((*in[x])[r] && !w[r]) {
+          (*in[x])[r] = false;
+          changed = true;
+        }
+      if (changed)
+        work.push_back(x);
+    }
+  }
+  if (anyExit)
+    out.mustWrite = atExit;
+  return out;
+}
+
+} // namespace rake::verifier::lanes
