@@ -82,6 +82,19 @@
 // CLUSTER: barrier.cluster.arrive;
 // CLUSTER: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd{{[0-9]+}}]
 // CLUSTER-NEXT: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd{{[0-9]+}}]
+// With the epilogue through shared memory (c2s), the K loop releases a stage
+// with no proxy fence before it: the staging buffer, written through the
+// generic proxy, shares no byte with the ring in a CTA's layout (code
+// generation once measured a cluster-distributed buffer by its whole type,
+// so the B ring seemed to overlap it, and fenced before every release).
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x256_g8c2s_bf16.mlir -o %t/c2s.ptx
+// RUN: FileCheck %s --check-prefix=C2S < %t/c2s.ptx
+// C2S: wgmma.commit_group.sync.aligned;
+// C2S-NEXT: wgmma.wait_group.sync.aligned 1;
+// C2S-NOT: fence.proxy.async
+// C2S: mbarrier.arrive.release.cluster.shared::cluster.b64
+// C2S: wgmma.wait_group.sync.aligned 0;
+// C2S: fence.proxy.async.shared::cta;
 // Its sequential meaning against the reference (two clusters of tiles down M).
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g4c2_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256 --output-dir=%t/c2
 // RUN: rake-example-ref gemm_nt_bf16 %t/c2/A.bin %t/c2/Bt.bin %t/c2/C.bin 1024 256 128 | FileCheck %s --check-prefix=REFC2
