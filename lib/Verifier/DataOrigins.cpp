@@ -228,16 +228,13 @@ void Analysis::computeJoinTaint(const std::vector<State> &at) {
     size_t stop = ipdom(j);
     if (origin < 0 || stop >= nb)
       continue;
+    // An exit on data leaves no region: the lanes that go on compute their
+    // own addresses as before.
     std::set<int> slots, uslots;
-    std::vector<bool> seen(nb, false);
-    std::vector<size_t> work(succs[j].begin(), succs[j].end());
-    while (!work.empty()) {
-      size_t x = work.back();
-      work.pop_back();
-      if (x == stop || x >= nb || seen[x])
+    std::vector<bool> region = regionBlocks(j, stop);
+    for (size_t x = 0; x < nb; ++x) {
+      if (!region[x])
         continue;
-      seen[x] = true;
-      work.insert(work.end(), succs[x].begin(), succs[x].end());
       for (size_t k = blocks[x].first; k < blocks[x].second; ++k) {
         if (baseOf(code[k].opcode) == "CALL") {
           const CalleeSummary *callee = calleeOf(code[k]);

@@ -390,12 +390,28 @@ bool Analysis::conditionVaries(const Instr &in, const State &st) const {
   return false;
 }
 
+/// The blocks a branch in block `j` may run before block `stop` (its
+/// immediate post-dominator, or past the last block after an exit).
+std::vector<bool> Analysis::regionBlocks(size_t j, size_t stop) const {
+  size_t nb = blocks.size();
+  std::vector<bool> region(nb, false);
+  std::vector<size_t> work(succs[j].begin(), succs[j].end());
+  while (!work.empty()) {
+    size_t x = work.back();
+    work.pop_back();
+    if (x == stop || x >= nb || region[x])
+      continue;
+    region[x] = true;
+    work.insert(work.end(), succs[x].begin(), succs[x].end());
+  }
+  return region;
+}
+
 /// The regions of the branches (and early exits) whose condition differs
-/// between the lanes (`data` false) or comes from loaded data (`data`
-/// true): until the branch's immediate post-dominator; after an exit,
-/// everything that follows. `because` gets each region's branch.
+/// between the lanes: until the branch's immediate post-dominator; after an
+/// exit, everything that follows. `because` gets each region's branch.
 std::vector<std::vector<bool>>
-Analysis::regionsOf(const std::vector<State> &at, bool data,
+Analysis::regionsOf(const std::vector<State> &at,
                     std::vector<size_t> &because) const {
   size_t nb = blocks.size();
   std::vector<std::vector<bool>> out;
@@ -408,25 +424,11 @@ Analysis::regionsOf(const std::vector<State> &at, bool data,
     bool branch = b == "BRA" || b == "JMP" || b == "BRX" || b == "JMX";
     if (!(exit || branch) || !reachedAt[e - 1])
       continue;
-    // After an exit on data, the lanes that go on compute their own
-    // addresses as before: no region.
-    if (data ? exit || conditionOrigin(in, at[e - 1]) < 0
-             : !conditionVaries(in, at[e - 1]))
+    if (!conditionVaries(in, at[e - 1]))
       continue;
     if (!exit && succs[j].size() < 2)
       continue;
-    size_t stop = exit ? nb : ipdom(j);
-    std::vector<bool> region(nb, false);
-    std::vector<size_t> work(succs[j].begin(), succs[j].end());
-    while (!work.empty()) {
-      size_t x = work.back();
-      work.pop_back();
-      if (x == stop || x >= nb || region[x])
-        continue;
-      region[x] = true;
-      work.insert(work.end(), succs[x].begin(), succs[x].end());
-    }
-    out.push_back(std::move(region));
+    out.push_back(regionBlocks(j, exit ? nb : ipdom(j)));
     because.push_back(e - 1);
   }
   return out;
@@ -448,7 +450,7 @@ LaneFindings Analysis::run() {
   // the origins only grow, so it is reached).
   for (;;) {
     at = dataflow();
-    regions = regionsOf(at, /*data=*/false, because);
+    regions = regionsOf(at, because);
     std::vector<bool> next(nb, false);
     for (const std::vector<bool> &region : regions)
       for (size_t x = 0; x < nb; ++x)

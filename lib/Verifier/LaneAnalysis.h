@@ -163,8 +163,8 @@ private:
   std::vector<DataAddress> dataAddresses(const std::vector<State> &at) const;
   Origin conditionOrigin(const Instr &in, const State &st) const;
   std::vector<std::vector<bool>> regionsOf(const std::vector<State> &at,
-                                           bool data,
                                            std::vector<size_t> &because) const;
+  std::vector<bool> regionBlocks(size_t j, size_t stop) const;
   Lanes refine(StringRef opcode, const std::vector<std::string> &ops,
                const State &st, Lanes res, std::optional<Tag> &tag) const;
   bool remainder(const std::vector<std::string> &ops, State &st) const;
