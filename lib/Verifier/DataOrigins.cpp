@@ -152,7 +152,12 @@ void Analysis::transferData(const Instr &in, size_t k, State &st) const {
     return transferCall(in, k, st);
   StringRef guard = guardOf(in);
   DataRoles roles = dataRoles(in);
-  Origin value = loadsData(base) || indexedConstant(in) ? Origin(k) : -1;
+  // A load, an indexed constant, or an mbarrier's state (SYNCS.ARRIVE
+  // into a register).
+  bool syncsState = base == "SYNCS" && !roles.certain.empty() &&
+                    roles.certain.front() < kPreds;
+  Origin value =
+      loadsData(base) || indexedConstant(in) || syncsState ? Origin(k) : -1;
   std::string slot =
       base == "LDL" || base == "STL" ? spillSlot(in) : std::string();
   if (base == "LDL" && !slot.empty())

@@ -224,8 +224,16 @@ std::pair<int, int> dataWidth(StringRef opcode) {
   static const llvm::StringSet<> matrix = {"HMMA", "IMMA",  "QMMA",  "OMMA",
                                            "BMMA", "HGMMA", "IGMMA", "QGMMA",
                                            "LDSM"};
-  if (matrix.contains(base))
+  if (matrix.contains(base)) {
+    // mma.sync's fragment: two registers of f16 accumulators, four of f32
+    // or s32 (HMMA.16816.F16, HMMA.16816.F32.BF16).
+    llvm::SmallVector<StringRef> parts;
+    opcode.split(parts, '.');
+    if ((base == "HMMA" || base == "IMMA" || base == "QMMA" || base == "OMMA") &&
+        parts.size() > 2)
+      return parts[2] == "F16" ? std::pair(2, 2) : std::pair(4, 4);
     return w;
+  }
   llvm::SmallVector<StringRef> parts;
   opcode.split(parts, '.');
   if ((base == "F2I" && (opcodeHas(opcode, "U64") || opcodeHas(opcode, "S64"))) ||
@@ -465,7 +473,35 @@ DataRoles dataRoles(const Instr &in) {
   }
   // The destination register, then the predicates right after it (carries,
   // a vote's predicate) may be written and read.
+  // SYNCS.ARRIVE R8, [UR4]: the mbarrier's state, read from shared memory.
+  if (base == "SYNCS" && k < ops.size() && isPlainRegister(ops[k], false)) {
+    llvm::SmallVector<int, 2> first;
+    slotsIn(ops[k], first);
+    r.certain.push_back(first[0]);
+    if (opcodeHas(opcode, "TRANS64") && first[0] + 1 < kPreds)
+      r.certain.push_back(first[0] + 1);
+    ++k;
+  }
+  StringRef destination = k < ops.size() ? StringRef(ops[k]).trim() : "";
   if (!noDest && !outs && k < ops.size() &&
+      (destination == "RZ" || destination == "URZ")) {
+    // No destination register, but the carries after it are written.
+    static const llvm::StringSet<> carryOnly = {"IADD3", "IADD", "LEA",
+                                                "IMAD", "UIADD3", "ULEA",
+                                                "UIMAD"};
+    for (++k; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
+      current = k;
+      std::vector<int> regs, uregs;
+      widenedSlots(base, ops[k], 1, regs, uregs);
+      if (carryOnly.contains(base)) {
+        r.certain.insert(r.certain.end(), regs.begin(), regs.end());
+        r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
+      } else {
+        source(ops[k]);
+        mayOut(ops[k]);
+      }
+    }
+  } else if (!noDest && !outs && k < ops.size() &&
       (isPlainRegister(ops[k], false) || isPlainRegister(ops[k], true))) {
     bool uniform = isPlainRegister(ops[k], true);
     auto [certain, possible] = dataWidth(opcode);
@@ -500,8 +536,6 @@ DataRoles dataRoles(const Instr &in) {
       source(ops[k]);
       mayOut(ops[k]);
     }
-  } else if (k < ops.size() && StringRef(ops[k]).trim() == "RZ") {
-    ++k;
   }
   for (; k < ops.size(); ++k) {
     current = k;

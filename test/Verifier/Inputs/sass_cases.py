@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Synthetic SASS for the data-origin dataflow of the address-pattern rule
+(lib/Verifier/DataOrigins.cpp): each case is a short instruction sequence
+put in place of ok_add's code in a copy of ok_add's recorded disassembly
+(same instruction count and EXIT offsets), given to rake-verify with
+--disasm. These are not evidence about any cubin: they exercise the
+analysis on the SASS shapes an adversarial review found it mishandling
+(2026-12-07), each a gather or scatter it must find, or a pattern of
+compiler-generated code it must accept.
+
+  sass_cases.py RAKE_VERIFY DISASM_JSON CUBIN OUTDIR
+
+prints "NAME: flagged" or "NAME: clean" for each case."""
+import json
+import subprocess
+import sys
+
+verify, recorded, cubin, outdir = sys.argv[1:5]
+BASE = json.load(open(recorded))
+
+# The thread's index in R0, A's address in R2:R3, C's base in R6:R7.
+PRE = """LDC R1,c[0x0][0x28]
+S2R R0,SR_TID.X
+LDC.64 R2,c[0x0][0x210]
+ULDC.64 UR4,c[0x0][0x208]
+LDC.64 R6,c[0x0][0x218]
+IMAD.WIDE.U32 R2,R0,0x4,R2
+ISETP.GE.U32.AND P0,PT,R0,0x1000,PT
+@P0 EXIT"""
+LD = "LDG.E R5,desc[UR4][R2.64]"
+STORE = "STG.E desc[UR4][R6.64],R9"
+
+CASES = {
+    # Gathers and scatters the rule must find.
+    "direct": [LD, "IMAD.WIDE.U32 R6,R5,0x4,R6", "STG.E desc[UR4][R6.64],R0"],
+    "atomic_result": ["MOV R8,0x1", "ATOMG.E.ADD.STRONG.GPU PT,R5,desc[UR4][R2.64],R8",
+                      "IMAD.WIDE.U32 R6,R5,0x4,R6", "STG.E desc[UR4][R6.64],R0"],
+    "r2ur_predicate_form": [LD, "R2UR P1,UR8,R5", "LDS R9[UR8]", STORE],
+    "tma_coordinate": [LD, "R2UR UR18,R5", "R2UR UR16,R0", "R2UR UR17,R0",
+                       "ULDC.64 UR8,c[0x0][0x220]", "UTMALDG.2D [UR16][UR8]"],
+    "plop3_input": [LD, "ISETP.NE.AND P1,PT,R5,RZ,PT", "PLOP3.LUT P2,PT,P1,PT,PT,0x80,0x0",
+                    "SEL R8,R0,RZ,P1", "LDS R9[R8]", STORE],
+    "p2r_r2p": [LD, "ISETP.NE.AND P1,PT,R5,RZ,PT", "P2R R8,PR,RZ,0x2",
+                "ISETP.NE.AND P1,PT,R0,RZ,PT", "R2P PR,R8,0x2", "SEL R8,R0,RZ,P1",
+                "LDS R9[R8]", STORE],
+    "imad_wide_addend": [LD, "IADD3 R7,R7,R5,RZ", "IMAD.WIDE.U32 R6,R0,0x4,R6",
+                         "STG.E desc[UR4][R6.64],R0"],
+    "iadd64_high_half": [LD, "MOV R9,R5", "MOV R8,RZ", "IADD.64 R6,R6,R8",
+                         "STG.E desc[UR4][R6.64],R0"],
+    "uniform_carry": [LD, "R2UR UR8,R5", "UIADD3 URZ,UP0,UR8,0x10,URZ",
+                      "USEL UR9,URZ,0x40,UP0", "LDS R9[UR9]", STORE],
+    "uniform_second_predicate": [LD, "R2UR UR8,R5", "UISETP.NE.AND UPT,UP1,UR8,URZ,UPT",
+                                 "USEL UR9,URZ,0x40,UP1", "LDS R9[UR9]", STORE],
+    "stale_guard_uniform": [LD, "S2UR UR10,SR_CTAID.X", "UISETP.NE.AND UP0,UPT,UR10,URZ,UPT",
+                            "@UP0 MOV R5,RZ", "UISETP.EQ.AND UP0,UPT,UR10,URZ,UPT",
+                            "@UP0 LDS R9[R5]", STORE],
+    "stale_guard": [LD, "ISETP.NE.AND P1,PT,R0,0x3,PT", "@P1 MOV R5,RZ",
+                    "ISETP.EQ.AND P1,PT,R0,0x3,PT", "@P1 LDS R9[R5]", STORE],
+    "constant_table": ["SHF.L.U32 R8,R0,0x2,RZ", "LDC R5,c[0x3][R8]", "LDS R9[R5]", STORE],
+    "mbarrier_state": ["SYNCS.ARRIVE.TRANS64 R8[UR4],RZ", "LDS R9[R8]", STORE],
+    # Compiler-generated patterns it must accept.
+    "ok_exit_on_data": [LD, "ISETP.GT.AND P1,PT,R5,RZ,PT", "@!P1 EXIT",
+                        "IMAD.WIDE.U32 R6,R0,0x4,R6", "STG.E desc[UR4][R6.64],RZ"],
+    "ok_masked_store": [LD, "ISETP.GT.AND P1,PT,R5,RZ,PT", "@P1 IMAD.WIDE.U32 R6,R0,0x4,R6",
+                        "@P1 STG.E desc[UR4][R6.64],RZ"],
+    "ok_hmma_f16": ["SHF.L.U32 R6,R0,0x2,RZ", "LDS R8[R6]", "LDS R10[R6+0x100]",
+                    "HMMA.16816.F16 R12,R8,R10,RZ", "LDS R9[R14]", "STS [R14],R12"],
+    "ok_carry_after_data": [LD, "ISETP.GT.AND P1,PT,R5,RZ,PT", "IADD3 R6,P1,R6,0x4,RZ",
+                            "IADD3.X R7,RZ,R7,RZ,P1,!PT", "STG.E desc[UR4][R6.64],R5"],
+}
+
+
+def parse(line):
+    line = line.strip()
+    d = {}
+    if line.startswith("@"):
+        p, line = line.split(None, 1)
+        d["predicate"] = p
+    parts = line.split(None, 1)
+    d["opcode"] = parts[0]
+    if len(parts) > 1:
+        d["operands"] = parts[1]
+    return d
+
+
+def program(body):
+    # ok_add's code has its EXITs at instructions 7 and 19: keep them there.
+    lines = PRE.split("\n") + body
+    lines = lines[:19] + ["NOP"] * (19 - len(lines)) + ["EXIT"]
+    return [parse(l) for l in lines] + [parse("NOP")] * (32 - len(lines))
+
+
+for name, body in CASES.items():
+    d = json.loads(json.dumps(BASE))
+    d[1][0]["sass-instructions"] = program(body)
+    path = f"{outdir}/{name}.json"
+    json.dump(d, open(path, "w"))
+    r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--source-loops=0",
+                        cubin], capture_output=True, text=True)
+    flagged = "[rule address-pattern]" in r.stdout + r.stderr
+    print(f"{name}: {'flagged' if flagged else 'clean'}")
