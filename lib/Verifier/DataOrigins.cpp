@@ -123,6 +123,9 @@ void Analysis::transferCall(const Instr &in, size_t k, State &st) const {
   for (int r = 0; r < kSlots && from < 0; ++r)
     if (!callee || callee->liveIn[r])
       from = readOrigin(st, r, guard);
+  // The uniform registers it may read (the summary does not follow them).
+  for (int u = 0; u < kUniformSlots && from < 0; ++u)
+    from = st.uorigin[u];
   if (!callee && from < 0)
     from = Origin(k);
   for (int r = 0; r < kSlots; ++r) {
