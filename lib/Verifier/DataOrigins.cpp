@@ -71,22 +71,86 @@ static void dropGuardsOn(State &st, const std::string &name) {
   }
 }
 
-/// A spill slot: the stack pointer (R1) plus a constant, "[R1+0x8]"; or
-/// empty for any other local address.
-static std::string spillSlot(const Instr &in) {
+/// A spill slot: the offset from the stack pointer of a local access
+/// [R1] or [R1+imm] at a multiple of 4; or nothing for any other address.
+static std::optional<int64_t> spillOffset(const Instr &in) {
   for (const std::string &o : splitOperands(in)) {
     StringRef t(o);
     size_t open = t.find('[');
     if (open == StringRef::npos)
       continue;
     t = t.drop_front(open);
-    if (t == "[R1]" || (t.starts_with("[R1+0x") && t.ends_with("]") &&
-                        llvm::all_of(t.drop_front(6).drop_back(),
-                                     llvm::isHexDigit)))
-      return t.str();
-    return "";
+    if (t == "[R1]")
+      return 0;
+    uint64_t v = 0;
+    if (t.consume_front("[R1+0x") && t.consume_back("]") &&
+        !t.getAsInteger(16, v) && v % 4 == 0)
+      return int64_t(v);
+    return std::nullopt;
   }
-  return "";
+  return std::nullopt;
+}
+
+/// The words a local access moves (1, 2 or 4; 0 for a part of a word:
+/// STL.U8, LDL.S16).
+static int spillWords(StringRef opcode) {
+  if (opcodeHas(opcode, "128"))
+    return 4;
+  if (opcodeHas(opcode, "64"))
+    return 2;
+  for (StringRef narrow : {"U8", "S8", "U16", "S16"})
+    if (opcodeHas(opcode, narrow))
+      return 0;
+  return 1;
+}
+
+/// Spills and reloads, and what else may change the stack frame (a store
+/// or atomic through a generic address, a write of the stack pointer).
+/// Returns true when it set the reload's destinations itself.
+static bool transferLocal(const Instr &in, size_t k, const DataRoles &roles,
+                          StringRef guard, State &st) {
+  StringRef base = baseOf(in.opcode);
+  bool movesSp = llvm::is_contained(roles.certain, 1) ||
+                 llvm::is_contained(roles.may, 1);
+  if (base == "ST" || base == "ATOM" || base == "RED" || movesSp) {
+    st.local.clear();
+    return false;
+  }
+  if (base != "STL" && base != "LDL")
+    return false;
+  std::optional<int64_t> at = spillOffset(in);
+  int words = spillWords(in.opcode);
+  std::vector<std::string> ops = splitOperands(in);
+  if (base == "STL") {
+    llvm::SmallVector<int, 2> value;
+    if (!ops.empty())
+      slotsIn(ops.back(), value);
+    if (!at || words == 0 || value.empty() || !guard.empty()) {
+      // Unknown words: every word (a guarded store: the words it covers).
+      if (!at || words == 0)
+        st.local.clear();
+      else
+        for (int w = 0; w < words; ++w)
+          st.local.erase(*at + 4 * w);
+      return false;
+    }
+    for (int w = 0; w < words; ++w)
+      st.local[*at + 4 * w] =
+          value[0] + w < kPreds ? readOrigin(st, value[0] + w, "") : -1;
+    return false;
+  }
+  // LDL: each destination register from its word.
+  llvm::SmallVector<int, 2> dest;
+  if (!ops.empty())
+    slotsIn(ops.front(), dest);
+  if (!at || words == 0 || dest.empty() || !guard.empty())
+    return false;
+  for (int w = 0; w < words && dest[0] + w < kPreds; ++w) {
+    auto it = st.local.find(*at + 4 * w);
+    st.origin[dest[0] + w] = it == st.local.end() ? Origin(k) : it->second;
+    st.guarded.erase(dest[0] + w);
+  }
+  return true;
 }
 
 /// A constant bank read at an index in a register (LDC R5, c[0x3][R8]): a
@@ -115,6 +179,22 @@ const CalleeSummary *Analysis::calleeOf(const Instr &call) const {
   return it == callees->end() ? nullptr : &it->second;
 }
 
+/// A special register that tells the time or where the thread runs (the
+/// clocks, the global timer, the SM's number): no function of the launch,
+/// so data as much as a load.
+static bool timeOrPlace(const Instr &in) {
+  StringRef base = baseOf(in.opcode);
+  if (base != "S2R" && base != "CS2R" && base != "S2UR")
+    return false;
+  for (const std::string &o : operandsOf(in)) {
+    StringRef t(o);
+    if (t.starts_with("SR_CLOCK") || t.starts_with("SR_GLOBALTIMER") ||
+        t == "SR_SMID" || t == "SR_VIRTUALSMID" || t == "SR_NSMID")
+      return true;
+  }
+  return false;
+}
+
 void Analysis::transferCall(const Instr &in, size_t k, State &st) const {
   const CalleeSummary *callee = calleeOf(in);
   StringRef guard = guardOf(in);
@@ -123,9 +203,9 @@ void Analysis::transferCall(const Instr &in, size_t k, State &st) const {
   for (int r = 0; r < kSlots && from < 0; ++r)
     if (!callee || callee->liveIn[r])
       from = readOrigin(st, r, guard);
-  // The uniform registers it may read (the summary does not follow them).
   for (int u = 0; u < kUniformSlots && from < 0; ++u)
-    from = st.uorigin[u];
+    if (!callee || callee->uniformLiveIn[u])
+      from = st.uorigin[u];
   if (!callee && from < 0)
     from = Origin(k);
   for (int r = 0; r < kSlots; ++r) {
@@ -145,8 +225,8 @@ void Analysis::transferCall(const Instr &in, size_t k, State &st) const {
 /// (loadsData, an indexed constant), else the first origin among what it
 /// reads. A certain write replaces the old origin; a possible one (or one
 /// under a guard, for readers not under the same guard) adds to it, and a
-/// guard on data makes the result data for such readers. A reload from a
-/// spill slot has the origin of what was stored there.
+/// guard on data makes the result data for such readers. A reload from
+/// spill slots has the origins of what was stored there (transferLocal).
 void Analysis::transferData(const Instr &in, size_t k, State &st) const {
   if (in.predicate == "@!PT")
     return;
@@ -157,31 +237,21 @@ void Analysis::transferData(const Instr &in, size_t k, State &st) const {
   DataRoles roles = dataRoles(in);
   // A load, an indexed constant, or an mbarrier's state (SYNCS.ARRIVE
   // into a register).
-  bool syncsState = base == "SYNCS" && !roles.certain.empty() &&
-                    roles.certain.front() < kPreds;
-  Origin value =
-      loadsData(base) || indexedConstant(in) || syncsState ? Origin(k) : -1;
-  std::string slot =
-      base == "LDL" || base == "STL" ? spillSlot(in) : std::string();
-  if (base == "LDL" && !slot.empty())
-    if (auto it = st.local.find(slot); it != st.local.end())
-      value = it->second;
+  bool syncsState = base == "SYNCS" && !(roles.certain.empty() && roles.may.empty());
+  Origin value = loadsData(base) || indexedConstant(in) || syncsState ||
+                         timeOrPlace(in)
+                     ? Origin(k)
+                     : -1;
+  if (transferLocal(in, k, roles, guard, st))
+    return;
   for (int s : roles.reads)
-    if (value < 0 && !(base == "LDL" && !slot.empty()))
+    if (value < 0)
       value = readOrigin(st, s, guard);
   for (int s : roles.ureads)
-    if (value < 0 && !(base == "LDL" && !slot.empty()))
+    if (value < 0)
       value = st.uorigin[s];
   Origin onGuard = guardOrigin(st, in);
   Origin merged = value >= 0 ? value : onGuard;
-  if (base == "STL") {
-    if (slot.empty())
-      st.local.clear();
-    else if (guard.empty())
-      st.local[slot] = value;
-    else if (auto it = st.local.find(slot); it != st.local.end())
-      it->second = it->second >= 0 ? it->second : merged;
-  }
   for (int s : roles.certain) {
     if (guard.empty()) {
       st.origin[s] = value;
@@ -233,13 +303,46 @@ void Analysis::computeJoinTaint(const std::vector<State> &at) {
     if (!branch || !reachedAt[e - 1] || succs[j].size() < 2)
       continue;
     Origin origin = conditionOrigin(in, at[e - 1]);
-    size_t stop = ipdom(j);
-    if (origin < 0 || stop >= nb)
+    if (origin < 0)
       continue;
-    // An exit on data leaves no region: the lanes that go on compute their
-    // own addresses as before.
+    // The region ends at the branch's immediate post-dominator. Where a
+    // side may exit, there is none: then every block both sides reach is
+    // where they meet, and what either side reaches may have been written.
+    // (An exit on data itself leaves no region: the lanes that go on
+    // compute their own addresses as before.)
+    size_t stop = ipdom(j);
+    std::vector<size_t> joins = {stop};
+    std::vector<bool> region;
+    if (stop < nb) {
+      region = regionBlocks(j, stop);
+    } else {
+      std::vector<std::vector<bool>> reach;
+      for (size_t side : succs[j]) {
+        std::vector<bool> r(nb, false);
+        std::vector<size_t> work = {side};
+        while (!work.empty()) {
+          size_t x = work.back();
+          work.pop_back();
+          if (x >= nb || r[x])
+            continue;
+          r[x] = true;
+          work.insert(work.end(), succs[x].begin(), succs[x].end());
+        }
+        reach.push_back(std::move(r));
+      }
+      joins.clear();
+      region.assign(nb, false);
+      for (size_t x = 0; x < nb; ++x) {
+        bool all = true;
+        for (const std::vector<bool> &r : reach) {
+          region[x] = region[x] || r[x];
+          all = all && r[x];
+        }
+        if (all)
+          joins.push_back(x);
+      }
+    }
     std::set<int> slots, uslots;
-    std::vector<bool> region = regionBlocks(j, stop);
     for (size_t x = 0; x < nb; ++x) {
       if (!region[x])
         continue;
@@ -261,8 +364,10 @@ void Analysis::computeJoinTaint(const std::vector<State> &at) {
         uslots.insert(r.umay.begin(), r.umay.end());
       }
     }
-    next[stop].push_back({origin, std::vector<int>(slots.begin(), slots.end()),
-                          std::vector<int>(uslots.begin(), uslots.end())});
+    for (size_t join : joins)
+      next[join].push_back({origin,
+                            std::vector<int>(slots.begin(), slots.end()),
+                            std::vector<int>(uslots.begin(), uslots.end())});
   }
   joinTaint = std::move(next);
 }
@@ -312,6 +417,7 @@ CalleeSummary Analysis::summarize() {
   CalleeSummary out{std::vector<bool>(kSlots, false),
                     std::vector<bool>(kSlots, false),
                     std::vector<bool>(kSlots, false),
+                    std::vector<bool>(kUniformSlots, false),
                     std::vector<bool>(kUniformSlots, false)};
   if (code.empty())
     return out;
@@ -364,6 +470,32 @@ CalleeSummary Analysis::summarize() {
     }
   }
   out.liveIn = liveIn[0];
+  // The same for the uniform registers and predicates.
+  std::vector<std::vector<bool>> uliveIn(
+      nb, std::vector<bool>(kUniformSlots, false));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t j = nb; j-- > 0;) {
+      std::vector<bool> live(kUniformSlots, false);
+      for (size_t x : succs[j])
+        for (int u = 0; u < kUniformSlots; ++u)
+          live[u] = live[u] || uliveIn[x][u];
+      for (size_t k = blocks[j].second; k-- > blocks[j].first;) {
+        if (call[k])
+          std::fill(live.begin(), live.end(), true);
+        if (guardOf(code[k]).empty())
+          for (int u : roles[k].ucertain)
+            live[u] = false;
+        for (int u : roles[k].ureads)
+          live[u] = true;
+      }
+      if (live != uliveIn[j]) {
+        uliveIn[j] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  out.uniformLiveIn = uliveIn[0];
   // Written on every path to a return: a forward dataflow (intersection).
   std::vector<std::optional<std::vector<bool>>> in(nb);
   in[0] = std::vector<bool>(kSlots, false);

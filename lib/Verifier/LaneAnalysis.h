@@ -56,10 +56,11 @@ struct State {
   /// write gave them: an instruction under the same guard, with the
   /// guard's predicate not written since, reads that value.
   std::map<int, std::pair<std::string, Origin>> guarded;
-  /// What the thread stored at each spill slot ("[R1+0x8]": the stack
-  /// pointer plus a constant): a reload there gives that origin. A slot
-  /// not here is unknown, and a reload from it is data.
-  std::map<std::string, Origin> local;
+  /// What the thread stored at each 4-byte word of its stack frame (by
+  /// offset from the stack pointer R1, stored by STL [R1+imm]): a reload
+  /// of known words gives their origins. A word not here is unknown, and
+  /// a reload that reads one is data.
+  std::map<int64_t, Origin> local;
   State() {
     std::fill(std::begin(origin), std::end(origin), -1);
     std::fill(std::begin(uorigin), std::end(uorigin), -1);
@@ -137,8 +138,9 @@ struct State {
 /// every path to its return (must) or on some path (may).
 struct CalleeSummary {
   std::vector<bool> liveIn, mustWrite, mayWrite;
-  /// The uniform registers and predicates it may write.
-  std::vector<bool> uniformWrite;
+  /// The uniform registers and predicates it may write, and those live on
+  /// entry.
+  std::vector<bool> uniformWrite, uniformLiveIn;
 };
 
 class Analysis {

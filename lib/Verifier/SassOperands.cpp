@@ -223,7 +223,9 @@ std::pair<int, int> dataWidth(StringRef opcode) {
   StringRef base = baseOf(opcode);
   static const llvm::StringSet<> matrix = {"HMMA", "IMMA",  "QMMA",  "OMMA",
                                            "BMMA", "HGMMA", "IGMMA", "QGMMA",
-                                           "LDSM"};
+                                           "LDSM", "DMMA"};
+  if (base == "DMMA") // f64 accumulators: two registers each, four in all
+    return {4, 4};
   if (matrix.contains(base)) {
     // mma.sync's fragment: two registers of f16 accumulators, four of f32
     // or s32 (HMMA.16816.F16, HMMA.16816.F32.BF16).
@@ -328,7 +330,8 @@ bool loadsData(StringRef base) {
   static const llvm::StringSet<> s = {
       "LDG",  "LD",    "LDS",   "LDL",   "LDSM",  "ATOM",  "ATOMG",
       "ATOMS", "SULD", "SUATOM", "TLD",  "TEX",   "TLD4",  "HMMA",
-      "IMMA", "QMMA",  "OMMA",  "BMMA",  "HGMMA", "IGMMA", "QGMMA"};
+      "IMMA", "QMMA",  "OMMA",  "BMMA",  "HGMMA", "IGMMA", "QGMMA",
+      "DMMA"};
   return s.contains(base);
 }
 
@@ -373,6 +376,9 @@ void widenedSlots(StringRef base, StringRef o, int width,
   if (t == "PR" || t.starts_with("PR."))
     for (int p = 0; p < 8; ++p)
       regs.push_back(kPreds + p);
+  if (t == "UPR" || t.starts_with("UPR."))
+    for (int p = 0; p < 8; ++p)
+      uregs.push_back(kUniformPreds + p);
 }
 
 static bool isPlainRegister(StringRef o, bool uniform) {
@@ -415,7 +421,7 @@ DataRoles dataRoles(const Instr &in) {
       "UIADD3", "UMOV",  "USEL",  "UIMNMX", "UISETP", "ULOP3"};
   int width = 1;
   if (base == "DADD" || base == "DMUL" || base == "DFMA" || base == "DSETP" ||
-      base == "DMNMX")
+      base == "DMNMX" || base == "DMMA")
     width = 2;
   else if (pairArithmetic.contains(base) && wide)
     width = 2;
@@ -547,6 +553,9 @@ DataRoles dataRoles(const Instr &in) {
   if (base == "R2P")
     for (int p = 0; p < 8; ++p)
       r.may.push_back(kPreds + p);
+  if (base == "UR2UP")
+    for (int p = 0; p < 8; ++p)
+      r.umay.push_back(kUniformPreds + p);
   return r;
 }
 
