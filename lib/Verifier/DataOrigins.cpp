@@ -433,6 +433,9 @@ CalleeSummary Analysis::summarize() {
       roles[k].may.insert(roles[k].may.end(), roles[k].certain.begin(),
                           roles[k].certain.end());
       roles[k].certain.clear();
+      roles[k].umay.insert(roles[k].umay.end(), roles[k].ucertain.begin(),
+                           roles[k].ucertain.end());
+      roles[k].ucertain.clear();
       std::vector<int> g, ug;
       widenedSlots("", guardOf(code[k]).drop_front(), 1, g, ug);
       roles[k].reads.insert(roles[k].reads.end(), g.begin(), g.end());
@@ -447,55 +450,37 @@ CalleeSummary Analysis::summarize() {
     }
   }
   // Live on entry: a backward dataflow (a nested call reads everything).
-  std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(kSlots, false));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t j = nb; j-- > 0;) {
-      std::vector<bool> live(kSlots, false);
-      for (size_t x : succs[j])
-        for (int r = 0; r < kSlots; ++r)
-          live[r] = live[r] || liveIn[x][r];
-      for (size_t k = blocks[j].second; k-- > blocks[j].first;) {
-        if (call[k])
-          std::fill(live.begin(), live.end(), true);
-        for (int r : roles[k].certain)
-          live[r] = false;
-        for (int r : roles[k].reads)
-          live[r] = true;
-      }
-      if (live != liveIn[j]) {
-        liveIn[j] = std::move(live);
-        changed = true;
-      }
-    }
-  }
-  out.liveIn = liveIn[0];
-  // The same for the uniform registers and predicates.
-  std::vector<std::vector<bool>> uliveIn(
-      nb, std::vector<bool>(kUniformSlots, false));
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t j = nb; j-- > 0;) {
-      std::vector<bool> live(kUniformSlots, false);
-      for (size_t x : succs[j])
-        for (int u = 0; u < kUniformSlots; ++u)
-          live[u] = live[u] || uliveIn[x][u];
-      for (size_t k = blocks[j].second; k-- > blocks[j].first;) {
-        if (call[k])
-          std::fill(live.begin(), live.end(), true);
-        if (guardOf(code[k]).empty())
-          for (int u : roles[k].ucertain)
-            live[u] = false;
-        for (int u : roles[k].ureads)
-          live[u] = true;
-      }
-      if (live != uliveIn[j]) {
-        uliveIn[j] = std::move(live);
-        changed = true;
+  auto liveOnEntry = [&](int slots, auto kills, auto reads) {
+    std::vector<std::vector<bool>> liveIn(nb, std::vector<bool>(slots, false));
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t j = nb; j-- > 0;) {
+        std::vector<bool> live(slots, false);
+        for (size_t x : succs[j])
+          for (int r = 0; r < slots; ++r)
+            live[r] = live[r] || liveIn[x][r];
+        for (size_t k = blocks[j].second; k-- > blocks[j].first;) {
+          if (call[k])
+            std::fill(live.begin(), live.end(), true);
+          for (int r : kills(k))
+            live[r] = false;
+          for (int r : reads(k))
+            live[r] = true;
+        }
+        if (live != liveIn[j]) {
+          liveIn[j] = std::move(live);
+          changed = true;
+        }
       }
     }
-  }
-  out.uniformLiveIn = uliveIn[0];
+    return liveIn[0];
+  };
+  out.liveIn = liveOnEntry(
+      kSlots, [&](size_t k) { return roles[k].certain; },
+      [&](size_t k) { return roles[k].reads; });
+  out.uniformLiveIn = liveOnEntry(
+      kUniformSlots, [&](size_t k) { return roles[k].ucertain; },
+      [&](size_t k) { return roles[k].ureads; });
   // Written on every path to a return: a forward dataflow (intersection).
   std::vector<std::optional<std::vector<bool>>> in(nb);
   in[0] = std::vector<bool>(kSlots, false);
