@@ -488,27 +488,32 @@ DataRoles dataRoles(const Instr &in) {
       r.certain.push_back(first[0] + 1);
     ++k;
   }
+  // The predicates right after the destination: carries (IADD3 R8, P0, ...;
+  // also after RZ) and a vote's predicate (VOTE.ANY R5, P1, P0: P1) are
+  // written; other predicates there may be either.
+  static const llvm::StringSet<> carries = {"IADD3", "IADD",   "LEA",  "IMAD",
+                                            "UIADD3", "ULEA", "UIMAD"};
+  auto afterDestination = [&](bool vote) {
+    size_t firstPredicate = k + 1;
+    for (++k; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
+      current = k;
+      if (carries.contains(base) || (vote && k == firstPredicate)) {
+        std::vector<int> regs, uregs;
+        widenedSlots(base, ops[k], 1, regs, uregs);
+        r.certain.insert(r.certain.end(), regs.begin(), regs.end());
+        r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
+        continue;
+      }
+      source(ops[k]);
+      mayOut(ops[k]);
+    }
+  };
   StringRef destination = k < ops.size() ? StringRef(ops[k]).trim() : "";
   if (!noDest && !outs && k < ops.size() &&
       (destination == "RZ" || destination == "URZ")) {
-    // No destination register, but the carries after it are written.
-    static const llvm::StringSet<> carryOnly = {"IADD3", "IADD", "LEA",
-                                                "IMAD", "UIADD3", "ULEA",
-                                                "UIMAD"};
-    for (++k; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
-      current = k;
-      std::vector<int> regs, uregs;
-      widenedSlots(base, ops[k], 1, regs, uregs);
-      if (carryOnly.contains(base)) {
-        r.certain.insert(r.certain.end(), regs.begin(), regs.end());
-        r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
-      } else {
-        source(ops[k]);
-        mayOut(ops[k]);
-      }
-    }
+    afterDestination(/*vote=*/false);
   } else if (!noDest && !outs && k < ops.size() &&
-      (isPlainRegister(ops[k], false) || isPlainRegister(ops[k], true))) {
+             (isPlainRegister(ops[k], false) || isPlainRegister(ops[k], true))) {
     bool uniform = isPlainRegister(ops[k], true);
     auto [certain, possible] = dataWidth(opcode);
     llvm::SmallVector<int, 2> first;
@@ -523,25 +528,7 @@ DataRoles dataRoles(const Instr &in) {
       (x < certain ? (uniform ? r.ucertain : r.certain)
                    : (uniform ? r.umay : r.may))
           .push_back(first[0] + x);
-    // Carries (IADD3 R8, P0, ...) and a vote's predicate (VOTE.ANY R5, P1,
-    // P0: P1) are written; other predicates there may be either.
-    static const llvm::StringSet<> carries = {"IADD3", "IADD",  "LEA",
-                                              "IMAD",  "UIADD3", "ULEA",
-                                              "UIMAD"};
-    size_t firstPredicate = k + 1;
-    for (++k; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
-      current = k;
-      if (carries.contains(base) ||
-          ((base == "VOTE" || base == "VOTEU") && k == firstPredicate)) {
-        std::vector<int> regs, uregs;
-        widenedSlots(base, ops[k], 1, regs, uregs);
-        r.certain.insert(r.certain.end(), regs.begin(), regs.end());
-        r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
-        continue;
-      }
-      source(ops[k]);
-      mayOut(ops[k]);
-    }
+    afterDestination(/*vote=*/base == "VOTE" || base == "VOTEU");
   }
   for (; k < ops.size(); ++k) {
     current = k;
