@@ -93,7 +93,9 @@ typedef struct rake_open_options {
   uint32_t version; /* RAKE_OPEN_OPTIONS_V1 */
   /* The Ed25519 public key (PEM text) whose signature the bundle must carry,
    * or NULL. When both are NULL, the environment variable RAKE_PUBLIC_KEY
-   * names a PEM file, if set; otherwise only integrity is checked. */
+   * names a PEM file, if set; otherwise only integrity is checked. A key
+   * asked for in any of these ways that is empty refuses every bundle
+   * (RAKE_ERR_SIGNATURE): it never means "integrity only". */
   const char *public_key_pem;
   const char *public_key_file;
   /* The profile the bundle must name, or NULL: any profile that is not a
@@ -235,7 +237,8 @@ rake_status rake_tensor_map_destroy(rake_module *module,
 
 /* Appends one line of runtime evidence (device, compute capability, driver
  * version, runtime ABI, bundle hashes, `note`) as JSON to `path`
- * (NULL: <bundle>/evidence.jsonl). */
+ * (NULL: <bundle>/evidence.jsonl), which must be a regular file or absent:
+ * a symbolic link is refused (RAKE_ERR_IO), never followed. */
 rake_status rake_record_evidence(const rake_module *module, const char *path,
                                  const char *note, rake_error *err);
 

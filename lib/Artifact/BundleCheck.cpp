@@ -11,9 +11,14 @@
 #include "Rake/Artifact/Json.h"
 #include "Rake/Artifact/Manifest.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <set>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace rake;
 using namespace rake::artifact;
@@ -120,12 +125,15 @@ void Checker::profileAndSignature() {
     bad("manifest", "the manifest's target is " + m.target + "; profile " +
                         p.name + " targets " + p.target);
 
-  if (o.publicKeyPem.empty())
+  if (o.publicKeyPem.empty() && !o.signatureRequired)
     return;
   std::string sig, fp = crypto::fingerprint(o.publicKeyPem);
   if (fp.empty()) {
-    bad("signature", "the public key given is not an Ed25519 public key in "
-                     "PEM form");
+    bad("signature", o.publicKeyPem.empty()
+                         ? "the public key given is empty: a signature was "
+                           "asked for, so no bundle is accepted without one"
+                         : "the public key given is not an Ed25519 public "
+                           "key in PEM form");
     return;
   }
   if (!readFile(dir + "/manifest.sig", sig)) {
@@ -577,6 +585,14 @@ void Checker::launch(const KernelEntry &k, const cubin::Kernel &ck,
     return;
   }
   const Launch &s = k.launch;
+  // Code that addresses dynamic shared memory launched with none of it
+  // reads and writes past the CTA's shared memory.
+  if (e && e->externShared && s.dynamicSharedBytes == 0)
+    bad("abi", kn + "its PTX declares .extern .shared (dynamic shared "
+                    "memory) but launch.dynamic_shared_bytes is 0, so its "
+                    "shared accesses would run past the CTA's memory (for "
+                    "PTX input, rake-bundle --dynamic-shared-bytes=N "
+                    "records the size it needs)");
   std::vector<int64_t> block(s.block, s.block + 3);
   std::vector<int64_t> maxThreads(ck.maxThreads.begin(), ck.maxThreads.end());
   if (maxThreads.empty())
@@ -693,22 +709,35 @@ Checked rake::artifact::checkBundle(const std::string &dir,
 }
 
 bool rake::artifact::signBundle(const std::string &dir,
+                                const std::string &manifestSha256,
                                 const std::string &privatePem,
                                 std::string &error) {
-  std::string text, pub, sig;
-  if (!readFile(dir + "/manifest.json", text)) {
-    error = "no manifest.json in " + dir;
+  std::string pub, sig;
+  if (manifestSha256.size() != 64) {
+    error = "no verified manifest to sign in " + dir;
     return false;
   }
   if (!crypto::publicOf(privatePem, pub, error) ||
-      !crypto::sign(privatePem, signedMessage(crypto::sha256Hex(text)), sig,
-                    error))
+      !crypto::sign(privatePem, signedMessage(manifestSha256), sig, error))
     return false;
-  std::ofstream out(dir + "/manifest.sig", std::ios::binary | std::ios::trunc);
-  out << "ed25519 " << crypto::fingerprint(pub) << " " << sig << "\n";
-  if (!out) {
-    error = "cannot write " + dir + "/manifest.sig";
+  std::string line = "ed25519 " + crypto::fingerprint(pub) + " " + sig + "\n";
+  // A new file: a manifest.sig that is a link would otherwise be followed
+  // and whatever it names overwritten.
+  std::string path = dir + "/manifest.sig";
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    error = "cannot replace " + path + ": " + std::strerror(errno);
     return false;
   }
-  return true;
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                                    O_CLOEXEC,
+                  0644);
+  if (fd < 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  bool ok = ::write(fd, line.data(), line.size()) == ssize_t(line.size());
+  ok = (::close(fd) == 0) && ok;
+  if (!ok)
+    error = "cannot write " + path;
+  return ok;
 }

@@ -18,6 +18,9 @@
 #include "Rake/Verifier/Cubin.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdarg>
 #include <cstdio>
@@ -253,13 +256,17 @@ extern "C" rake_status rake_bundle_open_with(const char *dirC,
                 opts->version, RAKE_OPEN_OPTIONS_V1);
   rake::artifact::CheckOptions co;
   std::string keyFile;
+  // A key asked for by any of the three ways must be a key: an empty one
+  // refuses every bundle (it never means "integrity only").
   if (opts && opts->public_key_pem) {
     co.publicKeyPem = opts->public_key_pem;
+    co.signatureRequired = true;
   } else {
     if (opts && opts->public_key_file)
       keyFile = opts->public_key_file;
     else if (const char *env = std::getenv("RAKE_PUBLIC_KEY"); env && *env)
       keyFile = env;
+    co.signatureRequired = !keyFile.empty();
     if (!keyFile.empty() &&
         !rake::artifact::readFile(keyFile, co.publicKeyPem))
       return fail(err, RAKE_ERR_SIGNATURE,
@@ -1051,9 +1058,23 @@ extern "C" rake_status rake_record_evidence(const rake_module *m,
   d.cuDeviceGetName(name, sizeof(name), m->device);
   d.cuDriverGetVersion(&driver);
   std::string file = path ? path : m->bundle->dir + "/evidence.jsonl";
-  std::FILE *f = std::fopen(file.c_str(), "a");
+  // Appends to a regular file only: a bundle's evidence.jsonl that is a
+  // link would otherwise be followed to whatever file it names.
+  int fd = ::open(file.c_str(),
+                  O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  struct stat st;
+  if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+    ::close(fd);
+    fd = -1;
+  }
+  std::FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "a");
+  if (fd >= 0 && !f)
+    ::close(fd);
   if (!f)
-    return fail(err, RAKE_ERR_IO, "cannot append to %s", file.c_str());
+    return fail(err, RAKE_ERR_IO,
+                "cannot append to %s (it must be a regular file, not a "
+                "link)",
+                file.c_str());
   auto esc = [](const std::string &s) {
     std::string o;
     for (char c : s) {

@@ -96,8 +96,10 @@ std::string kernelSha(const cubin::Cubin &c, const cubin::Kernel &k,
   return sha256Hex(bytes.substr(k.textOffset, k.textSize));
 }
 
-/// Finds the disassembly: live nvdisasm, else a recorded <sha>.json.
-bool getDisassembly(const std::string &cubinPath, const std::string &sha,
+/// Finds the disassembly of \p cubinBytes: live nvdisasm (on a private copy
+/// of those bytes, not on a path whose file may change after it was hashed),
+/// else a recorded <sha>.json.
+bool getDisassembly(const std::string &cubinBytes, const std::string &sha,
                     const std::string &nvdisasm,
                     const std::vector<std::string> &dirs, std::string &json,
                     std::string &how, std::string &missing,
@@ -105,8 +107,29 @@ bool getDisassembly(const std::string &cubinPath, const std::string &sha,
   if (nvdisasm != "never") {
     std::string tool = findTool(nvdisasm == "auto" ? "nvdisasm" : nvdisasm);
     if (!tool.empty()) {
+      llvm::SmallString<128> copy;
+      if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+              "rake-verify", "cubin", copy)) {
+        missing = "cannot make a private copy of the cubin for nvdisasm: " +
+                  ec.message();
+        return false;
+      }
+      {
+        std::error_code ec;
+        llvm::raw_fd_ostream os(copy, ec);
+        if (!ec)
+          os << cubinBytes;
+        os.close();
+        if (ec || os.has_error()) {
+          llvm::sys::fs::remove(copy);
+          missing = "cannot write a private copy of the cubin for nvdisasm";
+          return false;
+        }
+      }
       std::string out, err;
-      if (runTool(tool, {"-json", cubinPath}, out, err) == 0) {
+      int rc = runTool(tool, {"-json", copy.str().str()}, out, err);
+      llvm::sys::fs::remove(copy);
+      if (rc == 0) {
         json = out;
         how = "nvdisasm -json (live: " + tool + ")";
         if (toolPath)
@@ -446,7 +469,7 @@ int rake::bundle::make(const MakeOptions &o) {
     return fail("cannot read the PTX: " + perr);
   std::string disasm, how, missing, nvdisasmPath;
   bool haveDisasm =
-      getDisassembly(cubinPath, cubinSha, o.nvdisasm, o.disasmDirs, disasm,
+      getDisassembly(cubinBytes, cubinSha, o.nvdisasm, o.disasmDirs, disasm,
                      how, missing, &nvdisasmPath);
   verifier::Options vo;
   vo.profile = &p;
@@ -706,6 +729,7 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
   co.allowRelaxed = o.allowRelaxed;
   co.allowRepinned = o.allowRepinned;
   co.publicKeyPem = o.publicKeyPem;
+  co.signatureRequired = o.signatureRequired;
   artifact::Checked c = artifact::checkBundle(dir, co);
   for (const artifact::Finding &f : c.findings)
     errors.push_back(artifact::format(f));
@@ -721,13 +745,13 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
   // disasm.json is bound only by the manifest, which whoever rewrites the
   // bundle rewrites too, so it is never the evidence; it must be the same
   // bytes as the trusted disassembly.
-  std::string cubinSha = m.cubin.sha256, disasm, how, missing;
+  std::string cubinSha = sha256Hex(c.cubinBytes), disasm, how, missing;
   bool haveDisasm = false;
   if (o.nvdisasm != "never")
-    haveDisasm = getDisassembly(dir + "/kernel.cubin", cubinSha, o.nvdisasm,
+    haveDisasm = getDisassembly(c.cubinBytes, cubinSha, o.nvdisasm,
                                 {}, disasm, how, missing);
   if (!haveDisasm && (o.nvdisasm == "auto" || o.nvdisasm == "never")) {
-    haveDisasm = getDisassembly(dir + "/kernel.cubin", cubinSha, "never",
+    haveDisasm = getDisassembly(c.cubinBytes, cubinSha, "never",
                                 o.disasmDirs, disasm, how, missing);
     if (!haveDisasm)
       missing = "the bundle's own disasm.json is not evidence (nothing but "
@@ -786,6 +810,12 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
     if (errors.size() == before)
       llvm::outs() << "evidence: source.mlir compiles to kernel.ptx and to the "
                       "manifest's roles, launch shapes and signatures\n";
+  } else if (m.sourceKind == "ptx") {
+    // Nothing derives them: whoever signs the bundle vouches for them.
+    llvm::outs() << "note: PTX input (source.kind \"ptx\", as the manifest "
+                    "says): its launch shapes and parameter roles are the "
+                    "manifest's own, checked against the cubin but not "
+                    "derived from a source; only a signature binds them\n";
   }
 
   // The PTX is evidence too: it must be what the cubin was assembled from.
@@ -805,7 +835,9 @@ int rake::bundle::verify(const std::string &dir, const VerifyOptions &o) {
                  << "', re-verified by '" << verifier::kVersion << "'\n";
   if (errors.empty() && !o.signKeyPem.empty()) {
     std::string error;
-    if (!artifact::signBundle(dir, o.signKeyPem, error))
+    // The manifest checked above, by its hash: the file is not read again
+    // (it could have been swapped while the checks ran).
+    if (!artifact::signBundle(dir, c.manifestSha256, o.signKeyPem, error))
       errors.push_back("bundle: cannot sign: " + error + " [rule signature]");
     else
       llvm::outs() << "signed: " << dir << "/manifest.sig\n";

@@ -99,6 +99,7 @@ static int verifyBundleFolder() {
   o.ptxas = ptxasTool;
   if (!signKey.empty() && !artifact::readFile(signKey, o.signKeyPem))
     return usage("cannot read the private key " + signKey);
+  o.signatureRequired = !publicKey.empty();
   if (!publicKey.empty() && !artifact::readFile(publicKey, o.publicKeyPem))
     return usage("cannot read the public key " + publicKey);
   // A GpuIR bundle's source.mlir is compiled again: kernel.ptx and the

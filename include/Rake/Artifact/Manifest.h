@@ -145,6 +145,9 @@ struct CheckOptions {
   /// The PEM of the Ed25519 public key whose signature (manifest.sig) the
   /// bundle must carry, or "" to check integrity only.
   std::string publicKeyPem;
+  /// A signature was asked for (a key given by text, file or environment):
+  /// an empty or unreadable key is then an error, never integrity only.
+  bool signatureRequired = false;
 };
 
 /// Everything checkBundle read, for the caller to use: only meaningful as far
@@ -173,10 +176,12 @@ Checked checkBundle(const std::string &dir, const CheckOptions &o);
 /// What a signature over a manifest signs: a domain string and the
 /// manifest's sha256 (which binds every file of the bundle).
 std::string signedMessage(const std::string &manifestSha256);
-/// Signs the bundle's manifest with \p privatePem: writes DIR/manifest.sig,
-/// "ed25519 <key fingerprint> <signature>\n".
-bool signBundle(const std::string &dir, const std::string &privatePem,
-                std::string &error);
+/// Signs the manifest whose sha256 is \p manifestSha256 (the one the caller
+/// verified or wrote, never the file read again) with \p privatePem: writes
+/// DIR/manifest.sig, "ed25519 <key fingerprint> <signature>\n", as a new
+/// file (whatever was at that name, a symbolic link too, is removed first).
+bool signBundle(const std::string &dir, const std::string &manifestSha256,
+                const std::string &privatePem, std::string &error);
 
 /// The sha256 of a profile's content (its JSON), as manifests record it.
 std::string profileSha256(const profile::Profile &p);

@@ -107,6 +107,8 @@ struct VerifyOptions {
   /// Trusted recording stores: <cubin-sha256>.json, made by nvdisasm -json.
   std::vector<std::string> disasmDirs;
   std::string publicKeyPem; ///< require this signer's signature
+  /// A key was given (--public-key): an empty one refuses every bundle.
+  bool signatureRequired = false;
   std::string signKeyPem;   ///< sign the bundle when it verifies
   /// The ptxas that re-assembles kernel.ptx to prove it is the cubin's
   /// source: "auto" (PATH, then /usr/local/cuda/bin), "never", or a path.
