@@ -202,6 +202,29 @@ bool Interpreter::inBounds(Operation *op, const Var &var, const Box &region,
   return true;
 }
 
+bool Interpreter::barrierInBounds(Operation *op, const Var &var,
+                                  const Box &region, StringRef what) {
+  for (size_t d = 0; d < region.lo.size() && d < var.extents.size(); ++d) {
+    int64_t extent = var.extents[d];
+    int64_t hi = region.hi[d] >= gpuir::kUnboundedExtent ? extent
+                                                         : region.hi[d];
+    if (extent < 0 || hi <= region.lo[d] ||
+        (region.lo[d] >= 0 && hi <= extent))
+      continue;
+    int64_t outside = region.lo[d] < 0 ? region.lo[d] : region.hi[d] - 1;
+    report(op, "out-of-bounds barrier element: " + describe(current) + " " +
+                   what.str() + " " + describe(var, region) + ", but index " +
+                   std::to_string(outside) + " of dimension " +
+                   std::to_string(d) + " is outside its extent " +
+                   std::to_string(extent) +
+                   " (code generation makes only those barriers: another "
+                   "element's address is another barrier or other memory)",
+           {{var.alloc, var.name + " is declared here"}});
+    return false;
+  }
+  return true;
+}
+
 /// An arrive whose first timeline took the earlier access (it completes on
 /// that barrier) when no synchronization ever made the access visible to
 /// any thread: nobody awaited the barrier, so what `t` misses is an await
@@ -432,12 +455,16 @@ void Interpreter::reportFree(Operation *freeOp, const Var &var, const Record &r,
   std::string kind =
       neverWaited ? "free without arrive" : "free without sync";
   SmallVector<std::pair<Operation *, std::string>> notes = {
-      {r.op, "the access"}};
+      {r.op, isa<amir::ArriveOp>(r.op) ? "the arrive" : "the access"}};
   if (reuse)
     notes.push_back({reuse, reuseNote.str()});
   Operation *site = freeSite(freeOp, var, notes);
+  bool arrive = isa<amir::ArriveOp>(r.op);
   report(site, kind + ": " + var.name + " is freed while " +
-                     (r.mutate ? "a write" : "a read") + " of " +
+                     (arrive ? "an arrive on"
+                      : r.mutate ? "a write of"
+                                 : "a read of") +
+                     " " +
                      describe(var, r.region) + " by " +
                      describe(r.actors) + " on " + qualName(r.qual) +
                      " may still be " +

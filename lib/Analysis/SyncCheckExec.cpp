@@ -438,19 +438,27 @@ void Interpreter::visitRecord(amir::AccessOpInterface access) {
   Var *var = lookup(op, access.getVariable());
   if (!var)
     return;
-  auto r = std::make_shared<Record>();
-  r->region = evalWindow(*var, access.getIndices(), access.getMap(),
-                         access.getIntervals());
+  Box region = evalWindow(*var, access.getIndices(), access.getMap(),
+                          access.getIntervals());
   if (footprint && var->global && current.kind == ThreadSet::Device)
-    footprint->add(var->alloc, r->region, mutate);
+    footprint->add(var->alloc, region, mutate);
+  addRecord(op, var, std::move(region), static_cast<uint32_t>(access.getQuals()),
+            mutate, outOfOrder, access.getOrderAttr(), /*last=*/true);
+}
+
+RecordPtr Interpreter::addRecord(Operation *op, Var *var, Box region,
+                                 uint32_t qual, bool mutate, bool outOfOrder,
+                                 StringAttr order, bool last) {
+  auto r = std::make_shared<Record>();
+  r->region = std::move(region);
   r->actors = current;
-  r->qual = static_cast<uint32_t>(access.getQuals());
+  r->qual = qual;
   r->mutate = mutate;
   r->outOfOrder = outOfOrder;
   r->op = op;
   r->var = var;
   r->seq = ++seq;
-  r->order = access.getOrderAttr();
+  r->order = order;
   // In order: visible to its own threads on its timeline (with an order
   // key, only to their accesses with the same key: visibleTo).
   if (!outOfOrder && !r->order)
@@ -504,7 +512,9 @@ void Interpreter::visitRecord(amir::AccessOpInterface access) {
   }
   if (current.kind == ThreadSet::Device)
     taskRecords[current.task].push_back(r);
-  lastRecords[lastRecordsNext++ % lastRecords.size()] = r;
+  if (last)
+    lastRecords[lastRecordsNext++ % lastRecords.size()] = r;
+  return r;
 }
 
 int64_t Interpreter::linearize(const Var &var, ArrayRef<int64_t> index) {
@@ -575,6 +585,8 @@ void Interpreter::execArrive(ArriveOp arrive) {
   }
   Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
                        arrive.getIntervals());
+  if (!barrierInBounds(arrive, *var, box, "arrive on"))
+    return;
   SmallVector<Captured> captured;
   if (std::optional<int64_t> last = arrive.getLast()) {
     // An instruction completing on its trailing barrier: only its own
@@ -601,6 +613,18 @@ void Interpreter::execArrive(ArriveOp arrive) {
     uint32_t pre = static_cast<uint32_t>(arrive.getPre());
     captured = capture(pre, arrive.getTransitive(), arrive);
   }
+  // An arrive writes the mbarrier's word in shared memory (another CTA's,
+  // for a remote arrive): like any access of shared memory it must be
+  // ordered before every thread that may reuse the memory once it is
+  // freed (an arrive on another CTA's mbarrier after the task's last
+  // cluster barrier may reach it after that CTA moved on or exited). It
+  // comes after the captures above, so that it is not one of the
+  // accesses this arrive itself publishes. (A trailing barrier's
+  // completion comes with the instruction's own accesses, recorded.)
+  if (phased(*var) && !arrive.getLast() && current.kind == ThreadSet::Device)
+    addRecord(arrive, var, box,
+              static_cast<uint32_t>(QualTimeline::cuda_in_order_ram),
+              /*mutate=*/true, /*outOfOrder=*/false, {}, /*last=*/false);
   llvm::hash_code key = phaseKey();
   RecordPtr arrival = ordersPhases(*var) ? makeToken(true, arrive) : nullptr;
   for (int64_t e : elements(*var, box)) {
@@ -672,6 +696,8 @@ void Interpreter::execAwait(AwaitOp await) {
     });
   Box box = evalWindow(*var, await.getIndices(), await.getMap(),
                        await.getIntervals());
+  if (!barrierInBounds(await, *var, box, "await"))
+    return;
   BarrierElem &elem = var->elems[elements(*var, box).front()];
   uint32_t full = static_cast<uint32_t>(await.getFull());
   uint32_t temporal = static_cast<uint32_t>(await.getTemporal());

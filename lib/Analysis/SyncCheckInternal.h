@@ -566,6 +566,13 @@ private:
   static bool ordersPhases(const Var &var);
   llvm::hash_code phaseKey();
   void execArrive(amir::ArriveOp arrive);
+  /// Leaves a record of an access by the current threads (visitRecord's,
+  /// and an mbarrier arrive's: the barrier's word in shared memory, which
+  /// must be ordered before the memory is freed); `last`: an instruction's
+  /// trailing barrier may take it as one of its own accesses.
+  RecordPtr addRecord(Operation *op, Var *var, Box region, uint32_t qual,
+                      bool mutate, bool outOfOrder, StringAttr order,
+                      bool last);
   void arriveInto(amir::ArriveOp arrive, const Var &var, int64_t e,
                   BarrierElem &elem, size_t q, const RecordPtr &arrival);
   size_t awaiterKey();
@@ -611,6 +618,9 @@ private:
   // The checks and the reports (SyncCheck.cpp).
   bool inBounds(Operation *op, const Var &var, const Box &region,
                 bool mutate);
+  /// The same for a barrier's elements: `what` is "arrive on" or "await".
+  bool barrierInBounds(Operation *op, const Var &var, const Box &region,
+                       StringRef what);
   const SyncEvent *missedSync(const Record &r);
   Operation *lastSyncFor(const Record &r, const ThreadSet &t);
   static const Vis *lastVisVia(const Record &r);

@@ -137,8 +137,8 @@ gpuir.proc @missing_cluster_sync(%M: index, %N: index, %K: index, %A: memref<?x6
     }
   }
 }
-// expected-error @-57 {{free without sync: Bs is freed while a write of Bs[0:2, 0, 0:64, 0:64] by thread 0 of task 0 on tma_to_smem_async may still be unordered with the threads that free it}}
-// expected-note @-34 {{the access}}
+// expected-error @-54 {{free without sync: empty is freed while an arrive on empty[0:2, 0] by threads 128..255 of task 0 on cuda_in_order_ram may still be unordered with the threads that free it}}
+// expected-note @-20 {{the arrive}}
 // expected-note @-17 {{freed here, at the end of its scope}}
 
 // -----
@@ -280,6 +280,6 @@ gpuir.proc @cluster_arrive_without_await(%M: index, %N: index, %K: index, %A: me
     }
   }
 }
-// expected-error @-58 {{free without sync: Bs is freed while a write of Bs[0:2, 0, 0:64, 0:64] by thread 0 of task 0 on tma_to_smem_async may still be unordered with the threads that free it}}
-// expected-note @-35 {{the access}}
+// expected-error @-55 {{free without sync: empty is freed while an arrive on empty[0:2, 0] by threads 128..255 of task 0 on cuda_in_order_ram may still be unordered with the threads that free it}}
+// expected-note @-21 {{the arrive}}
 // expected-note @-7 {{freed here, at the end of its scope}}

@@ -740,7 +740,10 @@ static ParseResult parseWindowLike(OpAsmParser &parser,
     unsigned r = 0;
     for (auto [d, isInterval] : llvm::enumerate(intervals)) {
       if (isInterval) {
-        AffineExpr extent = exprs[r + 1] - exprs[r];
+        // Simplified, so that `%n * 512 + 128 : %n * 512 + 256` has the
+        // constant extent 128 (the sum's constants are not always folded).
+        AffineExpr extent = simplifyAffineExpr(exprs[r + 1] - exprs[r],
+                                               indices.size(), 0);
         auto c = dyn_cast<AffineConstantExpr>(extent);
         shape.push_back(c ? c.getValue() : ShapedType::kDynamic);
         strides.push_back(sourceStrides[d]);
