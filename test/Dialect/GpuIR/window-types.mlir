@@ -18,6 +18,10 @@ gpuir.proc @inferred(%k: index, %n: index, %A: memref<?x?xbf16, #gpuir.gmem>) {
       // An extent known only at run time is dynamic.
       // CHECK: gpuir.window %{{.*}}[0 : %n, 0 : 8] : memref<?x?xbf16, #gpuir.gmem> -> memref<?x8xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
       %gn = gpuir.window %A[0 : %n, 0 : 8] : memref<?x?xbf16, #gpuir.gmem>
+      // hi - lo is simplified: constants in both sums cancel (before, this
+      // window came out ?x64).
+      // CHECK: gpuir.window %{{.*}}[%n * 512 + 128 : %n * 512 + 256, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem> -> memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>
+      %gc = gpuir.window %A[%n * 512 + 128 : %n * 512 + 256, %k * 64 : %k * 64 + 64] : memref<?x?xbf16, #gpuir.gmem>
     }
   }
 }
