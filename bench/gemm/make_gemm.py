@@ -3,7 +3,8 @@
 
   make_gemm.py NAME --tile BMxBN [--consumers C] [--stages S] [--group G]
                [--tiles T] [--cluster 2] [--in bf16|tf32] [--out f32|bf16]
-               [--store st|tma] [--wait read|full] [--split 2 --mtiles MT] > NAME.mlir
+               [--store st|tma] [--wait read|full] [--split 2 --mtiles MT]
+               [--schedule cooperative|pingpong] > NAME.mlir
 
 --tiles T: T tiles down M a task (the producer runs ahead into the next);
 --cluster 2: clusters of two CTAs sharing B by TMA multicast; --store tma:
@@ -12,7 +13,9 @@ the epilogue through staging buffers in shared memory and TMA stores
 store waits take whole groups (cp.async.bulk.wait_group), not only their
 reads of the staging buffers (the default, wait_group.read); --split 2 --mtiles
 MT: K split in two for M = MT BM, f32 partial planes that
-splitk_sum2_bf16.mlir adds. variants.txt lists the kernels checked in.
+splitk_sum2_bf16.mlir adds; --schedule pingpong: each consumer warpgroup
+its own tiles, taking turns (pingpong.py says how). variants.txt lists the
+kernels checked in.
 
 C = A Bt^T: A is M x K, Bt is N x K (B transposed), both row-major, bf16
 or (--in tf32) f32 multiplied as tf32 (the tensor cores read an f32 without
@@ -55,7 +58,14 @@ p.add_argument("--store", choices=("st", "tma"), default="st")
 p.add_argument("--wait", choices=("read", "full"), default="read")
 p.add_argument("--split", type=int, default=1)
 p.add_argument("--mtiles", type=int, default=0)
+p.add_argument("--schedule", choices=("cooperative", "pingpong"), default="cooperative")
+p.add_argument("--ring", choices=("each", "shared"), default="each",
+               help="pingpong: a ring per warpgroup, or (wrong: tests only) one shared")
 a = p.parse_args()
+if a.schedule == "pingpong":
+    import pingpong
+    print(pingpong.write(a))
+    raise SystemExit(0)
 # The input element type, K of a 128-byte row (one stage), K of one wgmma.
 it, KB, KI = ("bf16", 64, 16) if a.inp == "bf16" else ("f32", 32, 8)
 bm, bn = (int(x) for x in a.tile.split("x"))

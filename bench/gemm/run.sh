@@ -57,6 +57,8 @@ prepare)
       # A cluster's task is one tile a CTA, down M: BM rows times the cluster.
       c=$(sed -nE 's/.*--cluster ([0-9]+).*/\1/p' <<< "$args")
       read -r bm bn <<< "$tile"
+      # A ping-pong task is 2 T tiles side by side in N (one row of tiles).
+      case "$args" in *"--schedule pingpong"*) bn=$((bn * 2 * ${t:-1})); t=1 ;; esac
       echo "$name $here/$name.mlir $((bm * ${c:-1})) $bn ${g:-0} ${t:-1} ${out:-f32} ${in:-bf16}"
     done; } | grep -E "^(${ONLY:-.*}) " | while read -r name file bm bn g t out in; do
     if ! "$bin/rake-bundle" "$file" -o "$work/$name" --disasm-dir="$store" > "$work/$name.log" 2>&1; then

@@ -15,6 +15,14 @@
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=256x128,C=1024x256 --output-dir=%t/bf16
 // RUN: rake-example-ref gemm_nt_bf16 %t/bf16/A.bin %t/bf16/Bt.bin %t/bf16/C.bin 1024 256 128 | FileCheck %s --check-prefix=REF16
 // REF16: gemm_nt_bf16: 262144 elements match
+// The ping-pong schedule (each warpgroup its own 128x128 tiles, tasks of 4
+// side by side in N): the same product.
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=512x128,C=1024x512 --output-dir=%t/pp
+// RUN: rake-example-ref gemm_nt_bf16 %t/pp/A.bin %t/pp/Bt.bin %t/pp/C.bin 1024 512 128 | FileCheck %s --check-prefix=REFPP
+// REFPP: gemm_nt_bf16: 524288 elements match
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir -o %t/pp.ptx
+// RUN: FileCheck %s --check-prefix=PPPTX < %t/pp.ptx
+// PPPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_f32.mlir --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512 --output-dir=%t/f32
 // RUN: rake-example-ref gemm_nt %t/f32/A.bin %t/f32/Bt.bin %t/f32/C.bin 1024 512 192 | FileCheck %s --check-prefix=REF32
 // REF32: gemm_nt: 524288 elements match

@@ -1,0 +1,225 @@
+"""The ping-pong schedule of make_gemm.py (--schedule pingpong).
+
+In the cooperative schedule (make_gemm.py's own) both consumer warpgroups
+multiply the same tile, half of its rows each, and store it together: while
+they store, the tensor cores idle. Here each consumer warpgroup owns whole
+tiles of BM x BN (two wgmma.m64nBNk16 a 16-wide step of K: BM = 128) and
+the two take turns: a task is 2 T tiles side by side in N, tile j for
+warpgroup j mod 2. One producer thread fills each warpgroup's ring of S
+stages (a stage: BM rows of A and BN rows of Bt, 128 bytes each) with its
+tiles' slices, the tiles in order: tile j + 1's slices are loaded only
+after tile j's, so warpgroup 1 starts multiplying as warpgroup 0's last
+slices are loaded, and each warpgroup stores its tile while the other
+multiplies the next (every store but the task's last overlaps products).
+
+Why a ring each: a thread keeps one phase parity per mbarrier, flipped by
+each of its waits. With one ring for both, a warpgroup would skip the
+phases of the other's slices and then wait with a stale parity, which
+passes at once on a phase long completed (it would read a stage before its
+data arrived); the check rejects that kernel (a RAW hazard: the warpgroup
+does not await the stage's barrier before its wgmma reads it;
+test/SyncCheck/gemm-pingpong-mutations.mlir). GpuIR has no operation that
+advances a parity without waiting (CUTLASS's pipeline-state advance), so
+each warpgroup waits on every phase of a ring of its own.
+
+The accumulators are one register buffer of 256 rows, warpgroup w's in rows
+128 w to 128 w + 127: each thread keeps one set of registers for its
+warpgroup's tiles. (With a buffer per warpgroup, both are live in the code
+that both warpgroups run, each part under its guard, and ptxas spilled
+1.7 KB.)
+
+The epilogue is the cooperative TMA-store one per warpgroup: quarters of
+64 x 64 (half h of the rows, half c of the columns), each staged in one of
+the warpgroup's two buffers and stored as four boxes of 64 x 16.
+"""
+
+
+def write(a):
+    assert a.inp == "bf16" and a.out == "bf16" and a.store == "tma", \
+        "--schedule pingpong is written for bf16 in, bf16 out, --store tma"
+    assert a.cluster == 1 and a.split == 1 and a.consumers == 2, \
+        "--schedule pingpong is written without clusters or split K, for 2 consumers"
+    bm, bn = (int(x) for x in a.tile.split("x"))
+    assert bm == 128 and bn == 128, "--schedule pingpong is written for 128x128 tiles"
+    S, G, T = a.stages, a.group, a.tiles
+    # --ring shared: one ring of 2 S stages for both warpgroups, tile j's
+    # slice k at position j Kt + k: the kernel the check must reject (a
+    # warpgroup skips the other's phases; see above). Tests only.
+    shared = a.ring == "shared"
+    RS = 2 * S if shared else S
+    J = 2 * T  # tiles a task
+    KB, KI = 64, 16
+    halves = bm // 64
+    # --stages S: each warpgroup's ring.
+    smem = 2 * S * (bm + bn) * 128 + 2 * 2 * 64 * 64 * 2
+    assert smem <= 227 * 1024, f"two rings of {S} stages and the staging buffers do not fit"
+    SW = "#gpuir.smem_swizzled<128>"
+    if G:
+        params = ["Mg", "Nt", "Kt"]
+        mrows = f"Mg * {G * bm}"
+        mbase = f"%mg * {G * bm} + %mi * {bm}"
+        sizes = "[{Mg = 1, Nt = 2, Kt = 7}, {Mg = 1, Nt = 1, Kt = 1}, {Mg = 1, Nt = 1, Kt = 2}]"
+    else:
+        params = ["Mt", "Nt", "Kt"]
+        mrows = f"Mt * {bm}"
+        mbase = f"%m * {bm}"
+        sizes = "[{Mt = 2, Nt = 1, Kt = 7}, {Mt = 1, Nt = 1, Kt = 1}, {Mt = 1, Nt = 1, Kt = 2}]"
+    nw = J * bn  # the columns of C a task writes
+    pl = ", ".join(params)
+    out = []
+    w = out.append
+    w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers 2 "
+      f"--stages {S} --group {G} --tiles {T} --out bf16 --store tma --schedule pingpong.")
+    w(f"// C = A Bt^T, bf16 in, f32 sums, bf16 out, ping-pong: each consumer warpgroup")
+    w(f"// (232 registers) owns whole {bm}x{bn} tiles (two wgmma.m64n{bn}k{KI} a step)")
+    w(f"// and the two take turns; a task is {J} tiles side by side in N, tile j for")
+    w(f"// warpgroup j mod 2. A producer warpgroup (40 registers) fills each")
+    w(f"// warpgroup's ring of {S} swizzled stages with its tiles' slices, the tiles")
+    w(f"// in order; each warpgroup releases its slices, one behind, and stores its")
+    w(f"// tile through shared memory with TMA while the other multiplies")
+    w(f"// (bench/gemm/pingpong.py).")
+    if G:
+        w(f"// Tasks in groups of {G} down M (the innermost task loop).")
+    w(f"gpuir.proc @{a.name}({', '.join(f'%{x}: index' for x in params)},")
+    w(f"    %A: memref<?x?xbf16, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Kt * {KB})>}},")
+    w(f"    %Bt: memref<?x?xbf16, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> (Nt * {nw}, Kt * {KB})>}},")
+    w(f"    %C: memref<?x?xbf16, #gpuir.gmem> {{gpuir.extents = affine_map<({pl}) -> ({mrows}, Nt * {nw})>}})")
+    w(f"    attributes {{gpuir.check_sizes = {sizes}}} {{")
+    w(f"  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 8 inc(232)) {{")
+    ind = ["    "]
+    if G:
+        w(f"{ind[0]}gpuir.for %mg = 0 to %Mg : cuda_tasks {{")
+        w(f"{ind[0]}  gpuir.for %n = 0 to %Nt : cuda_tasks {{")
+        w(f"{ind[0]}    gpuir.for %mi = 0 to {G} : cuda_tasks {{")
+        ind[0] += "      "
+    else:
+        w(f"{ind[0]}gpuir.for %m = 0 to %Mt : cuda_tasks {{")
+        w(f"{ind[0]}  gpuir.for %n = 0 to %Nt : cuda_tasks {{")
+        ind[0] += "    "
+
+    def line(s):
+        w(ind[0] + s)
+
+    # The accumulators, thread t + 128 w of warpgroup w holding row t: one
+    # buffer, so that each thread keeps one set of registers for the tiles
+    # of its warpgroup (two buffers would both stay live in the code both
+    # warpgroups run, guarded, and spill).
+    D = f"memref<256x{halves}x{bn // 2}xf32, #gpuir.rmem>"
+    AS = f"memref<{RS}x{bm}x{KB}xbf16, {SW}>"
+    BS = f"memref<{RS}x{bn}x{KB}xbf16, {SW}>"
+    FULL = f"!gpuir.barrier<mbarrier [{RS}]>"
+    EMPTY = f"!gpuir.barrier<mbarrier_prearrive [{RS}]>"
+    CS = "memref<2x2x4x64x16xbf16, #gpuir.smem>"
+    for r in range(1 if shared else 2):
+        line(f"%As{r} = gpuir.alloc : {AS}")
+        line(f"%Bs{r} = gpuir.alloc : {BS}")
+        line(f"%full{r} = gpuir.alloc : {FULL}")
+        line(f"%empty{r} = gpuir.alloc : {EMPTY}")
+    line(f"%D = gpuir.alloc : {D}")
+    line(f"%mma = gpuir.alloc : !gpuir.barrier<wgmma_group>")
+    line(f"%Cs = gpuir.alloc : {CS}")
+    line(f"%st = gpuir.alloc : !gpuir.barrier<tma_store_group>")
+    for j in range(J):
+        wg = j % 2
+        # The warpgroup's ring: its i-th tile's slice k at position i Kt + k.
+        i = j if shared else j // 2
+        rg = 0 if shared else wg
+        pos = "%k" if i == 0 else f"%Kt * {i} + %k"
+        last = "%Kt" if i == 0 else f"%Kt * {i + 1}"
+        col = f"%n * {nw}" + (f" + {j * bn}" if j else "")
+        colEnd = f"%n * {nw} + {(j + 1) * bn}"
+        line(f"// Tile {j}: columns {j * bn} to {j * bn + bn} of the task's, warpgroup {wg}.")
+        line(f"gpuir.warps \"consumer\" {{")
+        line(f"  gpuir.for %wm = {wg} to {wg + 1} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+        line(f"    gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
+        line(f"      gpuir.for %h = 0 to {halves} : seq {{")
+        line(f"        gpuir.for %r = 0 to {bn // 2} : seq {{")
+        line(f"          %zero = arith.constant 0.0 : f32")
+        line(f"          gpuir.write %zero, %D[{wg * 128} + %t, %h, %r] : {D}")
+        line(f"        }}")
+        line(f"      }}")
+        line(f"    }}")
+        line(f"  }}")
+        line(f"}}")
+        line(f"gpuir.for %k = 0 to %Kt : seq {{")
+        line(f"  gpuir.warps \"producer\" {{")
+        line(f"    gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+        line(f"      gpuir.await %empty{rg}[({pos}) mod {RS}], tma_to_smem_async : {EMPTY}")
+        line(f"      %sA = gpuir.window %As{rg}[({pos}) mod {RS}, 0 : {bm}, 0 : {KB}] : {AS}")
+        line(f"      %gA = gpuir.window %A[{mbase} : {mbase} + {bm}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?xbf16, #gpuir.gmem>")
+        line(f"      gpuir.sm90a.tma_load %sA, %gA >> %full{rg}[({pos}) mod {RS}] : memref<{bm}x{KB}xbf16, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bm}x{KB}xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
+        line(f"      %sBt = gpuir.window %Bs{rg}[({pos}) mod {RS}, 0 : {bn}, 0 : {KB}] : {BS}")
+        line(f"      %gBt = gpuir.window %Bt[{col} : {colEnd}, %k * {KB} : %k * {KB} + {KB}] : memref<?x?xbf16, #gpuir.gmem>")
+        line(f"      gpuir.sm90a.tma_load %sBt, %gBt >> %full{rg}[({pos}) mod {RS}] : memref<{bn}x{KB}xbf16, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KB}xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, {FULL}")
+        line(f"    }}")
+        line(f"  }}")
+        line(f"  gpuir.warps \"consumer\" {{")
+        line(f"    gpuir.for %wm = {wg} to {wg + 1} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+        line(f"      gpuir.await %full{rg}[({pos}) mod {RS}], wgmma_async : {FULL}")
+        line(f"      gpuir.fence wgmma_fence_1 -> wgmma_fence_2")
+        line(f"      gpuir.for %kk = 0 to 4 : seq {{")
+        line(f"        %b = gpuir.window %Bs{rg}[({pos}) mod {RS}, 0 : {bn}, %kk * {KI} : %kk * {KI} + {KI}] : {BS}")
+        line(f"        gpuir.for %h = 0 to {halves} : seq {{")
+        line(f"          %d = gpuir.window %D[{wg * 128} : {wg * 128 + 128}, %h, 0 : {bn // 2}] : {D}")
+        line(f"          %a = gpuir.window %As{rg}[({pos}) mod {RS}, %h * 64 : %h * 64 + 64, %kk * {KI} : %kk * {KI} + {KI}] : {AS}")
+        line(f"          gpuir.sm90a.wgmma %d, %a, %b : memref<128x{bn // 2}xf32, strided<[{halves * bn // 2}, 1], offset: ?>, #gpuir.rmem>, memref<64x{KI}xbf16, strided<[{KB}, 1], offset: ?>, {SW}>, memref<{bn}x{KI}xbf16, strided<[{KB}, 1], offset: ?>, {SW}>")
+        line(f"        }}")
+        line(f"      }}")
+        line(f"      gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>")
+        line(f"      gpuir.await %mma, cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>")
+        line(f"      // The previous slice's products are done: release its stage.")
+        line(f"      gpuir.if %k >= 1 {{")
+        line(f"        gpuir.arrive cuda_in_order >> %empty{rg}[({pos} + {RS - 1}) mod {RS}] : {EMPTY}")
+        line(f"      }}")
+        line(f"    }}")
+        line(f"  }}")
+        line(f"}}")
+        line(f"gpuir.warps \"consumer\" {{")
+        line(f"  gpuir.for %wm = {wg} to {wg + 1} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+        line(f"    gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>")
+        line(f"    gpuir.if %Kt >= 1 {{")
+        line(f"      gpuir.arrive cuda_in_order >> %empty{rg}[({last} + {RS - 1}) mod {RS}] : {EMPTY}")
+        line(f"    }}")
+        line(f"    // Quarter q: rows 64 (q / 2), columns 64 (q mod 2) of the tile. Register")
+        line(f"    // 4 j + i of wgmma half h holds row 16 (t / 32) + (t mod 32) / 4 + 8 (i / 2),")
+        line(f"    // column 8 j + 2 (t mod 4) + i mod 2 of its 64 rows.")
+        line(f"    gpuir.for %q = 0 to 4 : seq {{")
+        line(f"      // Buffer q mod 2 is free again once the group of quarter q - 2 has read it.")
+        line(f"      gpuir.if %q >= 2 {{")
+        line(f"        gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+        line(f"          gpuir.await %st, cuda_in_order, outstanding(1), read : !gpuir.barrier<tma_store_group>")
+        line(f"        }}")
+        line(f"        gpuir.fence cuda_in_order -> cuda_in_order")
+        line(f"      }}")
+        line(f"      gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {{")
+        line(f"        gpuir.for %j = 0 to 8 : seq {{")
+        line(f"          gpuir.for %i = 0 to 4 : seq {{")
+        line(f"            %v = gpuir.read %D[{wg * 128} + %t, %q floordiv 2, ((%q mod 2) * 8 + %j) * 4 + %i] : {D}")
+        line(f"            %cv = arith.truncf %v : f32 to bf16")
+        line(f"            gpuir.write %cv, %Cs[{wg}, %q mod 2, %j floordiv 2, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%j mod 2) * 8 + (%t mod 4) * 2 + %i mod 2] : {CS}")
+        line(f"          }}")
+        line(f"        }}")
+        line(f"      }}")
+        line(f"      gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy")
+        line(f"      gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+        line(f"        gpuir.for %x = 0 to 4 : seq {{")
+        line(f"          %cst = gpuir.window %Cs[{wg}, %q mod 2, %x, 0 : 64, 0 : 16] : {CS}")
+        line(f"          %cg = gpuir.window %C[{mbase} + (%q floordiv 2) * 64 : {mbase} + (%q floordiv 2) * 64 + 64, {col} + (%q mod 2) * 64 + %x * 16 : {col} + (%q mod 2) * 64 + %x * 16 + 16] : memref<?x?xbf16, #gpuir.gmem>")
+        line(f"          gpuir.sm90a.tma_store %cg, %cst : memref<64x16xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x16xbf16, strided<[16, 1], offset: ?>, #gpuir.smem>")
+        line(f"        }}")
+        line(f"        gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>")
+        line(f"      }}")
+        line(f"    }}")
+        line(f"    // Every group has read its buffer before the buffers are written again.")
+        line(f"    gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {{")
+        line(f"      gpuir.await %st, cuda_in_order, outstanding(0), read : !gpuir.barrier<tma_store_group>")
+        line(f"    }}")
+        line(f"    gpuir.fence cuda_in_order -> cuda_in_order")
+        line(f"  }}")
+        line(f"}}")
+    i = ind[0]
+    while len(i) >= 4:
+        i = i[:-2]
+        w(i + "}")
+    w("}")
+    return "\n".join(out)
