@@ -20,6 +20,13 @@
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=512x128,C=1024x512 --output-dir=%t/pp
 // RUN: rake-example-ref gemm_nt_bf16 %t/pp/A.bin %t/pp/Bt.bin %t/pp/C.bin 1024 512 128 | FileCheck %s --check-prefix=REFPP
 // REFPP: gemm_nt_bf16: 524288 elements match
+// N = 192 tiles (five stages of 40 KiB beside the staging buffers, 224 KiB):
+// the same product, one wgmma.m64n192k16 a step.
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x192_g8s_bf16.mlir --sizes=Mg=1,Nt=2,Kt=2 --shape=A=1024x128,Bt=384x128,C=1024x384 --output-dir=%t/n192
+// RUN: rake-example-ref gemm_nt_bf16 %t/n192/A.bin %t/n192/Bt.bin %t/n192/C.bin 1024 384 128 | FileCheck %s --check-prefix=REF192
+// REF192: gemm_nt_bf16: 393216 elements match
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x192_g8s_bf16.mlir | FileCheck %s --check-prefix=PTX192
+// PTX192: wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir -o %t/pp.ptx
 // RUN: FileCheck %s --check-prefix=PPPTX < %t/pp.ptx
 // PPPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
