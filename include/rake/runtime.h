@@ -69,8 +69,12 @@ typedef enum rake_status {
   RAKE_ERR_PARAM_COUNT = 27,      /* the number of arguments differs */
   RAKE_ERR_PARAM_SIZE = 28,       /* an argument's size differs */
   RAKE_ERR_PARAM_ALIGN = 29,      /* an argument's alignment differs */
-  RAKE_ERR_DATA_ALIGN = 30        /* a buffer's data is less aligned than
+  RAKE_ERR_DATA_ALIGN = 30,       /* a buffer's data is less aligned than
                                      its role (argK.alignedN) requires */
+  RAKE_ERR_BUFFER = 31            /* a buffer's descriptor is not the one
+                                     the kernel was checked with: offset,
+                                     shape, strides, element type, or its
+                                     tensor map */
 } rake_status;
 
 typedef struct rake_error {
@@ -143,6 +147,21 @@ rake_status rake_kernel_param(const rake_bundle *bundle, const char *kernel,
                               uint32_t index, rake_param_info *info,
                               rake_error *err);
 
+/* The shape buffer parameter `arg` (its position in the source signature,
+ * the K of its roles argK.*) of `kernel` must have, as rake_launch checks
+ * it: given the values of the kernel's index parameters in signature order
+ * (`index_values`, `index_count` of them), writes its rank to *rank and the
+ * extent of each dimension to sizes[0 .. min(rank, max_rank)), -1 where the
+ * source declares none. RAKE_ERR_ABI for a bundle without a signature (PTX
+ * input) or a parameter that is not a buffer; RAKE_ERR_BUFFER when an
+ * extent cannot be evaluated at these values. */
+rake_status rake_kernel_buffer_shape(const rake_bundle *bundle,
+                                     const char *kernel, uint32_t arg,
+                                     const int64_t *index_values,
+                                     uint32_t index_count, int64_t *sizes,
+                                     uint32_t max_rank, uint32_t *rank,
+                                     rake_error *err);
+
 /* How a kernel must be launched, as the bundle records it: CTAs of exactly
  * `block` threads, at least `dynamic_shared_bytes` bytes of dynamic shared
  * memory, and (the kernel is persistent) a grid of SM count x
@@ -189,6 +208,12 @@ typedef struct rake_launch_config {
  * argK.alignedN (its procedure parameter declares gpuir.align = N, which the
  * kernel's vector accesses rely on) must have that pointer and its offset
  * (the next parameter, in elements) multiples of N (RAKE_ERR_DATA_ALIGN).
+ * Each buffer's memref descriptor must be what the kernel's checks assumed
+ * (RAKE_ERR_BUFFER): offset 0 (the kernel indexes from the aligned
+ * pointer), each size the extent the signature declares at the launch's
+ * index values, row-major strides, an element type of known size, and a
+ * tensor map of it made over exactly that buffer (its address, rows,
+ * columns and row pitch); no two buffers may overlap (RAKE_ERR_ARGUMENT).
  * Above 48 KiB of dynamic shared memory the
  * runtime raises the function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
  * first. */

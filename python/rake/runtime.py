@@ -81,6 +81,7 @@ _STATUS_NAMES = {
     27: "RAKE_ERR_PARAM_COUNT", 28: "RAKE_ERR_PARAM_SIZE",
     29: "RAKE_ERR_PARAM_ALIGN",
     30: "RAKE_ERR_DATA_ALIGN",
+    31: "RAKE_ERR_BUFFER",
 }
 
 # ---------------------------------------------------------------------------

@@ -10,8 +10,9 @@
  *                                    own code), then one that keeps it
  *   rake-runtime-test tensormaps DIR a kernel with two tensor-map parameters:
  *                                    launches with junk, swapped and
- *                                    destroyed maps (refused), and with a
- *                                    map made for each slot
+ *                                    destroyed maps and maps over other
+ *                                    buffers (refused), and with a map made
+ *                                    for each slot over its buffer
  *   rake-runtime-test run DIR N      vector_add on N floats: load on device
  *                                    0's primary context, C = A + B with the
  *                                    bundle's launch shape, check every
@@ -126,8 +127,12 @@ static int cudaOpen(struct Cuda *c) {
 }
 
 /* One value per parameter, chosen by the parameter's role. */
-static int pack(const rake_bundle *b, const char *k, unsigned char *buf,
-                long long n, CUdeviceptr *bufs) {
+/* Fills the parameter buffer as a caller does: index parameter K (role
+ * argK.index) the next of `idx` (in signature order), buffer K's descriptor
+ * bufs[K] with offset 0, the sizes rake_kernel_buffer_shape gives at those
+ * index values and row-major strides. */
+static int fill(const rake_bundle *b, const char *k, unsigned char *buf,
+                const int64_t *idx, uint32_t nidx, const CUdeviceptr *bufs) {
   uint32_t version, bytes, count;
   rake_error e;
   if (rake_kernel_layout(b, k, &version, &bytes, &count, &e) != RAKE_OK)
@@ -136,24 +141,84 @@ static int pack(const rake_bundle *b, const char *k, unsigned char *buf,
     rake_param_info p;
     if (rake_kernel_param(b, k, j, &p, &e) != RAKE_OK)
       return refused(&e);
-    int arg = atoi(p.role + 3);
     const char *field = strchr(p.role, '.');
-    unsigned long long v = 0;
+    if (!strncmp(p.role, "tensormap.", 10))
+      continue;
     if (!field || strncmp(p.role, "arg", 3) != 0) {
       printf("parameter %u has no role\n", j);
       return 1;
     }
-    if (!strcmp(field, ".index"))
-      v = (unsigned long long)n;
-    else if (!strcmp(field, ".allocated") || !strncmp(field, ".aligned", 8))
+    int arg = atoi(p.role + 3);
+    unsigned long long v = 0;
+    int64_t sizes[8];
+    uint32_t rank = 0;
+    if (!strcmp(field, ".index")) {
+      /* The ordinal of argK among the index parameters. */
+      uint32_t ordinal = 0;
+      for (uint32_t i = 0; i < j; ++i) {
+        rake_param_info q;
+        rake_kernel_param(b, k, i, &q, &e);
+        const char *f = strchr(q.role, '.');
+        if (f && !strcmp(f, ".index"))
+          ++ordinal;
+      }
+      v = ordinal < nidx ? (unsigned long long)idx[ordinal] : 0;
+    } else if (!strcmp(field, ".allocated") || !strncmp(field, ".aligned", 8)) {
       v = bufs[arg];
-    else if (!strcmp(field, ".size0"))
-      v = (unsigned long long)n;
-    else if (!strcmp(field, ".stride0"))
-      v = 1;
+    } else if (!strncmp(field, ".size", 5) || !strncmp(field, ".stride", 7)) {
+      if (rake_kernel_buffer_shape(b, k, (uint32_t)arg, idx, nidx, sizes, 8,
+                                   &rank, &e) != RAKE_OK)
+        return refused(&e);
+      int d = atoi(field + (field[2] == 'i' ? 5 : 7));
+      if (field[2] == 'i') {
+        v = (unsigned long long)sizes[d];
+      } else {
+        v = 1;
+        for (uint32_t i = (uint32_t)d + 1; i < rank; ++i)
+          v *= (unsigned long long)sizes[i];
+      }
+    }
     memcpy(buf + p.offset, &v, p.size < 8 ? p.size : 8);
   }
   return 0;
+}
+
+/* Writes `v` into the parameter whose role is `role`; 0 if there is none. */
+static int setRole(const rake_bundle *b, const char *k, unsigned char *buf,
+                   const char *role, long long v) {
+  uint32_t version, bytes, count;
+  rake_error e;
+  rake_kernel_layout(b, k, &version, &bytes, &count, &e);
+  for (uint32_t j = 0; j < count; ++j) {
+    rake_param_info p;
+    rake_kernel_param(b, k, j, &p, &e);
+    if (!strcmp(p.role, role)) {
+      memcpy(buf + p.offset, &v, p.size < 8 ? p.size : 8);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static long long getRole(const rake_bundle *b, const char *k,
+                         const unsigned char *buf, const char *role) {
+  uint32_t version, bytes, count;
+  rake_error e;
+  long long v = 0;
+  rake_kernel_layout(b, k, &version, &bytes, &count, &e);
+  for (uint32_t j = 0; j < count; ++j) {
+    rake_param_info p;
+    rake_kernel_param(b, k, j, &p, &e);
+    if (!strcmp(p.role, role))
+      memcpy(&v, buf + p.offset, p.size < 8 ? p.size : 8);
+  }
+  return v;
+}
+
+static int pack(const rake_bundle *b, const char *k, unsigned char *buf,
+                long long n, CUdeviceptr *bufs) {
+  int64_t idx[1] = {n};
+  return fill(b, k, buf, idx, 1, bufs);
 }
 
 /* Opens the bundle, the driver and device 0's primary context, and loads
@@ -339,6 +404,17 @@ static int checks(const char *dir) {
   rake_kernel_layout(b, k, &version, &bytes, &count, &e);
   unsigned char *params = calloc(1, bytes + 8);
   rake_arg *args = calloc(count + 1, sizeof(rake_arg));
+  /* Three buffers of n = 3 tasks (each 3 x 2 x 128 floats), as a caller
+   * passes them. */
+  CUdeviceptr bufs[4] = {0, 0, 0, 0};
+  for (int i = 1; i <= 3; ++i)
+    if (c.alloc(&bufs[i], 3 * 2 * 128 * sizeof(float))) {
+      printf("cuMemAlloc failed\n");
+      return 1;
+    }
+  int64_t idx[1] = {3};
+  if (fill(b, k, params, idx, 1, bufs))
+    return 1;
   for (uint32_t j = 0; j < count; ++j) {
     rake_param_info p;
     rake_kernel_param(b, k, j, &p, &e);
@@ -382,6 +458,33 @@ static int checks(const char *dir) {
   args[0].align /= 2;
   TRY("argument 0 half its alignment", rake_launch_args(m, k, &cfg, NULL, count, args, &e));
   args[0].align *= 2;
+  /* Buffer descriptors that are not the buffers the kernel was checked
+   * with (an adversarial review: the overlap check read fields the kernel
+   * ignores, and none of them was checked). */
+#define BREAK(what, role, value)                                               \
+  do {                                                                         \
+    long long saved = getRole(b, k, params, role);                             \
+    setRole(b, k, params, role, value);                                        \
+    TRY(what, rake_launch(m, k, &cfg, NULL, 1, params, bytes, &e));            \
+    setRole(b, k, params, role, saved);                                        \
+  } while (0)
+  BREAK("an offset", "arg3.offset", 256);
+  BREAK("a size the kernel was not checked for", "arg1.size0", 4);
+  BREAK("an empty buffer", "arg3.size0", 0);
+  BREAK("a negative stride", "arg3.stride2", -1);
+  BREAK("a column-major stride", "arg1.stride0", 1);
+  BREAK("Z over Y", "arg3.aligned", (long long)bufs[2]);
+  BREAK("Z over Y's last byte", "arg3.aligned", (long long)bufs[2] + 3 * 2 * 128 * 4 - 4);
+  BREAK("a size near 2^62", "arg0.index", 1LL << 62);
+  {
+    /* Sizes consistent with n = 2^62 whose bytes overflow 64 bits. */
+    setRole(b, k, params, "arg0.index", 1LL << 62);
+    setRole(b, k, params, "arg1.size0", 1LL << 62);
+    TRY("2^62 tasks", rake_launch(m, k, &cfg, NULL, 1, params, bytes, &e));
+    setRole(b, k, params, "arg0.index", 3);
+    setRole(b, k, params, "arg1.size0", 3);
+  }
+#undef BREAK
   TRY("the recorded shape and layout", rake_launch_args(m, k, &cfg, NULL, count, args, &e));
 #undef TRY
   rake_module_unload(m, &e);
@@ -419,16 +522,32 @@ static int tensorMaps(const char *dir) {
     printf("the kernel has fewer than two tensor-map parameters\n");
     return 1;
   }
-  CUdeviceptr data = 0;
-  if (c.alloc(&data, 1 << 20)) {
-    printf("cuMemAlloc failed\n");
+  /* The TMA GEMM at Mt = 2, Nt = 4, Kt = 10: A and Bt 512 x 640 bf16, C
+   * 512 x 512 f32, each its own allocation (bufs[K] for argument K). */
+  CUdeviceptr bufs[6] = {0, 0, 0, 0, 0, 0};
+  for (int i = 3; i <= 5; ++i)
+    if (c.alloc(&bufs[i], 512 * 640 * 4)) {
+      printf("cuMemAlloc failed\n");
+      return 1;
+    }
+  int64_t idx[3] = {2, 4, 10};
+  if (fill(b, k, params, idx, 3, bufs))
     return 1;
-  }
   uint64_t map[2];
   for (int i = 0; i < 2; ++i)
-    if (rake_tensor_map_create(m, k, slot[i], (uint64_t)data, 512, 640, 1280,
-                               &map[i], &e) != RAKE_OK)
+    if (rake_tensor_map_create(m, k, slot[i], (uint64_t)bufs[3 + i], 512, 640,
+                               1280, &map[i], &e) != RAKE_OK)
       return refused(&e);
+  /* Maps that do not describe their buffer: A's made over C, over Bt's
+   * allocation, one row short. */
+  uint64_t overC, overB, short_;
+  if (rake_tensor_map_create(m, k, slot[0], (uint64_t)bufs[5], 512, 512, 1024,
+                             &overC, &e) != RAKE_OK ||
+      rake_tensor_map_create(m, k, slot[0], (uint64_t)bufs[4], 512, 640, 1280,
+                             &overB, &e) != RAKE_OK ||
+      rake_tensor_map_create(m, k, slot[0], (uint64_t)bufs[3], 511, 640, 1280,
+                             &short_, &e) != RAKE_OK)
+    return refused(&e);
   rake_launch_shape shape;
   rake_launch_config cfg;
   if (recordedConfig(b, k, sms, &shape, &cfg, &e))
@@ -445,7 +564,10 @@ static int tensorMaps(const char *dir) {
   } while (0)
   TRY("junk", 0xdeadbeefull, map[1]);
   TRY("swapped", map[1], map[0]);
-  TRY("each made for its parameter", map[0], map[1]);
+  TRY("A's map over C", overC, map[1]);
+  TRY("A's map over Bt", overB, map[1]);
+  TRY("A's map a row short", short_, map[1]);
+  TRY("each made for its parameter and buffer", map[0], map[1]);
   rake_tensor_map_destroy(m, map[0], &e);
   TRY("destroyed", map[0], map[1]);
 #undef TRY

@@ -65,9 +65,15 @@ def Sm90a_WgmmaOp : Op<GpuIR_Dialect, "sm90a.wgmma",
     (commit_group / wait_group). The sequential behavior adds the K
     products of each element in order of k, in f32 (each product of two
     f16, bf16 or tf32 values is exact in f32).
+
+    With `zero_init` the instruction computes D = A * B: the accumulators'
+    old values are neither read nor added (wgmma's scale-d = 0), so the
+    first product of a tile needs no zeroing of the registers before it;
+    for the check it writes `d` without reading it.
   }];
   let arguments = (ins AnyMemRef:$d, AnyMemRef:$a, AnyMemRef:$b,
-                       UnitAttr:$a_unsigned, UnitAttr:$b_unsigned);
+                       UnitAttr:$a_unsigned, UnitAttr:$b_unsigned,
+                       UnitAttr:$zero_init);
   let assemblyFormat = [{
     $d `,` $a `,` $b attr-dict `:` type($d) `,` type($a) `,` type($b)
   }];
