@@ -180,17 +180,39 @@ void Interpreter::visitCheck(amir::AccessOpInterface check) {
 /// (those it knows); else reports the access. An index outside its
 /// buffer lands in whatever code generation placed next to it: a race
 /// with that buffer's accesses that no record here would show.
+/// The first index of dimension `d` of `region` outside [0, extent), if
+/// any. An end of exactly kUnboundedExtent is the whole dimension's (a
+/// buffer passed whole, a window to the end): it ends at the extent, and
+/// starts inside it or at its end. Any other coordinate at or beyond
+/// +-kUnboundedExtent is outside every extent the check handles (an
+/// adversarial review: an index past 2^40 was taken for the marker and the
+/// access for empty).
+static std::optional<int64_t> outsideIndex(const Box &region, size_t d,
+                                           int64_t extent) {
+  int64_t lo = region.hi.size() > d ? region.lo[d] : 0, hi = region.hi[d];
+  bool toEnd = hi == gpuir::kUnboundedExtent;
+  if (lo >= gpuir::kUnboundedExtent || lo <= -gpuir::kUnboundedExtent ||
+      hi > gpuir::kUnboundedExtent)
+    return lo >= gpuir::kUnboundedExtent || lo < 0 ? lo : hi - 1;
+  if (extent < 0)
+    return std::nullopt;
+  if (toEnd)
+    return lo < 0 ? std::optional<int64_t>(lo)
+           : lo > extent ? std::optional<int64_t>(lo)
+                         : std::nullopt;
+  if (hi <= lo || (lo >= 0 && hi <= extent))
+    return std::nullopt;
+  return lo < 0 ? lo : hi - 1;
+}
+
 bool Interpreter::inBounds(Operation *op, const Var &var, const Box &region,
                            bool mutate) {
   for (size_t d = 0; d < region.lo.size() && d < var.extents.size(); ++d) {
     int64_t extent = var.extents[d];
-    // An unbounded end is the whole dimension (a buffer passed whole).
-    int64_t hi = region.hi[d] >= gpuir::kUnboundedExtent ? extent
-                                                         : region.hi[d];
-    if (extent < 0 || hi <= region.lo[d] ||
-        (region.lo[d] >= 0 && hi <= extent))
+    std::optional<int64_t> out = outsideIndex(region, d, extent);
+    if (!out)
       continue;
-    int64_t outside = region.lo[d] < 0 ? region.lo[d] : region.hi[d] - 1;
+    int64_t outside = *out;
     report(op, "out-of-bounds access: " + describe(current) + " " +
                    (mutate ? "write " : "read ") + describe(var, region) +
                    ", but index " + std::to_string(outside) +
@@ -206,12 +228,10 @@ bool Interpreter::barrierInBounds(Operation *op, const Var &var,
                                   const Box &region, StringRef what) {
   for (size_t d = 0; d < region.lo.size() && d < var.extents.size(); ++d) {
     int64_t extent = var.extents[d];
-    int64_t hi = region.hi[d] >= gpuir::kUnboundedExtent ? extent
-                                                         : region.hi[d];
-    if (extent < 0 || hi <= region.lo[d] ||
-        (region.lo[d] >= 0 && hi <= extent))
+    std::optional<int64_t> out = outsideIndex(region, d, extent);
+    if (!out)
       continue;
-    int64_t outside = region.lo[d] < 0 ? region.lo[d] : region.hi[d] - 1;
+    int64_t outside = *out;
     report(op, "out-of-bounds barrier element: " + describe(current) + " " +
                    what.str() + " " + describe(var, region) + ", but index " +
                    std::to_string(outside) + " of dimension " +

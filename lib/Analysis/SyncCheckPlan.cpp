@@ -441,12 +441,27 @@ void Planner::classify() {
   for (auto [ordinal, c] : llvm::enumerate(result.coords)) {
     SmallVector<int64_t> key;
     for (const Dependence &d : dependences) {
+      // Checked: a task part or bound past 64 bits would wrap and put tasks
+      // whose guards differ into one class (an adversarial review). Such a
+      // task gets a class of its own (it is interpreted); a bound that
+      // overflows leaves the outcome to the exact task part.
       int64_t s = 0;
-      for (auto [k, x] : llvm::zip(d.coeffs, c))
-        s += k * x;
+      bool overflow = false;
+      for (auto [k, x] : llvm::zip(d.coeffs, c)) {
+        int64_t term = 0;
+        overflow |= __builtin_mul_overflow(k, x, &term) ||
+                    __builtin_add_overflow(s, term, &s);
+      }
+      if (overflow) {
+        key.push_back(3);
+        key.push_back(int64_t(ordinal));
+        continue;
+      }
       int outcome = 2;
-      if (d.predicate >= 0 && d.rest.known) {
-        int64_t lo = s + d.rest.lo, hi = s + d.rest.hi;
+      int64_t lo = 0, hi = 0;
+      if (d.predicate >= 0 && d.rest.known &&
+          !__builtin_add_overflow(s, d.rest.lo, &lo) &&
+          !__builtin_add_overflow(s, d.rest.hi, &hi)) {
         bool always = false, never = false;
         switch (static_cast<gpuir::CmpPredicate>(d.predicate)) {
         case gpuir::CmpPredicate::eq:

@@ -270,45 +270,43 @@ int main(int argc, char **argv) {
         die("bad tensor map '" + a + "': ARG " + f[1] +
             " must be an earlier two-dimensional buffer, the box ROWSxCOLS");
       const Buffer &buf = *byArg[arg];
-      CUtensorMapDataType type;
-      if (buf.type.name == "bf16") type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-      else if (buf.type.name == "f16") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-      else if (buf.type.name == "f32") type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-      else if (buf.type.name == "i32") type = CU_TENSOR_MAP_DATA_TYPE_INT32;
-      else if (buf.type.name == "i8") type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-      else die("no tensor maps of " + buf.type.name + " buffers");
-      CUtensorMapSwizzle swizzle;
-      switch (std::stoi(f[3])) {
-      case 0: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
-      case 32: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
-      case 64: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
-      case 128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
-      default: die("bad swizzle in '" + a + "'");
+      // The map is the runtime's (rake_tensor_map_create): a launch takes
+      // only a live map made for its parameter, over the buffer passed, and
+      // the runtime checks the box and swizzle against the bundle's role.
+      // The map's parameter is the kernel's next tensor-map parameter.
+      uint32_t version = 0, bytes = 0, count = 0, slot = 0;
+      if (rake_kernel_layout(bundle, name.c_str(), &version, &bytes, &count,
+                             &err) != RAKE_OK)
+        die("cannot read the parameter layout: " + std::string(err.message));
+      size_t seen = 0;
+      bool found = false;
+      for (uint32_t j = 0; j < count && !found; ++j) {
+        rake_param_info p;
+        if (rake_kernel_param(bundle, name.c_str(), j, &p, &err) == RAKE_OK &&
+            std::string(p.role).rfind("tensormap.", 0) == 0 &&
+            seen++ == tensorMaps.size()) {
+          slot = j;
+          found = true;
+          std::string want = "tensormap.arg" + f[1] + "." + f[2] +
+                             ".swizzle" + f[3];
+          if (want != p.role)
+            die("tensor map '" + a + "' is not the kernel's parameter " +
+                std::to_string(j) + ", " + p.role);
+        }
       }
-      // TMA coordinates are 32-bit signed (the check proves TMA kernels
-      // for dimensions below 2^31 only).
-      if (buf.shape[0] >= (int64_t(1) << 31) || buf.shape[1] >= (int64_t(1) << 31))
-        die("the tensor map of '" + a + "' has a dimension of 2^31 or more: "
-            "TMA coordinates are 32-bit signed");
-      // Innermost dimension first.
-      cuuint64_t dims[2] = {static_cast<cuuint64_t>(buf.shape[1]),
-                            static_cast<cuuint64_t>(buf.shape[0])};
-      cuuint64_t strides[1] = {
-          static_cast<cuuint64_t>(buf.shape[1] * buf.type.bytes)};
-      cuuint32_t boxDims[2] = {static_cast<cuuint32_t>(std::stoul(box[1])),
-                               static_cast<cuuint32_t>(std::stoul(box[0]))};
-      cuuint32_t elementStrides[2] = {1, 1};
-      CUtensorMap map;
-      check(cuTensorMapEncodeTiled(
-                &map, type, 2, reinterpret_cast<void *>(buf.dev), dims,
-                strides, boxDims, elementStrides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-            "cuTensorMapEncodeTiled");
-      CUdeviceptr dev;
-      check(cuMemAlloc(&dev, sizeof(map)), "cuMemAlloc");
-      check(cuMemcpyHtoD(dev, &map, sizeof(map)), "cuMemcpyHtoD");
+      if (!found)
+        die("tensor map '" + a + "': the kernel has no more tensor-map "
+            "parameters");
+      CUdeviceptr dev = 0;
+      uint64_t address = 0;
+      if (rake_tensor_map_create(
+              module, name.c_str(), slot, uint64_t(buf.dev),
+              uint64_t(buf.shape[0]), uint64_t(buf.shape[1]),
+              uint64_t(buf.shape[1]) * buf.type.bytes, &address,
+              &err) != RAKE_OK)
+        die("tensor map '" + a + "': " + std::to_string(err.code) + ": " +
+            err.message);
+      dev = CUdeviceptr(address);
       tensorMaps.push_back(dev);
       params.push_back(&tensorMaps.back());
       continue;
