@@ -179,8 +179,10 @@ CollUnitAttr WgmmaOp::getCollUnit() {
 InstrTimeline WgmmaOp::getInstrTimeline() { return InstrTimeline::wgmma_async; }
 SmallVector<InstrParam> WgmmaOp::getParams() {
   MLIRContext *ctx = getContext();
-  InstrParam d{0, "d", AccessMode::read_write, QualTimeline::wgmma_async_rmem_d,
-               {TypeID::get<RmemAttr>()}};
+  // zero_init (scale-d = 0): the old accumulators are not read.
+  InstrParam d{0, "d",
+               getZeroInit() ? AccessMode::write : AccessMode::read_write,
+               QualTimeline::wgmma_async_rmem_d, {TypeID::get<RmemAttr>()}};
   d.distributedUnits = {CollUnitAttr::get(ctx, CollUnitKind::thread, 1, 0)};
   d.orderKey = ("m64n" + Twine(getN()) + "k" + Twine(getK())).str();
   InstrParam a{1, "a", AccessMode::read, QualTimeline::wgmma_async_smem,
@@ -208,7 +210,13 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
         SmallVector<Value> tji{thread, chunk, reg};
         Value m = apply(b, loc, row, tji), c = apply(b, loc, col, tji);
         Value slot = apply(b, loc, j * 4 + i, tji);
-        Value acc0 = memref::LoadOp::create(b, loc, d, ValueRange{thread, slot});
+        Type accType = cast<MemRefType>(d.getType()).getElementType();
+        Value acc0 =
+            getZeroInit()
+                ? arith::ConstantOp::create(b, loc, b.getZeroAttr(accType))
+                      .getResult()
+                : memref::LoadOp::create(b, loc, d, ValueRange{thread, slot})
+                      .getResult();
         auto kLoop = scf::ForOp::create(b, loc, cIndex(b, loc, 0),
                                         cIndex(b, loc, getK()),
                                         cIndex(b, loc, 1), ValueRange{acc0});
@@ -390,7 +398,8 @@ LogicalResult WgmmaOp::buildDevice(OpBuilder &b, ValueRange operands, Value) {
   // sums wrap (no .satfinite), as the sequential behavior's.
   Value result = NVVM::WgmmaMmaAsyncOp::create(
       b, loc, structType, acc, descA, descB, shape, typeA, typeB, typeD,
-      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      getZeroInit() ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+      NVVM::WGMMAScaleIn::one,
       NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
       NVVM::MMAIntOverflowAttr());
   for (int64_t r = 0; r < n / 2; ++r)
