@@ -1100,3 +1100,47 @@ gpuir.proc @divide_by_zero(%n: index, %X: memref<?xf32, #gpuir.host>) {
 // expected-error @+1 {{'gpuir.proc' op parameter #1 declares an extent that divides by 0; floordiv, ceildiv and mod take a positive constant}}
 gpuir.proc @extents_divisor(%n: index, %x: memref<?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n mod 0)>}) {
 }
+
+// -----
+
+// One buffer passed as two parameters: a procedure's buffer parameters are
+// distinct (its check, its sequential meaning and the rewrites of its body
+// take them so; an adversarial review reordered the callee's writes to A and
+// B, which changed X).
+gpuir.proc @two_writes(%A: memref<4xf32, #gpuir.host>, %B: memref<4xf32, #gpuir.host>) {
+  %c1 = arith.constant 1.0 : f32
+  %c2 = arith.constant 2.0 : f32
+  gpuir.write %c1, %B[0] : memref<4xf32, #gpuir.host>
+  gpuir.write %c2, %A[0] : memref<4xf32, #gpuir.host>
+}
+gpuir.proc @aliased(%X: memref<4xf32, #gpuir.host>) {
+  // expected-error @+1 {{'gpuir.call' op passes one buffer (or overlapping windows of it) as arguments #0 and #1 of 'two_writes'; a procedure's buffer parameters are distinct buffers (its check, its sequential meaning and the rewrites of its body take them so): pass a copy, or windows that are apart}}
+  gpuir.call @two_writes(%X, %X) : (memref<4xf32, #gpuir.host>, memref<4xf32, #gpuir.host>) -> ()
+}
+
+// -----
+
+// Overlapping windows of one buffer are the same mistake.
+gpuir.proc @two_writes(%A: memref<4xf32, strided<[1], offset: ?>, #gpuir.host>, %B: memref<4xf32, strided<[1], offset: ?>, #gpuir.host>) {
+  %c1 = arith.constant 1.0 : f32
+  gpuir.write %c1, %B[0] : memref<4xf32, strided<[1], offset: ?>, #gpuir.host>
+}
+gpuir.proc @overlapping(%X: memref<8xf32, #gpuir.host>) {
+  %a = gpuir.window %X[0 : 4] : memref<8xf32, #gpuir.host>
+  %b = gpuir.window %X[2 : 6] : memref<8xf32, #gpuir.host>
+  // expected-error @+1 {{'gpuir.call' op passes one buffer (or overlapping windows of it) as arguments #0 and #1 of 'two_writes'}}
+  gpuir.call @two_writes(%a, %b) : (memref<4xf32, strided<[1], offset: ?>, #gpuir.host>, memref<4xf32, strided<[1], offset: ?>, #gpuir.host>) -> ()
+}
+
+// -----
+
+// Windows that are apart are distinct buffers: accepted.
+gpuir.proc @two_writes(%A: memref<4xf32, strided<[1], offset: ?>, #gpuir.host>, %B: memref<4xf32, strided<[1], offset: ?>, #gpuir.host>) {
+  %c1 = arith.constant 1.0 : f32
+  gpuir.write %c1, %B[0] : memref<4xf32, strided<[1], offset: ?>, #gpuir.host>
+}
+gpuir.proc @apart(%X: memref<8xf32, #gpuir.host>) {
+  %a = gpuir.window %X[0 : 4] : memref<8xf32, #gpuir.host>
+  %b = gpuir.window %X[4 : 8] : memref<8xf32, #gpuir.host>
+  gpuir.call @two_writes(%a, %b) : (memref<4xf32, strided<[1], offset: ?>, #gpuir.host>, memref<4xf32, strided<[1], offset: ?>, #gpuir.host>) -> ()
+}

@@ -276,6 +276,72 @@ LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
                            << std::get<1>(pair).getType() << " but '"
                            << getCallee() << "' expects "
                            << std::get<0>(pair);
+  // A procedure's buffer parameters are distinct buffers: its check, its
+  // sequential meaning and the rewrites of its body take them as such (an
+  // adversarial review reordered two writes of a callee that a caller passed
+  // one buffer twice, which changed the caller's result). Windows of one
+  // buffer are distinct when their constant coordinates keep them apart in
+  // some dimension.
+  auto rootOf = [](Value v) {
+    SmallVector<WindowOp> chain;
+    while (auto w = v.getDefiningOp<WindowOp>()) {
+      chain.push_back(w);
+      v = w.getSource();
+    }
+    return std::make_pair(v, chain);
+  };
+  auto apart = [](WindowOp a, WindowOp b) {
+    // Only windows taken directly of the same source, with constant
+    // coordinates, are compared.
+    if (!a || !b || a.getSource() != b.getSource())
+      return false;
+    auto bounds = [](WindowOp w) {
+      SmallVector<std::pair<int64_t, int64_t>> r;
+      AffineMap m = w.getMap();
+      unsigned k = 0;
+      for (bool interval : w.getIntervals()) {
+        auto lo = dyn_cast<AffineConstantExpr>(m.getResult(k));
+        auto hi = interval ? dyn_cast<AffineConstantExpr>(m.getResult(k + 1))
+                           : lo;
+        if (!lo || !hi)
+          r.push_back({0, -1});
+        else
+          r.push_back({lo.getValue(),
+                       interval ? hi.getValue() : lo.getValue() + 1});
+        k += interval ? 2 : 1;
+      }
+      return r;
+    };
+    auto ra = bounds(a), rb = bounds(b);
+    for (auto [x, y] : llvm::zip(ra, rb))
+      if (x.second >= x.first && y.second >= y.first &&
+          (x.second <= y.first || y.second <= x.first))
+        return true;
+    return false;
+  };
+  for (unsigned i = 0; i < getArgs().size(); ++i) {
+    if (!isa<MemRefType>(getArgs()[i].getType()))
+      continue;
+    auto [ri, ci] = rootOf(getArgs()[i]);
+    for (unsigned j = i + 1; j < getArgs().size(); ++j) {
+      if (!isa<MemRefType>(getArgs()[j].getType()))
+        continue;
+      auto [rj, cj] = rootOf(getArgs()[j]);
+      if (ri != rj)
+        continue;
+      WindowOp wi = ci.empty() ? WindowOp() : ci.front();
+      WindowOp wj = cj.empty() ? WindowOp() : cj.front();
+      if (apart(wi, wj))
+        continue;
+      return emitOpError()
+             << "passes one buffer (or overlapping windows of it) as "
+                "arguments #"
+             << i << " and #" << j << " of '" << getCallee()
+             << "'; a procedure's buffer parameters are distinct buffers "
+                "(its check, its sequential meaning and the rewrites of its "
+                "body take them so): pass a copy, or windows that are apart";
+    }
+  }
   return success();
 }
 

@@ -1,6 +1,7 @@
 //===- Dependence.cpp - conflicting accesses, decided by Presburger -------===//
 
 #include "Dependence.h"
+#include "RewriteUtils.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -123,6 +124,12 @@ FailureOr<AffineExpr> InstancePair::align(unsigned k, AffineExpr e,
 
 LogicalResult InstancePair::bound(BoundType type, unsigned pos, AffineExpr e,
                                   bool closed) {
+  // Decided over unbounded integers: with a large constant, 64-bit index
+  // arithmetic may wrap where the integers do not (kLargeControlConstant).
+  if (detail::hasLargeConstant(e)) {
+    largeConstant = true;
+    return failure();
+  }
   AffineMap map = AffineMap::get(cst.getNumDimVars(), 0, e);
   return cst.addBound(type, pos, map, closed);
 }
@@ -306,6 +313,17 @@ FailureOr<std::optional<Conflict>> mlir::rake::gpuir::findConflict(
       InstancePair pair(scope);
       FailureOr<SmallVector<AffineExpr>> ea = pair.addInstance(0, a);
       FailureOr<SmallVector<AffineExpr>> eb = pair.addInstance(1, b);
+      auto large = [&](Location loc) {
+        return why.refuse(loc, "the rewrite decides dependences over unbounded "
+                               "integers; this access's control expressions "
+                               "(or the loops and guards around it) have a "
+                               "constant of 2^31 or more, with which 64-bit "
+                               "index arithmetic may wrap");
+      };
+      if (pair.hasLargeConstant()) {
+        (void)large(failed(ea) ? a.op->getLoc() : b.op->getLoc());
+        return failure();
+      }
       if (failed(ea) || failed(eb) || ea->size() != eb->size()) {
         (void)why.refuse(failed(ea) ? a.op->getLoc() : b.op->getLoc(),
                          "the rewrite cannot analyse the control expressions "
@@ -318,6 +336,10 @@ FailureOr<std::optional<Conflict>> mlir::rake::gpuir::findConflict(
       for (auto [x, y] : llvm::zip(*ea, *eb))
         ok &= succeeded(pair.addEq(x, y));
       ok &= succeeded(order(pair));
+      if (pair.hasLargeConstant()) {
+        (void)large(a.op->getLoc());
+        return failure();
+      }
       if (!ok) {
         (void)why.refuse(a.op->getLoc(),
                          "the rewrite cannot analyse the control expressions "

@@ -81,7 +81,12 @@ public:
   LogicalResult addLe(AffineExpr lhs, AffineExpr rhs);
 
   AffineExpr dim(unsigned v) { return getAffineDimExpr(v, context()); }
-  bool isEmpty() const { return cst.isIntegerEmpty(); }
+  /// Empty over the integers; never when a large constant was refused
+  /// (the system lacks that constraint, and 64-bit arithmetic may wrap).
+  bool isEmpty() const { return !largeConstant && cst.isIntegerEmpty(); }
+  /// Whether a constraint had a constant of kLargeControlConstant or more
+  /// (and was refused: the failure of the call that added it).
+  bool hasLargeConstant() const { return largeConstant; }
   MLIRContext *context() { return scope->getContext(); }
 
 private:
@@ -94,6 +99,7 @@ private:
   FlatLinearConstraints cst;
   Instance inst[2];
   llvm::DenseMap<Value, unsigned> shared;
+  bool largeConstant = false;
 };
 
 /// Relates the two instances' variables: the order a rewrite would change.

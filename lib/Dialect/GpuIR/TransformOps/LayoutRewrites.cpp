@@ -153,12 +153,12 @@ FailureOr<MemRefType> allocType(Value buffer, StringRef what, Refusal &why) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult mlir::rake::gpuir::divideDim(RewriterBase &rewriter,
-                                           Value buffer, unsigned dim,
+                                           Value buffer, int64_t dim,
                                            int64_t factor, Refusal &why) {
   FailureOr<MemRefType> type = allocType(buffer, "divide_dim", why);
   if (failed(type))
     return failure();
-  if (dim >= type->getRank() || factor <= 0 ||
+  if (dim < 0 || dim >= type->getRank() || factor <= 0 ||
       type->getDimSize(dim) % factor)
     return why.refuse(buffer.getLoc(),
                       "cannot divide dimension " + Twine(dim) + " of " +
@@ -187,11 +187,12 @@ LogicalResult mlir::rake::gpuir::divideDim(RewriterBase &rewriter,
 }
 
 LogicalResult mlir::rake::gpuir::multDims(RewriterBase &rewriter, Value buffer,
-                                          unsigned dim, Refusal &why) {
+                                          int64_t dim, Refusal &why) {
   FailureOr<MemRefType> type = allocType(buffer, "mult_dim", why);
   if (failed(type))
     return failure();
-  if (dim + 1 >= type->getRank())
+  // (A negative dim, unsigned, wrapped dim + 1 to 0 and crashed.)
+  if (dim < 0 || dim + 1 >= type->getRank())
     return why.refuse(buffer.getLoc(),
                       "mult_dim merges dimensions " + Twine(dim) + " and " +
                           Twine(dim + 1) + "; " + controlName(buffer) +

@@ -65,16 +65,23 @@ bool mlir::rake::gpuir::replace_detail::runScalar(
       return width >= 64 ? v : llvm::SignExtend64(v, width);
     };
     std::optional<int64_t> r;
+    // Two's complement, wrapping (signed overflow is undefined in C++).
+    auto u = [&](unsigned i) { return static_cast<uint64_t>(x(i)); };
     if (isa<arith::AddIOp>(op))
-      r = x(0) + x(1);
+      r = static_cast<int64_t>(u(0) + u(1));
     else if (isa<arith::SubIOp>(op))
-      r = x(0) - x(1);
+      r = static_cast<int64_t>(u(0) - u(1));
     else if (isa<arith::MulIOp>(op))
-      r = x(0) * x(1);
+      r = static_cast<int64_t>(u(0) * u(1));
+    // INT64_MIN / -1 traps in C++ (an adversarial review crashed rake-opt
+    // with it); as a result it wraps, as GpuIR defines it: INT64_MIN, and
+    // the remainder 0. A narrower type's minimum over -1 fits in 64 bits
+    // and wraps below.
     else if (isa<arith::DivSIOp>(op) && x(1))
-      r = x(0) / x(1);
+      r = x(1) == -1 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x(0)))
+                     : x(0) / x(1);
     else if (isa<arith::RemSIOp>(op) && x(1))
-      r = x(0) % x(1);
+      r = x(1) == -1 ? 0 : x(0) % x(1);
     else if (isa<arith::IndexCastOp>(op))
       r = x(0);
     else if (isa<arith::XOrIOp>(op))

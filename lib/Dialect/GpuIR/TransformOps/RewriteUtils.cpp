@@ -465,11 +465,23 @@ ValueRange64 rangeOf(AffineExpr e, ArrayRef<ValueRange64> dims) {
   ValueRange64 l = rangeOf(bin.getLHS(), dims), r = rangeOf(bin.getRHS(), dims);
   if (!l.known || !r.known)
     return {};
+  // Checked: a range past 64 bits is unknown (an adversarial review: an
+  // unchecked sum wrapped and a rewrite trusted the wrapped range).
   switch (e.getKind()) {
-  case AffineExprKind::Add:
-    return {true, l.lo + r.lo, l.hi + r.hi};
+  case AffineExprKind::Add: {
+    ValueRange64 s{true, 0, 0};
+    if (__builtin_add_overflow(l.lo, r.lo, &s.lo) ||
+        __builtin_add_overflow(l.hi, r.hi, &s.hi))
+      return {};
+    return s;
+  }
   case AffineExprKind::Mul: {
-    int64_t a = l.lo * r.lo, b = l.lo * r.hi, c = l.hi * r.lo, d = l.hi * r.hi;
+    int64_t a, b, c, d;
+    if (__builtin_mul_overflow(l.lo, r.lo, &a) ||
+        __builtin_mul_overflow(l.lo, r.hi, &b) ||
+        __builtin_mul_overflow(l.hi, r.lo, &c) ||
+        __builtin_mul_overflow(l.hi, r.hi, &d))
+      return {};
     return {true, std::min({a, b, c, d}), std::max({a, b, c, d})};
   }
   case AffineExprKind::FloorDiv:
@@ -566,6 +578,21 @@ AffineExpr simplifyWithRanges(AffineExpr e, ArrayRef<ValueRange64> dims) {
 }
 } // namespace
 
+bool mlir::rake::gpuir::detail::hasLargeConstant(AffineExpr e) {
+  bool large = false;
+  e.walk([&](AffineExpr x) {
+    if (auto c = dyn_cast<AffineConstantExpr>(x))
+      large |= c.getValue() >= kLargeControlConstant ||
+               c.getValue() <= -kLargeControlConstant;
+  });
+  return large;
+}
+
+bool mlir::rake::gpuir::detail::hasLargeConstant(AffineMap m) {
+  return llvm::any_of(m.getResults(),
+                      [](AffineExpr e) { return hasLargeConstant(e); });
+}
+
 void mlir::rake::gpuir::detail::simplifyGroupsUnder(RewriterBase &rewriter,
                                                     Operation *root) {
   root->walk([&](Operation *op) {
@@ -573,6 +600,12 @@ void mlir::rake::gpuir::detail::simplifyGroupsUnder(RewriterBase &rewriter,
       return;
     FailureOr<SmallVector<ControlGroup>> groups = getControlGroups(op);
     if (failed(groups) || groups->empty())
+      return;
+    // Left as written where a constant is large: simplifying is exact over
+    // the integers, not under 64-bit wrapping (kLargeControlConstant).
+    if (llvm::any_of(*groups, [](const ControlGroup &g) {
+          return hasLargeConstant(g.map);
+        }))
       return;
     for (ControlGroup &g : *groups) {
       g = simplifyGroup(g);

@@ -87,6 +87,19 @@ void sumTerms(AffineExpr e, SmallVectorImpl<AffineExpr> &terms);
 /// makes.
 Operation *usesValueOf(Operation *user, Operation *def);
 
+/// Constants and coefficients of this magnitude or more are refused by the
+/// rewrites that reason about control expressions: they decide over
+/// unbounded integers (Presburger sets, MLIR's affine simplifier), while
+/// GpuIR's 64-bit index arithmetic wraps; with every constant below 2^31 and
+/// control values below 2^31 (the sizes the check assumes), the few-term
+/// expressions of a program stay far from 2^63 (an adversarial review
+/// reordered colliding writes, and simplified a guard, across a wrap).
+constexpr int64_t kLargeControlConstant = int64_t(1) << 31;
+/// Whether `e` (or a result of `m`) has a constant or coefficient of
+/// magnitude kLargeControlConstant or more.
+bool hasLargeConstant(AffineExpr e);
+bool hasLargeConstant(AffineMap m);
+
 } // namespace mlir::rake::gpuir::detail
 
 #endif // RAKE_LIB_DIALECT_GPUIR_TRANSFORMOPS_REWRITEUTILS_H

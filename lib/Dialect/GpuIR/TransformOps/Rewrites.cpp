@@ -475,6 +475,12 @@ mlir::rake::gpuir::cutLoop(RewriterBase &rewriter, ForOp loop, int64_t n,
   if (n < 0)
     return why.refuse(loop.getLoc(), "cut_loop cuts after a number of "
                                      "iterations >= 0");
+  if (n >= kLargeControlConstant)
+    return why.refuse(loop.getLoc(),
+                      "cut_loop cuts after fewer than 2^31 iterations: the "
+                      "new bounds are decided over unbounded integers, and "
+                      "64-bit index arithmetic could wrap at " +
+                          Twine(n));
   ControlGroup lo{llvm::to_vector(loop.getLowerOperands()), loop.getLowerMap()};
   ControlGroup hi{llvm::to_vector(loop.getUpperOperands()), loop.getUpperMap()};
   auto [ctl, bounds] = combine(lo, hi);
@@ -683,6 +689,12 @@ FailureOr<ForOp> mlir::rake::gpuir::skewLoop(RewriterBase &rewriter,
                                       "it is not directly in one");
   if (depth <= 0)
     return why.refuse(stmt->getLoc(), "skew delays by at least one iteration");
+  if (depth >= kLargeControlConstant)
+    return why.refuse(stmt->getLoc(),
+                      "skew delays by fewer than 2^31 iterations: the new "
+                      "bounds are decided over unbounded integers, and 64-bit "
+                      "index arithmetic could wrap at " +
+                          Twine(depth));
   if (!stmt->getNextNode())
     return why.refuse(stmt->getLoc(), "skew delays the statements after this "
                                       "one; it is the last of the loop");

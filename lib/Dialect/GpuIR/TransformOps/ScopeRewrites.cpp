@@ -888,6 +888,14 @@ mlir::rake::gpuir::stageMem(RewriterBase &rewriter, Operation *first,
   if (!isa<MemoryTypeAttrInterface>(space))
     return why.refuse(first->getLoc(), "stage_mem takes a GpuIR memory type "
                                        "for the staged buffer");
+  // A negative padding would shrink the staged buffer below the window (an
+  // adversarial review: padding [-6] made a 2-element tile for 8 elements).
+  for (auto [d, p] : llvm::enumerate(padding))
+    if (p < 0)
+      return why.refuse(first->getLoc(),
+                        "stage_mem pads each dimension by a non-negative "
+                        "number of elements; dimension " +
+                            Twine(d) + " has padding " + Twine(p));
   return Stager(rewriter, first, last, buffer, shape, padding, space, name, why)
       .run();
 }

@@ -141,10 +141,10 @@ FailureOr<Operation *> replaceWithInstruction(
 
 /// divide_dim: dimension `dim` of size n becomes n / factor, factor; an
 /// index i becomes (i floordiv factor, i mod factor).
-LogicalResult divideDim(RewriterBase &rewriter, Value buffer, unsigned dim,
+LogicalResult divideDim(RewriterBase &rewriter, Value buffer, int64_t dim,
                         int64_t factor, Refusal &why);
 /// mult_dim: dimensions dim and dim + 1 become one, (i, j) -> i * n + j.
-LogicalResult multDims(RewriterBase &rewriter, Value buffer, unsigned dim,
+LogicalResult multDims(RewriterBase &rewriter, Value buffer, int64_t dim,
                        Refusal &why);
 /// rearrange_dim: the dimensions permuted (new dimension d is old perm[d]).
 LogicalResult rearrangeDims(RewriterBase &rewriter, Value buffer,
