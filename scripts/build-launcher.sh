@@ -8,7 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: build-launcher.sh OUT}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 g++ -O2 -std=c++17 -o "$out" -I"$root/include" -I"$cuda/include" \
-  "$root/runtime/launch/rake-launch.cpp" "$root/lib/Runtime/Runtime.cpp" \
+  "$root/runtime/launch/rake-launch.cpp" "$root/lib/Runtime/Runtime.cpp" "$root/lib/Runtime/LaunchChecks.cpp" \
   "$root/lib/Artifact/Json.cpp" "$root/lib/Artifact/Crypto.cpp" \
   "$root/lib/Artifact/Manifest.cpp" "$root/lib/Artifact/BundleCheck.cpp" \
   "$root/lib/Artifact/ProfileJson.cpp" "$root/lib/Verifier/Cubin.cpp" \

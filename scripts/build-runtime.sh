@@ -9,7 +9,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: build-runtime.sh OUT.so}
 g++ -O2 -std=c++17 -shared -fPIC -o "$out" -I"$root/include" \
-  "$root/lib/Runtime/Runtime.cpp" \
+  "$root/lib/Runtime/Runtime.cpp" "$root/lib/Runtime/LaunchChecks.cpp" \
   "$root/lib/Artifact/Json.cpp" "$root/lib/Artifact/Crypto.cpp" \
   "$root/lib/Artifact/Manifest.cpp" "$root/lib/Artifact/BundleCheck.cpp" \
   "$root/lib/Artifact/ProfileJson.cpp" "$root/lib/Verifier/Cubin.cpp" \

@@ -21,7 +21,7 @@
  * Exits 0 on success; on a refusal prints "refused: <code>: <message>" and
  * exits 1. Build on a GPU machine with:
  *   gcc -std=c11 -Iinclude -c test/Runtime/runtime-test.c
- *   g++ -std=c++17 -Iinclude runtime-test.o lib/Runtime/Runtime.cpp \
+ *   g++ -std=c++17 -Iinclude runtime-test.o lib/Runtime/Runtime.cpp lib/Runtime/LaunchChecks.cpp \
  *       lib/Artifact/{Json,Crypto,Manifest}.cpp lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp \
  *       lib/Profile/Profile.cpp -lcrypto -ldl -o rake-runtime-test
  * The environment variable RAKE_PUBLIC_KEY (read by the runtime itself)

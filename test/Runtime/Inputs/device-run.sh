@@ -12,7 +12,7 @@
 cd "$(dirname "$0")"
 export PATH=$PATH:/usr/local/cuda/bin
 set -e
-g++ -std=c++17 -O2 -Wall -Iinclude lib/Runtime/Runtime.cpp lib/Artifact/*.cpp \
+g++ -std=c++17 -O2 -Wall -Iinclude lib/Runtime/Runtime.cpp lib/Runtime/LaunchChecks.cpp lib/Artifact/*.cpp \
   lib/Verifier/Cubin.cpp lib/Verifier/Ptx.cpp lib/Profile/Profile.cpp -c
 gcc -std=c11 -O2 -Wall -Iinclude -c runtime-test.c -o t.o
 g++ t.o Runtime.o Json.o Crypto.o Manifest.o Cubin.o Ptx.o Profile.o -lcrypto -ldl -o rake-runtime-test

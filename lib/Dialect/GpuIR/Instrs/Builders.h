@@ -37,6 +37,41 @@ inline Value apply(OpBuilder &b, Location loc, AffineExpr e, ValueRange dims) {
       b, loc, AffineMap::get(dims.size(), 0, e), dims);
 }
 
+// Lanes of a warp collective (the Sm80 collectives and their masks).
+
+/// The lane of a thread: threadIdx.x mod 32.
+inline Value laneOf(OpBuilder &b, Location loc, Value threadId) {
+  AffineExpr d0 = b.getAffineDimExpr(0);
+  return apply(b, loc, d0 % 32, threadId);
+}
+
+/// Whether lane `lane` is a data lane of a collective with `active(n)`:
+/// lane < n (a signed comparison: none for n <= 0, all for n >= 32).
+inline Value isActiveLane(OpBuilder &b, Location loc, Value lane, Value active) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lane,
+                               active);
+}
+
+/// The neutral operand of a sum: -0.0 (x + -0.0 is x for every x, -0.0
+/// included) or 0.
+inline Value neutralOfSum(OpBuilder &b, Location loc, Type elt) {
+  if (auto f = dyn_cast<FloatType>(elt))
+    return arith::ConstantFloatOp::create(
+        b, loc, f, APFloat::getZero(f.getFloatSemantics(), /*Negative=*/true));
+  return arith::ConstantIntOp::create(b, loc, elt, 0);
+}
+
+/// The number of data lanes of a collective with `active(expr)`, evaluated
+/// from its operands (those after the `fixed` buffers), or null.
+inline Value activeOperand(OpBuilder &b, Operation *op, ValueRange operands,
+                    unsigned fixed) {
+  auto map = op->getAttrOfType<AffineMapAttr>("active");
+  if (!map)
+    return Value();
+  return apply(b, op->getLoc(), map.getValue().getResult(0),
+               operands.drop_front(fixed));
+}
+
 /// for (i = 0; i < n; ++i) body(i)
 inline void forRange(OpBuilder &b, Location loc, int64_t n,
                      function_ref<void(Value)> body) {
