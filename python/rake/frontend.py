@@ -134,21 +134,68 @@ class _Builder:
     def __init__(self):
         self.lines: List[str] = []
         self.depth = 1
-        # SSA names visible at the insertion point, per open region: names
-        # of sibling regions may repeat (as in hand-written GpuIR).
-        self.scopes: List[set] = [set()]
+        # Two names for each SSA value. The recorded text uses a name new in
+        # the procedure (never reused), so that a Python object that outlives
+        # its loop or branch cannot silently name another value: its use is
+        # refused (_check_uses). The procedure's text then uses the display
+        # name, which sibling regions may repeat as hand-written GpuIR does
+        # (`for t` twice), substituted at the end (display()).
+        self.scopes: List[set] = [set()]  # display names, per open region
+        self.uscopes: List[set] = [set()]  # unique names, per open region
+        self.taken: set = set()
+        self.names: Dict[str, str] = {}  # unique -> display
         self.last_if: Optional[int] = None  # the line closing the last if_
 
+    def push_scope(self):
+        self.scopes.append(set())
+        self.uscopes.append(set())
+
+    def pop_scope(self):
+        self.scopes.pop()
+        self.uscopes.pop()
+
+    def declare(self, unique: str):
+        """Makes a value made in a region's header visible in the region."""
+        self.scopes[-1].add(self.names[unique])
+        self.uscopes[-1].add(unique)
+
     def fresh(self, hint: str) -> str:
-        taken = set().union(*self.scopes)
         name, n = hint, 0
-        while name in taken:
+        while name in self.taken:
             n += 1
             name = f"{hint}_{n}"
-        self.scopes[-1].add(name)
+        visible = set().union(*self.scopes)
+        shown, n = hint, 0
+        while shown in visible:
+            n += 1
+            shown = f"{hint}_{n}"
+        self.taken.add(name)
+        self.names[name] = shown
+        self.scopes[-1].add(shown)
+        self.uscopes[-1].add(name)
         return name
 
+    def display(self, text: str) -> str:
+        """The recorded text with each value's display name."""
+        return re.sub(r"%([A-Za-z_][\w.]*)",
+                      lambda m: "%" + self.names.get(m.group(1), m.group(1)), text)
+
+    def _check_uses(self, text: str):
+        """Refuses a statement that uses a value, buffer or loop variable
+        outside the loop or branch that made it (a Python name that outlived
+        its block: in GpuIR the value does not exist there)."""
+        # What the statement defines (%x = ..., gpuir.for %i = ...) is not a use.
+        uses = re.sub(r"%[\w.]+ = ", "", text)
+        visible = set().union(*self.uscopes)
+        for name in re.findall(r"%([A-Za-z_][\w.]*)", uses):
+            if name in self.taken and name not in visible:
+                raise NameError(
+                    f"'{name}' is used outside the loop or branch that made it: a "
+                    f"value, buffer or loop variable of a block exists only inside "
+                    f"it (compute it again there, or keep it in a buffer)")
+
     def emit(self, text: str, located: bool = True):
+        self._check_uses(text)
         loc = f" loc({_caller_location()})" if located else ""
         self.lines.append("  " * self.depth + text + loc)
 
@@ -156,9 +203,9 @@ class _Builder:
     def region(self, header: str, footer: str = "}"):
         self.emit(header + " {", located=False)
         self.depth += 1
-        self.scopes.append(set())
+        self.push_scope()
         yield
-        self.scopes.pop()
+        self.pop_scope()
         self.depth -= 1
         self.lines.append("  " * self.depth + footer + f" loc({_caller_location()})")
 
@@ -229,8 +276,8 @@ class Control:
 
     __rmul__ = __mul__
 
-    def __floordiv__(self, o: int): return Control(f"{self._p()} floordiv {int(o)}", False)
-    def __mod__(self, o: int): return Control(f"{self._p()} mod {int(o)}", False)
+    def __floordiv__(self, o: int): return Control(f"{self._p()} floordiv {_integer(o, 'a divisor')}", False)
+    def __mod__(self, o: int): return Control(f"{self._p()} mod {_integer(o, 'a divisor')}", False)
 
     def __lt__(self, o): return Condition([f"{self.text} < {Control.of(o).text}"])
     def __le__(self, o): return Condition([f"{self.text} <= {Control.of(o).text}"])
@@ -242,12 +289,25 @@ class Control:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __bool__(self):
+        raise TypeError("a control expression has no Python truth value: compare it "
+                        "(t < n, t == 0) and use the comparison in if_(...)")
+
     def __str__(self):
         return self.text
 
 
 def ceildiv(a, b: int) -> Control:
-    return Control(f"{Control.of(a)._p()} ceildiv {int(b)}", False)
+    return Control(f"{Control.of(a)._p()} ceildiv {_integer(b, 'a divisor')}", False)
+
+
+def _integer(v, what: str) -> int:
+    """`v` as an int, refusing what int() would silently truncate."""
+    if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        raise TypeError(f"{what} must be an integer, found {v!r}")
+    return v
 
 
 def wgmma_d(t, r):
@@ -322,12 +382,24 @@ class Value:
     def __add__(self, o): return self._binary(o, "addf", "addi")
     def __sub__(self, o): return self._binary(o, "subf", "subi")
     def __mul__(self, o): return self._binary(o, "mulf", "muli")
-    def __truediv__(self, o): return self._binary(o, "divf", "divsi")
+    def __truediv__(self, o):
+        if not self.type.is_float:
+            # Python's / is true division and // floors; arith.divsi
+            # truncates toward zero: no Python operator means it.
+            raise TypeError(f"'/' on {self.type.name} values: Python's / divides exactly "
+                            "and GpuIR's integer division truncates toward zero; convert "
+                            "to a float type with cast(...) to divide")
+        return self._binary(o, "divf", "divsi")
 
     def __radd__(self, o): return const(o, self.type) + self
     def __rsub__(self, o): return const(o, self.type) - self
     def __rmul__(self, o): return const(o, self.type) * self
-    def __rtruediv__(self, o): return const(o, self.type) / self
+    def __rtruediv__(self, o):
+        if not self.type.is_float:
+            raise TypeError(f"'/' on {self.type.name} values: Python's / divides exactly "
+                            "and GpuIR's integer division truncates toward zero; convert "
+                            "to a float type with cast(...) to divide")
+        return const(o, self.type) / self
 
     def __neg__(self):
         if not self.type.is_float:
@@ -336,6 +408,11 @@ class Value:
 
     def __abs__(self):
         return _op("math.absf" if self.type.is_float else "math.absi", [self], self.type)
+
+    def __bool__(self):
+        raise TypeError("a GpuIR value has no Python truth value (it is known only when "
+                        "the kernel runs): compare values with maximum/minimum or select "
+                        "with control conditions in if_(...)")
 
 
 _WIDTH = {"f64": 64, "f32": 32, "i32": 32, "i64": 64, "f16": 16, "bf16": 16}
@@ -453,10 +530,54 @@ def _float_literal(v: float, type: "ElementType") -> str:
     return hex(value)
 
 
+def _checked_literal(value, type: ElementType) -> str:
+    """The literal of `value` in `type`, refusing what would change it
+    silently: a fraction or an out-of-range integer in an integer type, a
+    finite number that overflows to infinity or a nonzero one that underflows
+    to zero in a float type (rounding to the nearest value is the
+    conversion's meaning and kept)."""
+    import math
+    import struct
+    if not type.is_float:
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise TypeError(f"{value!r} is not an integer: it would be truncated to "
+                                f"{int(value) if math.isfinite(value) else value} in {type.name}")
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected a number for a {type.name} constant, found {value!r}")
+        bits = _WIDTH.get(type.name, 64)
+        if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+            raise OverflowError(f"{value} does not fit in {type.name} "
+                                f"({-(1 << (bits - 1))} to {(1 << (bits - 1)) - 1})")
+        return str(value)
+    v = float(value)
+    if math.isfinite(v) and v != 0.0:
+        limits = {"f64": (1.7976931348623157e308, 5e-324),
+                  "f32": (3.4028235677973366e38, 1.401298464324817e-45),
+                  "f16": (65504.0, 5.960464477539063e-08),
+                  "bf16": (3.3895313892515355e38, 9.183549615799121e-41)}
+        largest, smallest = limits.get(type.name, (math.inf, 0.0))
+        # Past the largest finite value by half an ulp or more rounds to
+        # infinity; below half the smallest subnormal, to zero.
+        if type.name == "f32":
+            try:
+                struct.pack("<f", v)
+            except OverflowError:
+                raise OverflowError(f"{v!r} overflows {type.name} (its largest finite value is {largest!r})")
+            if struct.unpack("<f", struct.pack("<f", v))[0] == 0.0:
+                raise OverflowError(f"{v!r} underflows {type.name} to zero (its smallest subnormal is {smallest!r})")
+        elif abs(v) > largest * (1 + 2.0 ** -11 if type.name == "f16" else 1 + 2.0 ** -8 if type.name == "bf16" else 1):
+            raise OverflowError(f"{v!r} overflows {type.name} (its largest finite value is {largest!r})")
+        elif abs(v) < smallest / 2:
+            raise OverflowError(f"{v!r} underflows {type.name} to zero (its smallest subnormal is {smallest!r})")
+    return _float_literal(v, type)
+
+
 def const(value, type: ElementType = f32, name: str = "c") -> Value:
+    literal = _checked_literal(value, type)
     b = _b()
     name = b.fresh(name)
-    literal = _float_literal(float(value), type) if type.is_float else str(int(value))
     b.emit(f"%{name} = arith.constant {literal} : {type.name}")
     return Value(name, type)
 
@@ -537,6 +658,9 @@ class _Windows:
         parts, shape, kept = [], [], []
         for k, stride in zip(key, strides):
             if isinstance(k, slice):
+                if k.step is not None and k.step != 1:
+                    raise ValueError(f"a window's interval has no step (found {k.step!r}): "
+                                     "a window takes consecutive elements")
                 n = _size(k.start, k.stop)
                 parts.append(f"{Control.of(k.start).text} : {Control.of(k.stop).text}")
                 shape.append(n)
@@ -548,7 +672,7 @@ class _Windows:
         type_text = f"memref<{dims}x{src.type.element.name}, {layout}, {src.type.space}>"
         b = _b()
         name = b.fresh(self.name or src.name + "_w")
-        b.emit(f"%{name} = gpuir.window %{src.name}[{', '.join(parts)}] : {src.type} -> {type_text}")
+        b.emit(f"%{name} = gpuir.window %{src.name}[{', '.join(parts)}] : {src.type_text} -> {type_text}")
         view = Buffer(name, BufferType(src.type.element, shape, src.type.space))
         view.type_text, view.strides = type_text, kept
         return view
@@ -628,15 +752,19 @@ def _loop_target(default: str) -> str:
 
 
 def _loop(lo, hi, mode: str, name: Optional[str], default: str):
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"a loop takes (lo, hi) and an optional name; found {name!r} where "
+                        "the name goes: GpuIR loops have no step (write the index as "
+                        "lo + step * i over a loop of (hi - lo) // step iterations)")
     name = name or _loop_target(default)
     b = _b()
     bounds = f"{Control.of(lo).text} to {Control.of(hi).text} : {mode}"
     # The variable belongs to the loop's region.
-    b.scopes.append(set())
+    b.push_scope()
     var = b.fresh(name)
-    b.scopes.pop()
+    b.pop_scope()
     with b.region(f"gpuir.for %{var} = {bounds}"):
-        b.scopes[-1].add(var)
+        b.declare(var)
         yield Control(f"%{var}")
 
 
@@ -673,9 +801,9 @@ def else_():
     indent = b.lines[-1][: len(b.lines[-1]) - len(b.lines[-1].lstrip())]
     b.lines[-1] = indent + "} else {"
     b.depth += 1
-    b.scopes.append(set())
+    b.push_scope()
     yield
-    b.scopes.pop()
+    b.pop_scope()
     b.depth -= 1
     b.lines.append(indent + f"}} loc({_caller_location()})")
     b.last_if = None
@@ -724,7 +852,7 @@ def instr(name: str, *operands):
     """An instruction op of an instruction set, on buffers and windows (and
     integer attributes where the op takes them):
     instr("gpuir.sm80.cp_async", dst, src), instr("gpuir.sm80.shfl_bfly", o, p, 16)."""
-    names = ", ".join(f"%{o.name}" if isinstance(o, Buffer) else str(int(o))
+    names = ", ".join(f"%{o.name}" if isinstance(o, Buffer) else str(_integer(o, "an attribute"))
                       for o in operands)
     types = ", ".join(o.type_text for o in operands if isinstance(o, Buffer))
     _b().emit(f"{name} {names} : {types}")
@@ -762,11 +890,44 @@ def _extents_attr(t: BufferType, controls: List[str]) -> str:
             + ", ".join(texts) + ")>}")
 
 
+def _refuse_untraced_statements(fn):
+    """The frontend records what a function does when it runs once: `break`,
+    `continue` and `return` would leave a Python `with` or `for` block early
+    without GpuIR knowing (the rest of a GpuIR loop or branch silently
+    dropped), so they are refused."""
+    import ast
+    import textwrap
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+    except (OSError, TypeError):
+        return
+    tree = ast.parse(source)
+    top = tree.body[0] if tree.body else None
+    if not isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(child, (ast.Break, ast.Continue, ast.Return)):
+                word = type(child).__name__.lower()
+                line = fn.__code__.co_firstlineno + child.lineno - top.lineno
+                raise SyntaxError(f"'{word}' in a @proc function (line {line}): the frontend "
+                                  f"records the statements a run reaches, and GpuIR would not "
+                                  f"know the rest of the block was skipped; use if_(...) around "
+                                  f"what should not run")
+            visit(child)
+
+    visit(top)
+
+
 def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
     """Records a Python function as a GpuIR procedure. Its parameters are
     annotated `index` (control values) or with a buffer type (gmem(...))."""
 
     def record(fn) -> Procedure:
+        _refuse_untraced_statements(fn)
         signature = inspect.signature(fn)
         args, params = [], []
         controls = [p.name for p in signature.parameters.values()
@@ -789,6 +950,8 @@ def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
             attrs = f"\n    attributes {{gpuir.check_sizes = [{sets}]}}"
         builder = _Builder()
         builder.scopes[0].update(signature.parameters)
+        builder.uscopes[0].update(signature.parameters)
+        builder.taken.update(signature.parameters)
         previous, _Builder.current = _Builder.current, builder
         try:
             fn(*args)
@@ -796,7 +959,7 @@ def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
             _Builder.current = previous
         location = f'loc({_quote(inspect.getsourcefile(fn) or "<unknown>")}:{fn.__code__.co_firstlineno}:1)'
         text = (f"gpuir.proc @{fn.__name__}({', '.join(params)}){attrs} {{\n"
-                + "\n".join(builder.lines) + f"\n}} {location}\n")
+                + builder.display("\n".join(builder.lines)) + f"\n}} {location}\n")
         return Procedure(fn.__name__, text)
 
     return record(fn) if fn is not None else record

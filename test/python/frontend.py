@@ -4,6 +4,7 @@
 # REQUIRES: python-bindings
 # RUN: %rake_python %s %rake_src | FileCheck %s
 
+import array
 import linecache
 import os
 import sys
@@ -289,7 +290,7 @@ def refused(build):
     try:
         build()
         return "accepted"
-    except (TypeError, ValueError, IndexError, SyntaxError) as e:
+    except (TypeError, ValueError, IndexError, SyntaxError, NameError, OverflowError) as e:
         return f"{type(e).__name__}: {e}"
 
 
@@ -373,3 +374,163 @@ print(refused(bad_window))
 print(refused(wrong_rank))
 # CHECK-NEXT: SyntaxError: else_() must follow an if_ block directly
 print(refused(lone_else))
+
+
+# What an adversarial review found the frontend translating silently into
+# something else; each is now refused where Python wrote it.
+def escaped_value():
+    @proc
+    def p(A: gmem(f32, 4), C: gmem(f32, 4)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 4, unit=thread):
+                    a = A[t]
+                for t in cuda_threads(0, 4, unit=thread):
+                    C[t] = a + a   # `a` belongs to the first loop
+
+
+def escaped_loop_variable():
+    @proc
+    def p(A: gmem(f32, 8), B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for i in seq(0, 8):
+                    pass
+                last = i
+                for i in seq(0, 8):
+                    B[i] = A[last]
+
+
+def seq_step():
+    @proc
+    def p(B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for i in seq(0, 8, 2):
+                    B[i] = 1.0
+
+
+def continue_in_if():
+    @proc
+    def p(B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    with if_(t < 4):
+                        continue
+                    B[t] = 1.0
+
+
+def window_step():
+    @proc
+    def p(A: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                A.window[0:8:2]
+
+
+def float_divisor():
+    @proc
+    def p(A: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    A[t // 2.5] = 1.0
+
+
+def fraction_in_int():
+    @proc
+    def p(A: gmem(i32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    A[t] = A[t] * 1.5
+
+
+def int_out_of_range():
+    @proc
+    def p(A: gmem(i32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    A[t] = minimum(A[t], 3000000000)
+
+
+def f32_overflow():
+    @proc
+    def p(A: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    A[t] = A[t] * 1e39
+
+
+def value_truth():
+    @proc
+    def p(A: gmem(f32, 8), B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    B[t] = A[t] or 42.0
+
+
+def control_truth():
+    @proc
+    def p(B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    if t:
+                        B[t] = 1.0
+
+
+def int_true_division():
+    @proc
+    def p(A: gmem(i32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    A[t] = A[t] / 2
+
+
+# CHECK-NEXT: NameError: 'v' is used outside the loop or branch that made it: a value, buffer or loop variable of a block exists only inside it (compute it again there, or keep it in a buffer)
+print(refused(escaped_value))
+# CHECK-NEXT: NameError: 'i' is used outside the loop or branch that made it
+print(refused(escaped_loop_variable))
+# CHECK-NEXT: TypeError: a loop takes (lo, hi) and an optional name; found 2 where the name goes: GpuIR loops have no step (write the index as lo + step * i over a loop of (hi - lo) // step iterations)
+print(refused(seq_step))
+# CHECK-NEXT: SyntaxError: 'continue' in a @proc function (line {{[0-9]+}}): the frontend records the statements a run reaches, and GpuIR would not know the rest of the block was skipped; use if_(...) around what should not run
+print(refused(continue_in_if))
+# CHECK-NEXT: ValueError: a window's interval has no step (found 2): a window takes consecutive elements
+print(refused(window_step))
+# CHECK-NEXT: TypeError: a divisor must be an integer, found 2.5
+print(refused(float_divisor))
+# CHECK-NEXT: TypeError: 1.5 is not an integer: it would be truncated to 1 in i32
+print(refused(fraction_in_int))
+# CHECK-NEXT: OverflowError: 3000000000 does not fit in i32 (-2147483648 to 2147483647)
+print(refused(int_out_of_range))
+# CHECK-NEXT: OverflowError: 1e+39 overflows f32 (its largest finite value is 3.4028235677973366e+38)
+print(refused(f32_overflow))
+# CHECK-NEXT: TypeError: a GpuIR value has no Python truth value (it is known only when the kernel runs): compare values with maximum/minimum or select with control conditions in if_(...)
+print(refused(value_truth))
+# CHECK-NEXT: TypeError: a control expression has no Python truth value: compare it (t < n, t == 0) and use the comparison in if_(...)
+print(refused(control_truth))
+# CHECK-NEXT: TypeError: '/' on i32 values: Python's / divides exactly and GpuIR's integer division truncates toward zero; convert to a float type with cast(...) to divide
+print(refused(int_true_division))
+
+
+# A window of a window (its source's strided type; before, the frontend
+# wrote the source's plain type and the parser refused it).
+@proc
+def window_of_window(A: gmem(f32, 8), B: gmem(f32, 2)):
+    with device_function(block=32):
+        for task in cuda_tasks(0, 1):
+            w = A.window[2:6]
+            v = w.window[1:3]
+            for t in cuda_threads(0, 2, unit=thread):
+                B[t] = v[t]
+
+
+# CHECK-NEXT: window of a window: B = A[3:5]: True
+out = rake.run_sequential(window_of_window, inputs={"A": array.array("f", range(8))})
+print("window of a window: B = A[3:5]:", out is not None and list(out["B"]) == [3.0, 4.0])
