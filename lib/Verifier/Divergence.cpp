@@ -193,6 +193,19 @@ Lanes Analysis::refine(StringRef opcode, const std::vector<std::string> &ops,
         (((cmp == "GT" || cmp == "LE") && (*k + 1) % 32 == 0) ||
          ((cmp == "LT" || cmp == "GE") && *k % 32 == 0)))
       res = Uniform;
+  } else if (base == "LOP3" && ops.size() == 6 && ops[3] == "RZ") {
+    // x AND m of a lane index x with m's five low bits clear (LOP3.LUT
+    // with the table of a AND b, c zero): the warp's bits only, uniform
+    // (tid & 0x180 picks a warpgroup; a ping-pong GEMM branches on it).
+    std::optional<int64_t> lut = immediate(ops[4]);
+    auto bit = [&](int a, int b) { return (*lut >> ((a << 2) | (b << 1))) & 1; };
+    bool isAnd = lut && bit(1, 1) && !bit(1, 0) && !bit(0, 1) && !bit(0, 0);
+    for (auto [x, m] : {std::pair<size_t, size_t>{1, 2}, {2, 1}}) {
+      std::optional<int64_t> mask = immediate(ops[m]);
+      if (isAnd && operandIs(x, LaneIndex) && mask && (*mask & 31) == 0 &&
+          value(st, ops[5]) == Uniform)
+        res = Uniform;
+    }
   } else if (base == "VOTE" || base == "VOTEU" || base == "REDUX") {
     res = Uniform;
   } else if (opcode.starts_with("IMAD.HI.U32") && ops.size() == 4 &&

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Synthetic SASS for the lane-uniformity dataflow of the divergent-control
+rule (lib/Verifier/Divergence.cpp), as sass_cases.py does for the
+address-pattern rule: each case is a short instruction sequence
+put in place of ok_add's code in a copy of ok_add's recorded disassembly
+(same instruction count and EXIT offsets), given to rake-verify with
+--disasm. These are not evidence about any cubin: they exercise the
+analysis on the SASS shapes an adversarial review found it mishandling
+(2026-12-07), each a gather or scatter it must find, or a pattern of
+compiler-generated code it must accept.
+
+  sass_cases.py RAKE_VERIFY DISASM_JSON CUBIN OUTDIR
+
+prints "NAME: flagged" or "NAME: clean" for each case."""
+import json
+import subprocess
+import sys
+
+verify, recorded, cubin, outdir = sys.argv[1:5]
+BASE = json.load(open(recorded))
+
+# The thread's index in R0, A's address in R2:R3, C's base in R6:R7.
+PRE = """LDC R1,c[0x0][0x28]
+S2R R0,SR_TID.X
+LDC.64 R2,c[0x0][0x210]
+ULDC.64 UR4,c[0x0][0x208]
+LDC.64 R6,c[0x0][0x218]
+IMAD.WIDE.U32 R2,R0,0x4,R2
+ISETP.GE.U32.AND P0,PT,R0,0x1000,PT
+@P0 EXIT"""
+LD = "LDG.E R5,desc[UR4][R2.64]"
+STORE = "STG.E desc[UR4][R6.64],R9"
+
+CASES = {
+    # A warp collective under a branch on the thread's index masked: the
+    # warpgroup bits (tid & 0x180, five low bits clear) are the same in
+    # every lane of a warp, so the branch does not split a warp (a ping-pong
+    # GEMM's warpgroups branch so).
+    "ok_warpgroup_mask": ["LOP3.LUT R9,R0,0x180,RZ,0xc0,!PT",
+                          "ISETP.NE.U32.AND P1,PT,R9,0x80,PT",
+                          "@P1 BRA 0x130",
+                          "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    "ok_warpgroup_mask_swapped": ["LOP3.LUT R9,0x180,R0,RZ,0xc0,!PT",
+                                  "ISETP.NE.U32.AND P1,PT,R9,0x80,PT",
+                                  "@P1 BRA 0x130",
+                                  "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    # A mask with lane bits (0x1c), or an OR instead of an AND (0xfc):
+    # the branch splits a warp.
+    "lane_mask": ["LOP3.LUT R9,R0,0x1c,RZ,0xc0,!PT",
+                  "ISETP.NE.U32.AND P1,PT,R9,0x4,PT",
+                  "@P1 BRA 0x130",
+                  "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    "or_not_and": ["LOP3.LUT R9,R0,0x180,RZ,0xfc,!PT",
+                   "ISETP.NE.U32.AND P1,PT,R9,0x180,PT",
+                   "@P1 BRA 0x130",
+                   "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+}
+
+
+def parse(line):
+    line = line.strip()
+    d = {}
+    if line.startswith("@"):
+        p, line = line.split(None, 1)
+        d["predicate"] = p
+    parts = line.split(None, 1)
+    d["opcode"] = parts[0]
+    if len(parts) > 1:
+        d["operands"] = parts[1]
+    return d
+
+
+def program(body):
+    # ok_add's code has its EXITs at instructions 7 and 19: keep them there.
+    lines = PRE.split("\n") + body
+    lines = lines[:19] + ["NOP"] * (19 - len(lines)) + ["EXIT"]
+    return [parse(l) for l in lines] + [parse("NOP")] * (32 - len(lines))
+
+
+for name, body in CASES.items():
+    d = json.loads(json.dumps(BASE))
+    d[1][0]["sass-instructions"] = program(body)
+    path = f"{outdir}/{name}.json"
+    json.dump(d, open(path, "w"))
+    r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--source-loops=0",
+                        cubin], capture_output=True, text=True)
+    out = r.stdout + r.stderr
+    flagged = "[rule divergent-control]" in out
+    # A case the verifier did not analyze (its EXITs moved, say) proves
+    # nothing: say so.
+    broken = "[rule evidence]" in out
+    print(f"{name}: {'flagged' if flagged else 'clean'}"
+          + (" (not analyzed: evidence)" if broken else ""))
