@@ -929,11 +929,28 @@ def proc(fn=None, *, check_sizes: Optional[List[Dict[str, int]]] = None):
     def record(fn) -> Procedure:
         _refuse_untraced_statements(fn)
         signature = inspect.signature(fn)
-        args, params = [], []
-        controls = [p.name for p in signature.parameters.values()
-                    if p.annotation is index]
+        # Under `from __future__ import annotations` each annotation is its
+        # source text: evaluate it where the function was written (its
+        # globals and the names its closure captured).
+        scope = dict(fn.__globals__)
+        if fn.__closure__:
+            scope.update(zip(fn.__code__.co_freevars,
+                             (c.cell_contents for c in fn.__closure__)))
+        annotations = {}
         for p in signature.parameters.values():
             t = p.annotation
+            if isinstance(t, str):
+                try:
+                    t = eval(t, scope)
+                except Exception as e:
+                    raise TypeError(f"the annotation of parameter {p.name} of {fn.__name__} "
+                                    f"({p.annotation!r}) cannot be evaluated: {e}") from None
+            annotations[p.name] = t
+        args, params = [], []
+        controls = [p.name for p in signature.parameters.values()
+                    if annotations[p.name] is index]
+        for p in signature.parameters.values():
+            t = annotations[p.name]
             if t is index:
                 args.append(Control(f"%{p.name}"))
                 params.append(f"%{p.name}: index")
