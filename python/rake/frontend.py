@@ -287,6 +287,9 @@ class Control:
     def __eq__(self, o):  # type: ignore[override]
         return Condition([f"{self.text} == {Control.of(o).text}"])
 
+    def __ne__(self, o):  # type: ignore[override]
+        return ~(self == o)
+
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self):
@@ -341,13 +344,27 @@ class Condition:
             return self.parts[0]
         return f"({self})"
 
+    @staticmethod
+    def _check(other, op: str):
+        if not isinstance(other, Condition):
+            raise TypeError(f"'{op}' joins two conditions (comparisons of control "
+                            f"expressions); found {other!r}")
+
     def __and__(self, other: "Condition") -> "Condition":
+        Condition._check(other, "&")
         if self._text is None and other._text is None:
             return Condition(self.parts + other.parts)
         return Condition([], f"{self._group()} and {other._group()}")
 
     def __or__(self, other: "Condition") -> "Condition":
+        Condition._check(other, "|")
         return Condition([], f"{self._group()} or {other._group()}")
+
+    def __rand__(self, other):
+        Condition._check(other, "&")
+
+    def __ror__(self, other):
+        Condition._check(other, "|")
 
     def __invert__(self) -> "Condition":
         return Condition([], f"not {self._group()}")
@@ -615,6 +632,10 @@ class Buffer:
         return Value(name, self.type.element)
 
     def __setitem__(self, key, value):
+        if isinstance(value, Control):
+            raise TypeError(f"{value.text} is a control expression (loop variables and "
+                            "index parameters), not a data value: write data read from "
+                            "buffers or constants")
         if not isinstance(value, Value):
             value = const(value, self.type.element)
         _b().emit(f"gpuir.write %{value.name}, %{self.name}[{self._indices(key)}] : {self.type_text}")

@@ -534,3 +534,46 @@ def window_of_window(A: gmem(f32, 8), B: gmem(f32, 2)):
 # CHECK-NEXT: window of a window: B = A[3:5]: True
 out = rake.run_sequential(window_of_window, inputs={"A": array.array("f", range(8))})
 print("window of a window: B = A[3:5]:", out is not None and list(out["B"]) == [3.0, 4.0])
+
+
+# Clear refusals for constructs that used to end in an internal error.
+def and_with_bool():
+    @proc
+    def p(B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    with if_((t < 4) & True):
+                        B[t] = 1.0
+
+
+def control_as_data():
+    @proc
+    def p(B: gmem(f32, 8)):
+        with device_function(block=32):
+            for task in cuda_tasks(0, 1):
+                for t in cuda_threads(0, 8, unit=thread):
+                    B[t] = t
+
+
+# CHECK-NEXT: TypeError: '&' joins two conditions (comparisons of control expressions); found True
+print(refused(and_with_bool))
+# CHECK-NEXT: TypeError: %t is a control expression (loop variables and index parameters), not a data value: write data read from buffers or constants
+print(refused(control_as_data))
+
+
+# t != 0 is not (t == 0).
+@proc
+def not_equal(B: gmem(f32, 8)):
+    with device_function(block=32):
+        for task in cuda_tasks(0, 1):
+            for t in cuda_threads(0, 8, unit=thread):
+                with if_(t != 0):
+                    B[t] = 1.0
+
+
+# CHECK-NEXT: not equal: gpuir.if not %t == 0 {
+print("not equal:", next(l.strip().split(" loc(")[0] for l in not_equal.text.splitlines() if "gpuir.if" in l))
+# CHECK-NEXT: not equal: B = [0, 1, 1, 1, 1, 1, 1, 1]
+out = rake.run_sequential(not_equal, inputs={"B": array.array("f", [0.0] * 8)})
+print("not equal: B =", [int(x) for x in out["B"]])
