@@ -783,12 +783,21 @@ void Interpreter::execAwait(AwaitOp await) {
     if (!llvm::is_contained(elem.awaiters, current))
       elem.awaiters.push_back(current);
   }
-  int64_t j = elem.awaited[awaiterKey()]++;
+  size_t key = awaiterKey();
+  int64_t j = elem.awaited[key]++;
   int64_t lag = await.getLag().value_or(0);
   if (var->mechanism == BarrierMechanism::mbarrier_prearrive)
     lag += 1;
   int64_t target = j - lag;
   int64_t e = elements(*var, box).front();
+  // A skip counts the phase and waits for nothing: no phase is ordered
+  // before or after it. What it costs is checked at the threads' next
+  // await of the element (below).
+  if (await.getSkip()) {
+    elem.skipped.insert(key);
+    return;
+  }
+  bool afterSkip = elem.skipped.erase(key) > 0;
   if (ordersPhases(*var)) {
     // The next phase must not complete before this wait.
     Follow f{makeToken(true, await), await, current};
@@ -809,6 +818,28 @@ void Interpreter::execAwait(AwaitOp await) {
                std::to_string(elem.phases.size()) +
                " arrives happened on it before",
            {});
+    return;
+  }
+  // A wait sees only the parity of the element's current phase: after
+  // these threads skipped phase target - 1, it must have completed before
+  // the wait begins, or the wait, seeing it in progress, passes at once.
+  // (Threads that awaited target - 1 themselves saw it complete.)
+  if (afterSkip && target >= 1 &&
+      !tokenSeen(*elem.phases[target - 1].completion, syncActors(),
+                 /*byAll=*/true)) {
+    report(await,
+           "await after a skipped phase that may be in progress: " +
+               describe(current) + " await phase " + std::to_string(target) +
+               " of " + elementName(*var, e) + " after skipping phase " +
+               std::to_string(target - 1) + ", but nothing orders the "
+               "await after phase " + std::to_string(target - 1) +
+               " completes; the wait sees only the parity of the current "
+               "phase, so while phase " + std::to_string(target - 1) +
+               " is in progress it passes at once: synchronize with the "
+               "threads that await phase " + std::to_string(target - 1) +
+               " before this await",
+           {{elem.phases[target - 1].op,
+             "an arrive of phase " + std::to_string(target - 1)}});
     return;
   }
   Phase &p = elem.phases[target];

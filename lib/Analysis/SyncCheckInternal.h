@@ -24,8 +24,10 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <limits>
 #include <map>
+#include <set>
 #include <memory>
 
 namespace mlir::rake::sync_check_detail {
@@ -282,8 +284,10 @@ struct BarrierElem {
   /// Follows of phases that no arrive has begun yet, by phase.
   std::map<int64_t, SmallVector<Follow, 2>> pending;
   std::map<size_t, CommitView> commits;
-  /// Awaits made so far, per awaiting collective.
+  /// Awaits made so far, per awaiting collective (skips included).
   std::map<size_t, int64_t> awaited;
+  /// The awaiting collectives whose last await of it was a skip.
+  std::set<size_t> skipped;
   /// The collectives that awaited it (each thread keeps one parity per
   /// element, so its awaits must all be made by one collective).
   SmallVector<ThreadSet, 2> awaiters;

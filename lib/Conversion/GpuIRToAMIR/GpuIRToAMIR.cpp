@@ -540,7 +540,8 @@ LogicalResult Converter::convertSync(Operation *op) {
   // was accepted: found by an adversarial review).
   Q full = post.full & ~qual_groups::kWgmmaRmem;
   emitOnWindow<amir::AwaitOp>(loc, bw, quals(full), quals(post.temporal),
-                              lag, outstanding, await.getReadAttr());
+                              lag, outstanding, await.getReadAttr(),
+                              await.getSkipAttr());
   return success();
 }
 

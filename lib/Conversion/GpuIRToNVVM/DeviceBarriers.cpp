@@ -719,7 +719,9 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   Value bit = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, bits, shift), one);
   Value parity = arith::TruncIOp::create(b, loc, b.getI1Type(), bit);
-  if (acquiresAtClusterScope(await.getBarrier())) {
+  if (await.getSkip()) {
+    // The phase counts as awaited: the parity advances, nothing waits.
+  } else if (acquiresAtClusterScope(await.getBarrier())) {
     // Other CTAs' releases at cluster scope publish their writes to this
     // one: the wait acquires at cluster scope too (mbarrier.try_wait's
     // default .acquire.cta would not synchronize with them).
@@ -752,7 +754,8 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   // proxy and the arrive (cp.async.mbarrier.arrive) has no proxy fence: the
   // awaiting threads fence once the phase completed, before their async-proxy
   // accesses.
-  if (postIsAsyncProxy(await.getPost()) && arrivedByCpAsync(await.getBarrier()))
+  if (!await.getSkip() && postIsAsyncProxy(await.getPost()) &&
+      arrivedByCpAsync(await.getBarrier()))
     proxyFence(loc);
   return success();
 }

@@ -996,7 +996,7 @@ gpuir.proc @await_clause(%n: index) {
   gpuir.device_function block(32) {
     gpuir.for %t = 0 to %n : cuda_tasks {
       %b = gpuir.alloc : !gpuir.barrier<cluster_sync>
-      // expected-error @+1 {{expected lag(n), outstanding(n) or read, found 'count'}}
+      // expected-error @+1 {{expected lag(n), outstanding(n), read or skip, found 'count'}}
       gpuir.await %b, cuda_in_order, count(1) : !gpuir.barrier<cluster_sync>
     }
   }
@@ -1143,4 +1143,28 @@ gpuir.proc @apart(%X: memref<8xf32, #gpuir.host>) {
   %a = gpuir.window %X[0 : 4] : memref<8xf32, #gpuir.host>
   %b = gpuir.window %X[4 : 8] : memref<8xf32, #gpuir.host>
   gpuir.call @two_writes(%a, %b) : (memref<4xf32, strided<[1], offset: ?>, #gpuir.host>, memref<4xf32, strided<[1], offset: ?>, #gpuir.host>) -> ()
+}
+
+// -----
+
+gpuir.proc @skip_not_mbarrier(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %b = gpuir.alloc : !gpuir.barrier<cp_async_group>
+      // expected-error @+1 {{'gpuir.await' op skip passes over a phase of an mbarrier element; this barrier is cp_async_group}}
+      gpuir.await %b, cuda_in_order, skip : !gpuir.barrier<cp_async_group>
+    }
+  }
+}
+
+// -----
+
+gpuir.proc @skip_with_lag(%n: index) {
+  gpuir.device_function block(32) {
+    gpuir.for %t = 0 to %n : cuda_tasks {
+      %b = gpuir.alloc : !gpuir.barrier<mbarrier [2]>
+      // expected-error @+1 {{'gpuir.await' op skip counts the next phase; it takes no lag}}
+      gpuir.await %b[0], cuda_in_order, lag(1), skip : !gpuir.barrier<mbarrier [2]>
+    }
+  }
 }

@@ -144,6 +144,8 @@ gpuir.proc @sync(%n: index) {
         gpuir.for %k = 0 to 16 : seq {
           // CHECK: gpuir.await %[[FULL]][%{{.*}} mod 4], wgmma_async_smem : !gpuir.barrier<mbarrier [4]>
           gpuir.await %full[%k mod 4], wgmma_async_smem : !gpuir.barrier<mbarrier [4]>
+          // CHECK: gpuir.await %[[FULL]][%{{.*}} mod 4], wgmma_async_smem, skip : !gpuir.barrier<mbarrier [4]>
+          gpuir.await %full[%k mod 4], wgmma_async_smem, skip : !gpuir.barrier<mbarrier [4]>
           // CHECK: gpuir.arrive wgmma_async >> %[[WG]] : !gpuir.barrier<wgmma_group>
           gpuir.arrive wgmma_async >> %wg : !gpuir.barrier<wgmma_group>
           // CHECK: gpuir.await %[[WG]], cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>

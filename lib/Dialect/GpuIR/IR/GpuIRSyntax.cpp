@@ -919,13 +919,13 @@ ParseResult AwaitOp::parse(OpAsmParser &parser, OperationState &result) {
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseKeyword(&keyword))
       return failure();
-    if (keyword == "read") {
-      result.addAttribute("read", b.getUnitAttr());
+    if (keyword == "read" || keyword == "skip") {
+      result.addAttribute(keyword, b.getUnitAttr());
       continue;
     }
     if (keyword != "lag" && keyword != "outstanding")
-      return parser.emitError(loc,
-                              "expected lag(n), outstanding(n) or read, found '")
+      return parser.emitError(
+                 loc, "expected lag(n), outstanding(n), read or skip, found '")
              << keyword << "'";
     if (parser.parseLParen() || parser.parseInteger(v) || parser.parseRParen())
       return failure();
@@ -951,7 +951,10 @@ void AwaitOp::print(OpAsmPrinter &p) {
     p << ", outstanding(" << *getOutstanding() << ")";
   if (getRead())
     p << ", read";
+  if (getSkip())
+    p << ", skip";
   p.printOptionalAttrDict((*this)->getAttrs(),
-                          {"post", "map", "lag", "outstanding", "read"});
+                          {"post", "map", "lag", "outstanding", "read",
+                           "skip"});
   p << " : " << getBarrier().getType();
 }

@@ -167,6 +167,12 @@ LogicalResult AwaitOp::verify() {
               "(cp.async.bulk.wait_group.read), which only a tma_store_group "
               "has; this barrier is "
            << stringifyBarrierMechanism(type.getMechanism());
+  if (getSkip() && !type.isMbarrier())
+    return emitOpError() << "skip passes over a phase of an mbarrier "
+                            "element; this barrier is "
+                         << stringifyBarrierMechanism(type.getMechanism());
+  if (getSkip() && getLag())
+    return emitOpError() << "skip counts the next phase; it takes no lag";
   if (getOutstanding() && *getOutstanding() < 0)
     return emitOpError() << "outstanding must not be negative, found "
                          << *getOutstanding();

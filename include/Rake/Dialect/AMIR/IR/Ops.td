@@ -296,6 +296,9 @@ def AMIR_AwaitOp : AMIR_Op<"await"> {
     ```mlir
     amir.await %full[%s] full(cuda_in_order_ram) temporal(cuda_in_order_ram) lag(1) : !amir.barrier<mbarrier>
     ```
+
+    With `skip`, the threads count the phase as awaited without waiting
+    (gpuir.await's `skip`): nothing becomes visible.
   }];
   let arguments = (ins AMIR_BarrierType:$barrier, Variadic<Index>:$indices,
                        AffineMapAttr:$map, DenseBoolArrayAttr:$intervals,
@@ -303,11 +306,12 @@ def AMIR_AwaitOp : AMIR_Op<"await"> {
                        GpuIR_QualTimelineAttr:$temporal,
                        OptionalAttr<GpuIR_IntAttr>:$lag,
                        OptionalAttr<GpuIR_IntAttr>:$outstanding,
-                       UnitAttr:$read);
+                       UnitAttr:$read,
+                       UnitAttr:$skip);
   let assemblyFormat = [{
     $barrier `` custom<Window>($indices, $map, $intervals)
     `full` `(` custom<QualSet>($full) `)` `temporal` `(` custom<QualSet>($temporal) `)`
-    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? (`read` $read^)? attr-dict `:` qualified(type($barrier))
+    (`lag` `(` $lag^ `)`)? (`outstanding` `(` $outstanding^ `)`)? (`read` $read^)? (`skip` $skip^)? attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }

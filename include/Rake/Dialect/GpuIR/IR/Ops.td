@@ -471,7 +471,21 @@ def GpuIR_AwaitOp : GpuIR_Op<"await"> {
     gpuir.await %empty[%stage], cuda_in_order, lag(3)
     gpuir.await %cg, cuda_in_order, outstanding(1)
     gpuir.await %st, cuda_in_order, outstanding(1), read
+    gpuir.await %full[(%Kt + %k) mod 6], wgmma_async, skip
     ```
+
+    Each thread counts its awaits of an mbarrier element: its n-th await
+    waits for the element's n-th phase (code generation keeps one parity
+    bit per thread and element, flipped at each await). With `skip`, the
+    threads count the phase without waiting for it and nothing is ordered
+    after the statement: threads that pass over the phases another
+    collective awaits (the warpgroups of a ping-pong GEMM taking turns on
+    one ring) keep their count. A wait sees only the parity of the
+    element's current phase, so the synchronization check requires the
+    phase before an await to have completed before it when these threads
+    skipped that phase (otherwise the wait passes at once while it is in
+    progress), as it requires, for every await, the phase after it not to
+    complete before it.
   }];
   let arguments = (ins GpuIR_AnyBarrier:$barrier,
                        Variadic<Index>:$indices,
@@ -479,7 +493,8 @@ def GpuIR_AwaitOp : GpuIR_Op<"await"> {
                        GpuIR_SyncTimelineAttr:$post,
                        OptionalAttr<GpuIR_IntAttr>:$lag,
                        OptionalAttr<GpuIR_IntAttr>:$outstanding,
-                       UnitAttr:$read);
+                       UnitAttr:$read,
+                       UnitAttr:$skip);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
