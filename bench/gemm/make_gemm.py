@@ -60,7 +60,7 @@ p.add_argument("--split", type=int, default=1)
 p.add_argument("--mtiles", type=int, default=0)
 p.add_argument("--schedule", choices=("cooperative", "pingpong"), default="cooperative")
 p.add_argument("--ring", choices=("each", "shared"), default="each",
-               help="pingpong: a ring per warpgroup, or (wrong: tests only) one shared")
+               help="pingpong: a ring per warpgroup, or one shared by both (skips and turns)")
 a = p.parse_args()
 if a.schedule == "pingpong":
     import pingpong

@@ -5,22 +5,28 @@ multiply the same tile, half of its rows each, and store it together: while
 they store, the tensor cores idle. Here each consumer warpgroup owns whole
 tiles of BM x BN (two wgmma.m64nBNk16 a 16-wide step of K: BM = 128) and
 the two take turns: a task is 2 T tiles side by side in N, tile j for
-warpgroup j mod 2. One producer thread fills each warpgroup's ring of S
-stages (a stage: BM rows of A and BN rows of Bt, 128 bytes each) with its
-tiles' slices, the tiles in order: tile j + 1's slices are loaded only
-after tile j's, so warpgroup 1 starts multiplying as warpgroup 0's last
+warpgroup j mod 2. One producer thread fills the ring(s) of S stages (a
+stage: BM rows of A and BN rows of Bt, 128 bytes each) with the tiles'
+slices, the tiles in order: tile j + 1's slices are loaded only after tile
+j's, so warpgroup 1 starts multiplying as warpgroup 0's last
 slices are loaded, and each warpgroup stores its tile while the other
 multiplies the next (every store but the task's last overlaps products).
 
-Why a ring each: a thread keeps one phase parity per mbarrier, flipped by
-each of its waits. With one ring for both, a warpgroup would skip the
-phases of the other's slices and then wait with a stale parity, which
-passes at once on a phase long completed (it would read a stage before its
-data arrived); the check rejects that kernel (a RAW hazard: the warpgroup
-does not await the stage's barrier before its wgmma reads it;
-test/SyncCheck/gemm-pingpong-mutations.mlir). GpuIR has no operation that
-advances a parity without waiting (CUTLASS's pipeline-state advance), so
-each warpgroup waits on every phase of a ring of its own.
+Why the rings: a thread keeps one phase parity per mbarrier element,
+flipped by each of its awaits. With a ring a warpgroup (the default,
+--ring each), each waits on every phase of its own ring; but the active
+warpgroup then has only half of shared memory (3 stages of 32 KB) to hide
+the loads' latency, and the kernel reaches 0.43 of cuBLAS (H100,
+bench/gemm/h100-2026-12-07.log). With --ring shared, one ring of S stages
+holds both warpgroups' slices (tile j's slice k at position j Kt + k):
+each warpgroup counts the phases of the other's tiles with `gpuir.await
+..., skip` (the parity advances, nothing waits) and the two take turns
+through two mbarriers: warpgroup w arrives on turn w once it has awaited
+its tile's last slice, and the other awaits it before its next tile. The
+turn is what makes the skips sound: a warpgroup's first await after
+skipping a phase must come after that phase completed (the wait sees only
+the current phase's parity); the check rejects the kernel without it
+(test/SyncCheck/gemm-pingpong-mutations.mlir).
 
 The accumulators are one register buffer of 256 rows, warpgroup w's in rows
 128 w to 128 w + 127: each thread keeps one set of registers for its
@@ -42,17 +48,18 @@ def write(a):
     bm, bn = (int(x) for x in a.tile.split("x"))
     assert bm == 128 and bn == 128, "--schedule pingpong is written for 128x128 tiles"
     S, G, T = a.stages, a.group, a.tiles
-    # --ring shared: one ring of 2 S stages for both warpgroups, tile j's
-    # slice k at position j Kt + k: the kernel the check must reject (a
-    # warpgroup skips the other's phases; see above). Tests only.
+    # --ring shared: one ring of S stages for both warpgroups, tile j's
+    # slice k at position j Kt + k; each warpgroup skips the phases of the
+    # other's tiles and the two take turns through two mbarriers (above).
     shared = a.ring == "shared"
-    RS = 2 * S if shared else S
+    RS = S
     J = 2 * T  # tiles a task
     KB, KI = 64, 16
     halves = bm // 64
-    # --stages S: each warpgroup's ring.
-    smem = 2 * S * (bm + bn) * 128 + 2 * 2 * 64 * 64 * 2
-    assert smem <= 227 * 1024, f"two rings of {S} stages and the staging buffers do not fit"
+    # --stages S: each warpgroup's ring, or the one shared ring.
+    rings = 1 if shared else 2
+    smem = rings * S * (bm + bn) * 128 + 2 * 2 * 64 * 64 * 2
+    assert smem <= 227 * 1024, f"{rings} ring(s) of {S} stages and the staging buffers do not fit"
     SW = "#gpuir.smem_swizzled<128>"
     if G:
         params = ["Mg", "Nt", "Kt"]
@@ -69,13 +76,21 @@ def write(a):
     out = []
     w = out.append
     w(f"// Written by bench/gemm/make_gemm.py {a.name} --tile {a.tile} --consumers 2 "
-      f"--stages {S} --group {G} --tiles {T} --out bf16 --store tma --schedule pingpong.")
+      f"--stages {S} --group {G} --tiles {T} --out bf16 --store tma --schedule pingpong"
+      + (" --ring shared." if shared else "."))
     w(f"// C = A Bt^T, bf16 in, f32 sums, bf16 out, ping-pong: each consumer warpgroup")
     w(f"// (232 registers) owns whole {bm}x{bn} tiles (two wgmma.m64n{bn}k{KI} a step)")
     w(f"// and the two take turns; a task is {J} tiles side by side in N, tile j for")
-    w(f"// warpgroup j mod 2. A producer warpgroup (40 registers) fills each")
-    w(f"// warpgroup's ring of {S} swizzled stages with its tiles' slices, the tiles")
-    w(f"// in order; each warpgroup releases its slices, one behind, and stores its")
+    if shared:
+        w(f"// warpgroup j mod 2. A producer warpgroup (40 registers) fills one ring")
+        w(f"// of {S} swizzled stages with the tiles' slices in order; each warpgroup")
+        w(f"// skips the ring phases of the other's tiles and begins a tile once the")
+        w(f"// other has issued its products (turn0, turn1); it releases its slices,")
+        w(f"// one behind, and stores its")
+    else:
+        w(f"// warpgroup j mod 2. A producer warpgroup (40 registers) fills each")
+        w(f"// warpgroup's ring of {S} swizzled stages with its tiles' slices, the tiles")
+        w(f"// in order; each warpgroup releases its slices, one behind, and stores its")
     w(f"// tile through shared memory with TMA while the other multiplies")
     w(f"// (bench/gemm/pingpong.py).")
     if G:
@@ -119,8 +134,36 @@ def write(a):
     line(f"%mma = gpuir.alloc : !gpuir.barrier<wgmma_group>")
     line(f"%Cs = gpuir.alloc : {CS}")
     line(f"%st = gpuir.alloc : !gpuir.barrier<tma_store_group>")
+    TURN = "!gpuir.barrier<mbarrier [1]>"
+    if shared:
+        # turn w: warpgroup w has issued its tile's products (it awaited
+        # every phase of its slices); the other may begin its own.
+        line(f"%turn0 = gpuir.alloc : {TURN}")
+        if J > 2:
+            line(f"%turn1 = gpuir.alloc : {TURN}")
+
+    def skip(wg, tile):
+        """Warpgroup wg counts the ring phases of the other's tile."""
+        pos = "%k" if tile == 0 else f"%Kt * {tile} + %k"
+        line(f"gpuir.warps \"consumer\" {{")
+        line(f"  gpuir.for %wm = {wg} to {wg + 1} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+        line(f"    // The phases of tile {tile}'s slices, which warpgroup {1 - wg} awaits.")
+        line(f"    gpuir.for %k = 0 to %Kt : seq {{")
+        line(f"      gpuir.await %full0[({pos}) mod {RS}], wgmma_async, skip : {FULL}")
+        line(f"    }}")
+        line(f"  }}")
+        line(f"}}")
+
     for j in range(J):
         wg = j % 2
+        if shared and j >= 1:
+            line(f"// Warpgroup {wg} begins after warpgroup {1 - wg} issued tile {j - 1}'s products.")
+            line(f"gpuir.warps \"consumer\" {{")
+            line(f"  gpuir.for %wm = {wg} to {wg + 1} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+            line(f"    gpuir.await %turn{1 - wg}[0], cuda_in_order : {TURN}")
+            line(f"  }}")
+            line(f"}}")
+            skip(wg, j - 1)
         # The warpgroup's ring: its i-th tile's slice k at position i Kt + k.
         i = j if shared else j // 2
         rg = 0 if shared else wg
@@ -176,6 +219,8 @@ def write(a):
         line(f"}}")
         line(f"gpuir.warps \"consumer\" {{")
         line(f"  gpuir.for %wm = {wg} to {wg + 1} : cuda_threads<#gpuir.unit<warpgroup>> {{")
+        if shared and j + 1 < J:
+            line(f"    gpuir.arrive cuda_in_order >> %turn{wg}[0] : {TURN}")
         line(f"    gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>")
         line(f"    gpuir.if %Kt >= 1 {{")
         line(f"      gpuir.arrive cuda_in_order >> %empty{rg}[({last} + {RS - 1}) mod {RS}] : {EMPTY}")
@@ -217,6 +262,10 @@ def write(a):
         line(f"    gpuir.fence cuda_in_order -> cuda_in_order")
         line(f"  }}")
         line(f"}}")
+    if shared:
+        # Every phase of the task's slices is counted by both warpgroups
+        # (the ring's phases carry over to the CTA's next task).
+        skip(J % 2, J - 1)
     i = ind[0]
     while len(i) >= 4:
         i = i[:-2]

@@ -30,6 +30,15 @@
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir -o %t/pp.ptx
 // RUN: FileCheck %s --check-prefix=PPPTX < %t/pp.ptx
 // PPPTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// The ping-pong GEMM on one shared ring: the same product; its skips wait
+// for nothing (the PTX waits on mbarriers at 11 places: the producer's 4
+// and the consumers' 4 ring awaits, one a tile, and 3 turn awaits; the 4
+// skip loops only advance parities).
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir --sizes=Mg=1,Nt=1,Kt=2 --shape=A=1024x128,Bt=512x128,C=1024x512 --output-dir=%t/q6
+// RUN: rake-example-ref gemm_nt_bf16 %t/q6/A.bin %t/q6/Bt.bin %t/q6/C.bin 1024 512 128 | FileCheck %s --check-prefix=REFPP
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir -o %t/q6.ptx
+// RUN: test $(grep -c "mbarrier.try_wait" %t/q6.ptx) -eq 11
+// RUN: FileCheck %s --check-prefix=PPPTX < %t/q6.ptx
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_f32.mlir --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512 --output-dir=%t/f32
 // RUN: rake-example-ref gemm_nt %t/f32/A.bin %t/f32/Bt.bin %t/f32/C.bin 1024 512 192 | FileCheck %s --check-prefix=REF32
 // REF32: gemm_nt: 524288 elements match

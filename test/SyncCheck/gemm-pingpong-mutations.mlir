@@ -4,13 +4,31 @@
 // mutation of its synchronization is rejected with the hazard it causes.
 // RUN: rake-opt %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir --rake-check > /dev/null
 
-// One ring for both warpgroups (tile j's slices at ring position j Kt + k):
-// warpgroup 1 never waits on the phases of warpgroup 0's slices, so its
-// parity is stale and its first wait passes on a phase long completed,
-// before its slice arrived.
-// RUN: python3 %rake_src/bench/gemm/make_gemm.py shared_ring --tile 128x128 --stages 3 --group 8 --tiles 2 --out bf16 --store tma --schedule pingpong --ring shared > %t.shared.mlir
-// RUN: not rake-opt %t.shared.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=SHARED
-// SHARED: error: RAW hazard: threads 256..383 of task 0 read As0[1, 0:64, 0:16] on wgmma_async_smem, written by thread 0 of task 0 on tma_to_smem_async without synchronization that orders it before (at Mg = 1, Nt = 2, Kt = 7)
+// One ring for both warpgroups (tile j's slices at ring position j Kt + k,
+// bench/gemm/gemm_128x128q6_g8_bf16): each warpgroup skips the phases of
+// the other's tiles (gpuir.await ..., skip) and the two take turns (turn0,
+// turn1). The kernel passes; each mutation of what makes the shared ring
+// sound is rejected.
+// RUN: rake-opt %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir --rake-check > /dev/null
+// Without the skips, warpgroup 1's count of the ring's phases is stale and
+// its first wait passes on a phase long completed, before its slice arrived.
+// RUN: grep -v ", skip :" %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir > %t.noskip.mlir
+// RUN: not rake-opt %t.noskip.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=NOSKIP
+// NOSKIP: error: RAW hazard: threads 256..383 of task 0 read As0[1, 0:64, 0:16] on wgmma_async_smem, written by thread 0 of task 0 on tma_to_smem_async without synchronization that orders it before (at Mg = 1, Nt = 2, Kt = 7)
+// Without the turns, a warpgroup's first await after its skips may see the
+// skipped phase still in progress, whose parity lets the wait pass at once.
+// RUN: grep -v "gpuir.await %%turn" %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir > %t.noturn.mlir
+// RUN: not rake-opt %t.noturn.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=NOTURN
+// NOTURN: error: await after a skipped phase that may be in progress: threads 256..383 of task 0 await phase 1 of full0[1] after skipping phase 0, but nothing orders the await after phase 0 completes; the wait sees only the parity of the current phase, so while phase 0 is in progress it passes at once: synchronize with the threads that await phase 0 before this await (at Mg = 1, Nt = 2, Kt = 7)
+// Warpgroup 0 not skipping the task's last tile: its count carries into
+// the CTA's next task one phase short.
+// RUN: grep -v "(%%Kt \* 3 + %%k) mod 6\], wgmma_async, skip" %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir > %t.lastskip.mlir
+// RUN: not rake-opt %t.lastskip.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=LASTSKIP
+// LASTSKIP: error: unbalanced mbarrier: element 0 of full0 completes 5 phases in its lifetime, but a collective awaits it 4 times; its phases carry over to the CTA's next task, so each awaiter must await as many phases as are completed (at Mg = 1, Nt = 2, Kt = 7)
+// Warpgroup 1 awaiting its own turn barrier instead of warpgroup 0's: a hang.
+// RUN: sed 's/gpuir.await %%turn0\[0\], cuda_in_order/gpuir.await %%turn1[0], cuda_in_order/' %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir > %t.ownturn.mlir
+// RUN: not rake-opt %t.ownturn.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=OWNTURN
+// OWNTURN: error: await without matching arrive: threads 256..383 of task 0 await phase 0 of turn1, but only 0 arrives happened on it before (at Mg = 1, Nt = 2, Kt = 7)
 
 // Warpgroup 1 waiting on warpgroup 0's ring for its first tile.
 // RUN: sed 's/gpuir.await %%full1\[(%%Kt \* 1 + %%k) mod 3\], wgmma_async/gpuir.await %%full0[(%%Kt * 1 + %%k) mod 3], wgmma_async/' %rake_src/bench/gemm/gemm_128x128p_g8_bf16.mlir > %t.cross.mlir
