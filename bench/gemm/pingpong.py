@@ -17,7 +17,9 @@ flipped by each of its awaits. With a ring a warpgroup (the default,
 --ring each), each waits on every phase of its own ring; but the active
 warpgroup then has only half of shared memory (3 stages of 32 KB) to hide
 the loads' latency, and the kernel reaches 0.43 of cuBLAS (H100,
-bench/gemm/h100-2026-12-07.log). With --ring shared, one ring of S stages
+bench/gemm/h100-2026-12-07.log). (The shared ring below measured 0.44 on
+the H200, the same: ring depth is not the limit; bench/gemm/h200-shared-ring.log.)
+With --ring shared, one ring of S stages
 holds both warpgroups' slices (tile j's slice k at position j Kt + k):
 each warpgroup counts the phases of the other's tiles with `gpuir.await
 ..., skip` (the parity advances, nothing waits) and the two take turns
