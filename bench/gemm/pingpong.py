@@ -14,11 +14,12 @@ multiplies the next (every store but the task's last overlaps products).
 
 Why the rings: a thread keeps one phase parity per mbarrier element,
 flipped by each of its awaits. With a ring a warpgroup (the default,
---ring each), each waits on every phase of its own ring; but the active
-warpgroup then has only half of shared memory (3 stages of 32 KB) to hide
-the loads' latency, and the kernel reaches 0.43 of cuBLAS (H100,
-bench/gemm/h100-2026-12-07.log). (The shared ring below measured 0.44 on
-the H200, the same: ring depth is not the limit; bench/gemm/h200-shared-ring.log.)
+--ring each), each waits on every phase of its own ring, and the active
+warpgroup has only half of shared memory (3 stages of 32 KB) to hide the
+loads' latency; the kernel reaches 0.43 of cuBLAS (H100,
+bench/gemm/h100-2026-12-07.log). The shared ring below, 6 stages for the
+active warpgroup, measured 0.44 on the H200 (bench/gemm/h200-shared-ring.log):
+the ring depth is not what limits either form.
 With --ring shared, one ring of S stages
 holds both warpgroups' slices (tile j's slice k at position j Kt + k):
 each warpgroup counts the phases of the other's tiles with `gpuir.await

@@ -24,7 +24,6 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
-#include <set>
 #include <limits>
 #include <map>
 #include <set>

@@ -719,33 +719,35 @@ LogicalResult DeviceLowering::lowerAwait(AwaitOp await) {
   Value bit = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, bits, shift), one);
   Value parity = arith::TruncIOp::create(b, loc, b.getI1Type(), bit);
-  if (await.getSkip()) {
-    // The phase counts as awaited: the parity advances, nothing waits.
-  } else if (acquiresAtClusterScope(await.getBarrier())) {
-    // Other CTAs' releases at cluster scope publish their writes to this
-    // one: the wait acquires at cluster scope too (mbarrier.try_wait's
-    // default .acquire.cta would not synchronize with them).
-    Value addr = mbarrierPointer(bar, element, loc);
-    Value phase = arith::ExtUIOp::create(b, loc, i32, parity);
-    Value limit = arith::ConstantIntOp::create(b, loc, i32, 10000000);
-    auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(b.createBlock(&loop.getBefore()));
-      Value done = NVVM::MBarrierTryWaitOp::create(
-          b, loc, b.getI1Type(), addr, phase, limit,
-          NVVM::MemScopeKindAttr::get(b.getContext(),
-                                      NVVM::MemScopeKind::CLUSTER));
-      Value notDone = arith::XOrIOp::create(
-          b, loc, done, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
-      scf::ConditionOp::create(b, loc, notDone, ValueRange{});
-      b.setInsertionPointToStart(b.createBlock(&loop.getAfter()));
-      scf::YieldOp::create(b, loc);
+  // A skip counts the phase as awaited: the parity advances, nothing waits.
+  if (!await.getSkip()) {
+    if (acquiresAtClusterScope(await.getBarrier())) {
+      // Other CTAs' releases at cluster scope publish their writes to this
+      // one: the wait acquires at cluster scope too (mbarrier.try_wait's
+      // default .acquire.cta would not synchronize with them).
+      Value addr = mbarrierPointer(bar, element, loc);
+      Value phase = arith::ExtUIOp::create(b, loc, i32, parity);
+      Value limit = arith::ConstantIntOp::create(b, loc, i32, 10000000);
+      auto loop = scf::WhileOp::create(b, loc, TypeRange{}, ValueRange{});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(b.createBlock(&loop.getBefore()));
+        Value done = NVVM::MBarrierTryWaitOp::create(
+            b, loc, b.getI1Type(), addr, phase, limit,
+            NVVM::MemScopeKindAttr::get(b.getContext(),
+                                        NVVM::MemScopeKind::CLUSTER));
+        Value notDone = arith::XOrIOp::create(
+            b, loc, done,
+            arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+        scf::ConditionOp::create(b, loc, notDone, ValueRange{});
+        b.setInsertionPointToStart(b.createBlock(&loop.getAfter()));
+        scf::YieldOp::create(b, loc);
+      }
+    } else {
+      Value ticks = arith::ConstantIndexOp::create(b, loc, 10000000);
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, bar.group, parity, ticks,
+                                             element);
     }
-  } else {
-    Value ticks = arith::ConstantIndexOp::create(b, loc, 10000000);
-    nvgpu::MBarrierTryWaitParityOp::create(b, loc, bar.group, parity, ticks,
-                                           element);
   }
   Value flipped = arith::XOrIOp::create(
       b, loc, bits, arith::ShLIOp::create(b, loc, one, shift));
