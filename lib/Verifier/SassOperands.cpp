@@ -464,11 +464,16 @@ DataRoles dataRoles(const Instr &in) {
       "ISETP", "FSETP", "DSETP", "HSETP2", "PSETP", "PLOP3", "UISETP",
       "UPSETP", "UPLOP3", "FCHK", "UFSETP"};
   size_t outs = !compares.contains(base) ? 0 : base == "FCHK" ? 1 : 2;
+  // A logic op's leading predicate is its result tested against zero
+  // (LOP3.LUT P0, RZ, R5, 0x4, RZ, 0xc0, !PT: a bit of R5), written
+  // whenever the op runs, besides its register destination.
+  static const llvm::StringSet<> predicateResults = {"LOP3", "ULOP3"};
+  size_t leadingOuts = outs ? outs : predicateResults.contains(base) ? 1 : 0;
   size_t k = 0;
   for (; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
     std::vector<int> regs, uregs;
     widenedSlots(base, ops[k], 1, regs, uregs);
-    if (k < outs) {
+    if (k < leadingOuts) {
       r.certain.insert(r.certain.end(), regs.begin(), regs.end());
       r.ucertain.insert(r.ucertain.end(), uregs.begin(), uregs.end());
     } else {

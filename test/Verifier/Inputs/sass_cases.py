@@ -73,6 +73,10 @@ CASES = {
                     "LDS R9[R8]", STORE],
     "spill_part_overwritten": [LD, "STL.64 [R1+0x8],R2", "STL [R1+0xc],R5",
                                "LDL.64 R12[R1+0x8]", "LDS R9[R13]", STORE],
+    # A bit of data tested into a predicate (how ptxas keeps predicates
+    # in a register's bits when it runs out of them).
+    "lop3_predicate_of_data": [LD, "LOP3.LUT P1,RZ,R5,0x4,RZ,0xc0,!PT", "SEL R8,R0,RZ,P1",
+                               "LDS R9[R8]", STORE],
     # Compiler-generated patterns it must accept.
     "ok_exit_on_data": [LD, "ISETP.GT.AND P1,PT,R5,RZ,PT", "@!P1 BPT.TRAP 0x1",
                         "IMAD.WIDE.U32 R6,R0,0x4,R6", "STG.E desc[UR4][R6.64],RZ"],
@@ -86,6 +90,11 @@ CASES = {
                             "STG.E desc[UR4][R6.64],R5"],
     "ok_reload_high_half": ["STL.64 [R1+0x8],R6", "LDL R8[R1+0xc]", "LDL R9[R1+0x8]",
                             "STG.E desc[UR4][R8.64],R0"],
+    # A wait's predicate overwritten by a bit of a clean register: the
+    # predicate is no longer the wait's (found in a ping-pong GEMM, 2026-12-07).
+    "ok_lop3_predicate_overwrites": ["SYNCS.PHASECHK.TRANS64.TRYWAIT P1[UR4+0x8],RZ",
+                                     "LOP3.LUT P1,RZ,R0,0x4,RZ,0xc0,!PT", "SEL R8,R0,RZ,P1",
+                                     "LDS R9[R8]", STORE],
 }
 
 
