@@ -221,6 +221,77 @@ void Analysis::transferCall(const Instr &in, size_t k, State &st) const {
   st.local.clear();
 }
 
+/// The origin of a non-uniform PLOP3's first result, reading each input
+/// predicate under the guard that makes it matter: in `PLOP3.LUT P0, PT,
+/// P0, P1, PT, 0xa2, 0x0` (P0 | !P1) the old P0 decides the result only
+/// where P1 holds, so it is read as an instruction under @P1 would read it
+/// (what an earlier `@P1 R2UR P0, ...` wrote: ptxas's loop that moves a
+/// value into a uniform register). nullopt for other shapes.
+static std::optional<Origin> plop3Origin(const Instr &in, const State &st,
+                                         StringRef guard) {
+  if (baseOf(in.opcode) != "PLOP3" || !guard.empty())
+    return std::nullopt;
+  std::vector<std::string> ops = operandsOf(in);
+  if (ops.size() != 7)
+    return std::nullopt;
+  std::optional<int64_t> lut = immediate(ops[5]);
+  if (!lut)
+    return std::nullopt;
+  // Inputs a, b, c: a constant (PT, !PT) or a slot; the LUT is indexed by
+  // a * 4 + b * 2 + c.
+  int slot[3];
+  int constant[3];
+  for (int i = 0; i < 3; ++i) {
+    StringRef o = StringRef(ops[2 + i]).trim();
+    bool negated = o.consume_front("!");
+    slot[i] = o == "PT" ? -1 : slotOf(o);
+    constant[i] = o == "PT" ? (negated ? 0 : 1) : -1;
+    if (o != "PT" && (slot[i] < kPreds || slot[i] >= kSlots))
+      return std::nullopt;
+  }
+  auto output = [&](int a, int b, int c) {
+    return (*lut >> (a * 4 + b * 2 + c)) & 1;
+  };
+  // Whether input x matters when input y has value v (the third input at
+  // its constant, or either value).
+  auto matters = [&](int x, int y, int v) {
+    for (int i = 0; i < 8; ++i) {
+      int bit[3] = {(i >> 2) & 1, (i >> 1) & 1, i & 1};
+      if (bit[x] != 0 || bit[y] != v)
+        continue;
+      int z = 3 - x - y;
+      if (constant[z] >= 0 && bit[z] != constant[z])
+        continue;
+      int flipped[3] = {bit[0], bit[1], bit[2]};
+      flipped[x] = 1;
+      if (output(bit[0], bit[1], bit[2]) !=
+          output(flipped[0], flipped[1], flipped[2]))
+        return true;
+    }
+    return false;
+  };
+  Origin result = -1;
+  for (int x = 0; x < 3 && result < 0; ++x) {
+    if (slot[x] < 0)
+      continue;
+    std::string under;
+    for (int y = 0; y < 3 && under.empty(); ++y) {
+      if (y == x || slot[y] < 0)
+        continue;
+      std::string name = StringRef(ops[2 + y]).trim().str();
+      bool negated = StringRef(name).starts_with("!");
+      std::string plain = negated ? name.substr(1) : name;
+      // x matters only where y's operand reads true (or only where false).
+      if (!matters(x, y, 0))
+        under = "@" + std::string(negated ? "!" : "") + plain;
+      else if (!matters(x, y, 1))
+        under = "@" + std::string(negated ? "" : "!") + plain;
+    }
+    result = readOrigin(st, slot[x], under);
+  }
+  return result;
+}
+
 /// The data origins of what instruction k writes: data when it loads
 /// (loadsData, an indexed constant), else the first origin among what it
 /// reads. A certain write replaces the old origin; a possible one (or one
@@ -244,9 +315,12 @@ void Analysis::transferData(const Instr &in, size_t k, State &st) const {
                      : -1;
   if (transferLocal(in, k, roles, guard, st))
     return;
-  for (int s : roles.reads)
-    if (value < 0)
-      value = readOrigin(st, s, guard);
+  if (std::optional<Origin> p = plop3Origin(in, st, guard); p && value < 0)
+    value = *p;
+  else
+    for (int s : roles.reads)
+      if (value < 0)
+        value = readOrigin(st, s, guard);
   for (int s : roles.ureads)
     if (value < 0)
       value = st.uorigin[s];

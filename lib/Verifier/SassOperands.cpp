@@ -466,9 +466,14 @@ DataRoles dataRoles(const Instr &in) {
   size_t outs = !compares.contains(base) ? 0 : base == "FCHK" ? 1 : 2;
   // A logic op's leading predicate is its result tested against zero
   // (LOP3.LUT P0, RZ, R5, 0x4, RZ, 0xc0, !PT: a bit of R5), written
-  // whenever the op runs, besides its register destination.
+  // whenever the op runs, besides its register destination; so is an
+  // R2UR's (R2UR P0, UR26, R24: whether the lanes agreed), except that
+  // R2UR.OR ors it into the old value.
   static const llvm::StringSet<> predicateResults = {"LOP3", "ULOP3"};
-  size_t leadingOuts = outs ? outs : predicateResults.contains(base) ? 1 : 0;
+  bool predicateResult =
+      predicateResults.contains(base) ||
+      (base == "R2UR" && !opcodeHas(opcode, "OR"));
+  size_t leadingOuts = outs ? outs : predicateResult ? 1 : 0;
   size_t k = 0;
   for (; k < ops.size() && isAnyPredicate(ops[k]); ++k) {
     std::vector<int> regs, uregs;
@@ -479,7 +484,9 @@ DataRoles dataRoles(const Instr &in) {
     } else {
       current = k;
       source(ops[k]);
-      mayOut(ops[k]);
+      // A comparison's predicates after its results are its inputs.
+      if (!outs)
+        mayOut(ops[k]);
     }
   }
   // The destination register, then the predicates right after it (carries,

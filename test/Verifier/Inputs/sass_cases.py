@@ -75,6 +75,16 @@ CASES = {
                                "LDL.64 R12[R1+0x8]", "LDS R9[R13]", STORE],
     # A bit of data tested into a predicate (how ptxas keeps predicates
     # in a register's bits when it runs out of them).
+    # ptxas's loop moving a value into a uniform register, on data.
+    "r2ur_loop_data": [LD, "PLOP3.LUT P1,PT,PT,PT,PT,0x80,0x0", "PLOP3.LUT P0,PT,P0,P1,PT,0xa2,0x0",
+                       "@P1 R2UR P0,UR8,R5", "PLOP3.LUT P0,PT,P0,P1,PT,0xa2,0x0",
+                       "@P1 PLOP3.LUT P1,PT,P0,PT,PT,0x80,0x0", "@P1 BRA.U.ANY 0xa0",
+                       "LDS R9[UR8]", STORE],
+    # A wait's predicate through P0 | !P1 with nothing written under @P1.
+    "plop3_guarded_stale": ["SYNCS.PHASECHK.TRANS64.TRYWAIT P0[UR4+0x8],RZ",
+                            "PLOP3.LUT P1,PT,PT,PT,PT,0x80,0x0",
+                            "PLOP3.LUT P0,PT,P0,P1,PT,0xa2,0x0", "SEL R8,R0,RZ,P0",
+                            "LDS R9[R8]", STORE],
     "lop3_predicate_of_data": [LD, "LOP3.LUT P1,RZ,R5,0x4,RZ,0xc0,!PT", "SEL R8,R0,RZ,P1",
                                "LDS R9[R8]", STORE],
     # Compiler-generated patterns it must accept.
@@ -92,6 +102,16 @@ CASES = {
                             "STG.E desc[UR4][R8.64],R0"],
     # A wait's predicate overwritten by a bit of a clean register: the
     # predicate is no longer the wait's (found in a ping-pong GEMM, 2026-12-07).
+    # The same loop on the thread's index, entered with a wait's predicate
+    # in P0: the PLOP3 (P0 | !P1) reads the old P0 only where P1 holds, and
+    # there the R2UR under @P1 rewrote it (found in the ping-pong GEMMs'
+    # TMA stores, 2026-12-07).
+    "ok_r2ur_loop_after_wait": ["SYNCS.PHASECHK.TRANS64.TRYWAIT P0[UR4+0x8],RZ",
+                                "PLOP3.LUT P1,PT,PT,PT,PT,0x80,0x0",
+                                "PLOP3.LUT P0,PT,P0,P1,PT,0xa2,0x0", "@P1 R2UR P0,UR8,R0",
+                                "PLOP3.LUT P0,PT,P0,P1,PT,0xa2,0x0",
+                                "@P1 PLOP3.LUT P1,PT,P0,PT,PT,0x80,0x0", "@P1 BRA.U.ANY 0xa0",
+                                "LDS R9[UR8]", STORE],
     "ok_lop3_predicate_overwrites": ["SYNCS.PHASECHK.TRANS64.TRYWAIT P1[UR4+0x8],RZ",
                                      "LOP3.LUT P1,RZ,R0,0x4,RZ,0xc0,!PT", "SEL R8,R0,RZ,P1",
                                      "LDS R9[R8]", STORE],
