@@ -1,6 +1,6 @@
 // Written by bench/gemm/make_gemm.py gemm_128x128p_g8_bf16 --tile 128x128 --consumers 2 --stages 3 --group 8 --tiles 2 --out bf16 --store tma --schedule pingpong.
 // C = A Bt^T, bf16 in, f32 sums, bf16 out, ping-pong: each consumer warpgroup
-// (232 registers) owns whole 128x128 tiles (two wgmma.m64n128k16 a step)
+// (a warp group of its own, 232 registers) owns whole 128x128 tiles (two wgmma.m64n128k16 a step)
 // and the two take turns; a task is 4 tiles side by side in N, tile j for
 // warpgroup j mod 2. A producer warpgroup (40 registers) fills each
 // warpgroup's ring of 3 swizzled stages with its tiles' slices, the tiles
@@ -13,7 +13,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
     %Bt: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Nt * 512, Kt * 64)>},
     %C: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Mg * 1024, Nt * 512)>})
     attributes {gpuir.check_sizes = [{Mg = 1, Nt = 2, Kt = 7}, {Mg = 1, Nt = 1, Kt = 1}, {Mg = 1, Nt = 1, Kt = 2}]} {
-  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 8 inc(232)) {
+  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer0 = 4 inc(232), consumer1 = 4 inc(232)) {
     gpuir.for %mg = 0 to %Mg : cuda_tasks {
       gpuir.for %n = 0 to %Nt : cuda_tasks {
         gpuir.for %mi = 0 to 8 : cuda_tasks {
@@ -30,7 +30,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
           %Cs = gpuir.alloc : memref<2x2x4x64x16xbf16, #gpuir.smem>
           %st = gpuir.alloc : !gpuir.barrier<tma_store_group>
           // Tile 0: columns 0 to 128 of the task's, warpgroup 0.
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
@@ -54,7 +54,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%k) mod 3] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [3]>
               }
             }
-            gpuir.warps "consumer" {
+            gpuir.warps "consumer0" {
               gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%k) mod 3], wgmma_async : !gpuir.barrier<mbarrier [3]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
@@ -75,7 +75,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
@@ -119,8 +119,8 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 1: columns 128 to 256 of the task's, warpgroup 1.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
                   gpuir.for %r = 0 to 64 : seq {
@@ -143,8 +143,8 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full1[(%k) mod 3] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [3]>
               }
             }
-            gpuir.warps "consumer" {
-              gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+            gpuir.warps "consumer1" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full1[(%k) mod 3], wgmma_async : !gpuir.barrier<mbarrier [3]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
                 gpuir.for %kk = 0 to 4 : seq {
@@ -164,8 +164,8 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
                 gpuir.arrive cuda_in_order >> %empty1[(%Kt + 2) mod 3] : !gpuir.barrier<mbarrier_prearrive [3]>
@@ -208,7 +208,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 2: columns 256 to 384 of the task's, warpgroup 0.
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
@@ -232,7 +232,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%Kt * 1 + %k) mod 3] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [3]>
               }
             }
-            gpuir.warps "consumer" {
+            gpuir.warps "consumer0" {
               gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%Kt * 1 + %k) mod 3], wgmma_async : !gpuir.barrier<mbarrier [3]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
@@ -253,7 +253,7 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
@@ -297,8 +297,8 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 3: columns 384 to 512 of the task's, warpgroup 1.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
                   gpuir.for %r = 0 to 64 : seq {
@@ -321,8 +321,8 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full1[(%Kt * 1 + %k) mod 3] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [3]>
               }
             }
-            gpuir.warps "consumer" {
-              gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+            gpuir.warps "consumer1" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full1[(%Kt * 1 + %k) mod 3], wgmma_async : !gpuir.barrier<mbarrier [3]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
                 gpuir.for %kk = 0 to 4 : seq {
@@ -342,8 +342,8 @@ gpuir.proc @gemm_128x128p_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
                 gpuir.arrive cuda_in_order >> %empty1[(%Kt * 2 + 2) mod 3] : !gpuir.barrier<mbarrier_prearrive [3]>

@@ -1,6 +1,6 @@
 // Written by bench/gemm/make_gemm.py gemm_128x128q6_g8_bf16 --tile 128x128 --consumers 2 --stages 6 --group 8 --tiles 2 --out bf16 --store tma --schedule pingpong --ring shared.
 // C = A Bt^T, bf16 in, f32 sums, bf16 out, ping-pong: each consumer warpgroup
-// (232 registers) owns whole 128x128 tiles (two wgmma.m64n128k16 a step)
+// (a warp group of its own, 232 registers) owns whole 128x128 tiles (two wgmma.m64n128k16 a step)
 // and the two take turns; a task is 4 tiles side by side in N, tile j for
 // warpgroup j mod 2. A producer warpgroup (40 registers) fills one ring
 // of 6 swizzled stages with the tiles' slices in order; each warpgroup
@@ -15,7 +15,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
     %Bt: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Nt * 512, Kt * 64)>},
     %C: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Mg * 1024, Nt * 512)>})
     attributes {gpuir.check_sizes = [{Mg = 1, Nt = 2, Kt = 7}, {Mg = 1, Nt = 1, Kt = 1}, {Mg = 1, Nt = 1, Kt = 2}]} {
-  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 8 inc(232)) {
+  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer0 = 4 inc(232), consumer1 = 4 inc(232)) {
     gpuir.for %mg = 0 to %Mg : cuda_tasks {
       gpuir.for %n = 0 to %Nt : cuda_tasks {
         gpuir.for %mi = 0 to 8 : cuda_tasks {
@@ -30,7 +30,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
           %turn0 = gpuir.alloc : !gpuir.barrier<mbarrier [1]>
           %turn1 = gpuir.alloc : !gpuir.barrier<mbarrier [1]>
           // Tile 0: columns 0 to 128 of the task's, warpgroup 0.
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
@@ -54,7 +54,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%k) mod 6] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
               }
             }
-            gpuir.warps "consumer" {
+            gpuir.warps "consumer0" {
               gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
@@ -75,7 +75,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.arrive cuda_in_order >> %turn0[0] : !gpuir.barrier<mbarrier [1]>
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
@@ -120,13 +120,13 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Warpgroup 1 begins after warpgroup 0 issued tile 0's products.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %turn0[0], cuda_in_order : !gpuir.barrier<mbarrier [1]>
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               // The phases of tile 0's slices, which warpgroup 0 awaits.
               gpuir.for %k = 0 to %Kt : seq {
                 gpuir.await %full0[(%k) mod 6], wgmma_async, skip : !gpuir.barrier<mbarrier [6]>
@@ -134,8 +134,8 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 1: columns 128 to 256 of the task's, warpgroup 1.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
                   gpuir.for %r = 0 to 64 : seq {
@@ -158,8 +158,8 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%Kt * 1 + %k) mod 6] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
               }
             }
-            gpuir.warps "consumer" {
-              gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+            gpuir.warps "consumer1" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%Kt * 1 + %k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
                 gpuir.for %kk = 0 to 4 : seq {
@@ -179,8 +179,8 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.arrive cuda_in_order >> %turn1[0] : !gpuir.barrier<mbarrier [1]>
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
@@ -224,12 +224,12 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Warpgroup 0 begins after warpgroup 1 issued tile 1's products.
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %turn1[0], cuda_in_order : !gpuir.barrier<mbarrier [1]>
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               // The phases of tile 1's slices, which warpgroup 1 awaits.
               gpuir.for %k = 0 to %Kt : seq {
@@ -238,7 +238,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 2: columns 256 to 384 of the task's, warpgroup 0.
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
@@ -262,7 +262,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%Kt * 2 + %k) mod 6] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
               }
             }
-            gpuir.warps "consumer" {
+            gpuir.warps "consumer0" {
               gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%Kt * 2 + %k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
@@ -283,7 +283,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.arrive cuda_in_order >> %turn0[0] : !gpuir.barrier<mbarrier [1]>
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
@@ -328,13 +328,13 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Warpgroup 1 begins after warpgroup 0 issued tile 2's products.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %turn0[0], cuda_in_order : !gpuir.barrier<mbarrier [1]>
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               // The phases of tile 2's slices, which warpgroup 0 awaits.
               gpuir.for %k = 0 to %Kt : seq {
                 gpuir.await %full0[(%Kt * 2 + %k) mod 6], wgmma_async, skip : !gpuir.barrier<mbarrier [6]>
@@ -342,8 +342,8 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 3: columns 384 to 512 of the task's, warpgroup 1.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
                   gpuir.for %r = 0 to 64 : seq {
@@ -366,8 +366,8 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%Kt * 3 + %k) mod 6] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
               }
             }
-            gpuir.warps "consumer" {
-              gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+            gpuir.warps "consumer1" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%Kt * 3 + %k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
                 gpuir.for %kk = 0 to 4 : seq {
@@ -387,8 +387,8 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
                 gpuir.arrive cuda_in_order >> %empty0[(%Kt * 4 + 5) mod 6] : !gpuir.barrier<mbarrier_prearrive [6]>
@@ -430,7 +430,7 @@ gpuir.proc @gemm_128x128q6_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               gpuir.fence cuda_in_order -> cuda_in_order
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               // The phases of tile 3's slices, which warpgroup 1 awaits.
               gpuir.for %k = 0 to %Kt : seq {

@@ -1,6 +1,6 @@
 // Written by bench/gemm/make_gemm.py gemm_128x128q6t1_g8_bf16 --tile 128x128 --consumers 2 --stages 6 --group 8 --tiles 1 --out bf16 --store tma --schedule pingpong --ring shared.
 // C = A Bt^T, bf16 in, f32 sums, bf16 out, ping-pong: each consumer warpgroup
-// (232 registers) owns whole 128x128 tiles (two wgmma.m64n128k16 a step)
+// (a warp group of its own, 232 registers) owns whole 128x128 tiles (two wgmma.m64n128k16 a step)
 // and the two take turns; a task is 2 tiles side by side in N, tile j for
 // warpgroup j mod 2. A producer warpgroup (40 registers) fills one ring
 // of 6 swizzled stages with the tiles' slices in order; each warpgroup
@@ -15,7 +15,7 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
     %Bt: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Nt * 256, Kt * 64)>},
     %C: memref<?x?xbf16, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Mg * 1024, Nt * 256)>})
     attributes {gpuir.check_sizes = [{Mg = 1, Nt = 2, Kt = 7}, {Mg = 1, Nt = 1, Kt = 1}, {Mg = 1, Nt = 1, Kt = 2}]} {
-  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer = 8 inc(232)) {
+  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer0 = 4 inc(232), consumer1 = 4 inc(232)) {
     gpuir.for %mg = 0 to %Mg : cuda_tasks {
       gpuir.for %n = 0 to %Nt : cuda_tasks {
         gpuir.for %mi = 0 to 8 : cuda_tasks {
@@ -29,7 +29,7 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
           %st = gpuir.alloc : !gpuir.barrier<tma_store_group>
           %turn0 = gpuir.alloc : !gpuir.barrier<mbarrier [1]>
           // Tile 0: columns 0 to 128 of the task's, warpgroup 0.
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
@@ -53,7 +53,7 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%k) mod 6] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
               }
             }
-            gpuir.warps "consumer" {
+            gpuir.warps "consumer0" {
               gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
@@ -74,7 +74,7 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.arrive cuda_in_order >> %turn0[0] : !gpuir.barrier<mbarrier [1]>
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
@@ -119,13 +119,13 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Warpgroup 1 begins after warpgroup 0 issued tile 0's products.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %turn0[0], cuda_in_order : !gpuir.barrier<mbarrier [1]>
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               // The phases of tile 0's slices, which warpgroup 0 awaits.
               gpuir.for %k = 0 to %Kt : seq {
                 gpuir.await %full0[(%k) mod 6], wgmma_async, skip : !gpuir.barrier<mbarrier [6]>
@@ -133,8 +133,8 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
             }
           }
           // Tile 1: columns 128 to 256 of the task's, warpgroup 1.
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
                 gpuir.for %h = 0 to 2 : seq {
                   gpuir.for %r = 0 to 64 : seq {
@@ -157,8 +157,8 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
                 gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%Kt * 1 + %k) mod 6] : memref<128x64xbf16, strided<[64, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x64xbf16, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
               }
             }
-            gpuir.warps "consumer" {
-              gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+            gpuir.warps "consumer1" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
                 gpuir.await %full0[(%Kt * 1 + %k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
                 gpuir.fence wgmma_fence_1 -> wgmma_fence_2
                 gpuir.for %kk = 0 to 4 : seq {
@@ -178,8 +178,8 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               }
             }
           }
-          gpuir.warps "consumer" {
-            gpuir.for %wm = 1 to 2 : cuda_threads<#gpuir.unit<warpgroup>> {
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
               gpuir.if %Kt >= 1 {
                 gpuir.arrive cuda_in_order >> %empty0[(%Kt * 2 + 5) mod 6] : !gpuir.barrier<mbarrier_prearrive [6]>
@@ -221,7 +221,7 @@ gpuir.proc @gemm_128x128q6t1_g8_bf16(%Mg: index, %Nt: index, %Kt: index,
               gpuir.fence cuda_in_order -> cuda_in_order
             }
           }
-          gpuir.warps "consumer" {
+          gpuir.warps "consumer0" {
             gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
               // The phases of tile 1's slices, which warpgroup 1 awaits.
               gpuir.for %k = 0 to %Kt : seq {

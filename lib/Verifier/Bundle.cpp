@@ -453,6 +453,16 @@ int rake::bundle::make(const MakeOptions &o) {
     return fail("ptxas failed: " + llvm::StringRef(err).trim().str());
   if (!llvm::StringRef(err).trim().empty())
     llvm::errs() << llvm::StringRef(err).trim() << "\n";
+  // ptxas's infos on code it made slower than written (wgmma serialized,
+  // C7514-C7518): the kernel is correct, but not what its schedule says.
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(err).split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    if (line.contains("Potential Performance Loss"))
+      llvm::errs() << "rake-bundle: warning: ptxas made the kernel slower "
+                      "than written: "
+                   << line.drop_until([](char c) { return c == '('; }).trim()
+                   << " (docs/Codegen.md says what causes it)\n";
   std::string cubinBytes;
   if (!readFile(cubinPath, cubinBytes))
     return fail("ptxas wrote no " + cubinPath);

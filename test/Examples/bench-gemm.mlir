@@ -49,6 +49,14 @@
 // REFTF32: gemm_nt_tf32: 262144 elements match
 // RUN: not rake-example-ref gemm_nt_f32 %t/tf32/A.bin %t/tf32/Bt.bin %t/tf32/C.bin 1024 256 96 | FileCheck %s --check-prefix=NOTF32
 // NOTF32: gemm_nt_f32: mismatch at {{[0-9]+}} of 262144 elements
+// The TF32 ping-pong (one shared ring, f32 parts of 64 x 32 stored as
+// boxes of 64 x 8): the same TF32 product, one wgmma.m64n128k8 a step and
+// half of a tile.
+// RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x128q6t1_g8_tf32.mlir --sizes=Mg=1,Nt=1,Kt=3 --shape=A=1024x96,Bt=256x96,C=1024x256 --output-dir=%t/pptf32
+// RUN: rake-example-ref gemm_nt_tf32 %t/pptf32/A.bin %t/pptf32/Bt.bin %t/pptf32/C.bin 1024 256 96 | FileCheck %s --check-prefix=REFTF32
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128q6t1_g8_tf32.mlir | FileCheck %s --check-prefix=PPTF32
+// PPTF32: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// PPTF32: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 
 // In the kernel a producer at 40 registers fills the stages by TMA on
 // mbarriers; consumers at 232 wait with try_wait.parity, multiply with four

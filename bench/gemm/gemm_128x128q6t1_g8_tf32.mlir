@@ -1,0 +1,234 @@
+// Written by bench/gemm/make_gemm.py gemm_128x128q6t1_g8_tf32 --tile 128x128 --consumers 2 --stages 6 --group 8 --tiles 1 --in tf32 --out f32 --store tma --schedule pingpong --ring shared.
+// C = A Bt^T, tf32 in, f32 sums, f32 out, ping-pong: each consumer warpgroup
+// (a warp group of its own, 232 registers) owns whole 128x128 tiles (two wgmma.m64n128k8 a step)
+// and the two take turns; a task is 2 tiles side by side in N, tile j for
+// warpgroup j mod 2. A producer warpgroup (40 registers) fills one ring
+// of 6 swizzled stages with the tiles' slices in order; each warpgroup
+// skips the ring phases of the other's tiles and begins a tile once the
+// other has issued its products (turn0, turn1); it releases its slices,
+// one behind, and stores its
+// tile through shared memory with TMA while the other multiplies
+// (bench/gemm/pingpong.py).
+// Tasks in groups of 8 down M (the innermost task loop).
+gpuir.proc @gemm_128x128q6t1_g8_tf32(%Mg: index, %Nt: index, %Kt: index,
+    %A: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Mg * 1024, Kt * 32)>},
+    %Bt: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Nt * 256, Kt * 32)>},
+    %C: memref<?x?xf32, #gpuir.gmem> {gpuir.extents = affine_map<(Mg, Nt, Kt) -> (Mg * 1024, Nt * 256)>})
+    attributes {gpuir.check_sizes = [{Mg = 1, Nt = 2, Kt = 7}, {Mg = 1, Nt = 1, Kt = 1}, {Mg = 1, Nt = 1, Kt = 2}]} {
+  gpuir.device_function blocks_per_sm(1) warps(producer = 4 dec(40), consumer0 = 4 inc(232), consumer1 = 4 inc(232)) {
+    gpuir.for %mg = 0 to %Mg : cuda_tasks {
+      gpuir.for %n = 0 to %Nt : cuda_tasks {
+        gpuir.for %mi = 0 to 8 : cuda_tasks {
+          %As0 = gpuir.alloc : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+          %Bs0 = gpuir.alloc : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+          %full0 = gpuir.alloc : !gpuir.barrier<mbarrier [6]>
+          %empty0 = gpuir.alloc : !gpuir.barrier<mbarrier_prearrive [6]>
+          %D = gpuir.alloc : memref<256x2x64xf32, #gpuir.rmem>
+          %mma = gpuir.alloc : !gpuir.barrier<wgmma_group>
+          %Cs = gpuir.alloc : memref<2x2x4x64x8xf32, #gpuir.smem>
+          %st = gpuir.alloc : !gpuir.barrier<tma_store_group>
+          %turn0 = gpuir.alloc : !gpuir.barrier<mbarrier [1]>
+          // Tile 0: columns 0 to 128 of the task's, warpgroup 0.
+          gpuir.warps "consumer0" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+                gpuir.for %h = 0 to 2 : seq {
+                  gpuir.for %r = 0 to 64 : seq {
+                    %zero = arith.constant 0.0 : f32
+                    gpuir.write %zero, %D[0 + %t, %h, %r] : memref<256x2x64xf32, #gpuir.rmem>
+                  }
+                }
+              }
+            }
+          }
+          gpuir.for %k = 0 to %Kt : seq {
+            gpuir.warps "producer" {
+              gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                gpuir.await %empty0[(%k) mod 6], tma_to_smem_async : !gpuir.barrier<mbarrier_prearrive [6]>
+                %sA = gpuir.window %As0[(%k) mod 6, 0 : 128, 0 : 32] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                %gA = gpuir.window %A[%mg * 1024 + %mi * 128 : %mg * 1024 + %mi * 128 + 128, %k * 32 : %k * 32 + 32] : memref<?x?xf32, #gpuir.gmem>
+                gpuir.sm90a.tma_load %sA, %gA >> %full0[(%k) mod 6] : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
+                %sBt = gpuir.window %Bs0[(%k) mod 6, 0 : 128, 0 : 32] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                %gBt = gpuir.window %Bt[%n * 256 : %n * 256 + 128, %k * 32 : %k * 32 + 32] : memref<?x?xf32, #gpuir.gmem>
+                gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%k) mod 6] : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
+              }
+            }
+            gpuir.warps "consumer0" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+                gpuir.await %full0[(%k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
+                gpuir.fence wgmma_fence_1 -> wgmma_fence_2
+                gpuir.for %kk = 0 to 4 : seq {
+                  %b = gpuir.window %Bs0[(%k) mod 6, 0 : 128, %kk * 8 : %kk * 8 + 8] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                  gpuir.for %h = 0 to 2 : seq {
+                    %d = gpuir.window %D[0 : 128, %h, 0 : 64] : memref<256x2x64xf32, #gpuir.rmem>
+                    %a = gpuir.window %As0[(%k) mod 6, %h * 64 : %h * 64 + 64, %kk * 8 : %kk * 8 + 8] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                    gpuir.sm90a.wgmma %d, %a, %b : memref<128x64xf32, strided<[128, 1], offset: ?>, #gpuir.rmem>, memref<64x8xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x8xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+                  }
+                }
+                gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>
+                gpuir.await %mma, cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>
+                // The previous slice's products are done: release its stage.
+                gpuir.if %k >= 1 {
+                  gpuir.arrive cuda_in_order >> %empty0[(%k + 5) mod 6] : !gpuir.barrier<mbarrier_prearrive [6]>
+                }
+              }
+            }
+          }
+          gpuir.warps "consumer0" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              gpuir.arrive cuda_in_order >> %turn0[0] : !gpuir.barrier<mbarrier [1]>
+              gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
+              gpuir.if %Kt >= 1 {
+                gpuir.arrive cuda_in_order >> %empty0[(%Kt + 5) mod 6] : !gpuir.barrier<mbarrier_prearrive [6]>
+              }
+              // Part q: rows 64 (q / 4), columns 32 (q mod 4) of the tile. Register
+              // 4 j + i of wgmma half h holds row 16 (t / 32) + (t mod 32) / 4 + 8 (i / 2),
+              // column 8 j + 2 (t mod 4) + i mod 2 of its 64 rows.
+              gpuir.for %q = 0 to 8 : seq {
+                // Buffer q mod 2 is free again once the group of part q - 2 has read it.
+                gpuir.if %q >= 2 {
+                  gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                    gpuir.await %st, cuda_in_order, outstanding(1), read : !gpuir.barrier<tma_store_group>
+                  }
+                  gpuir.fence cuda_in_order -> cuda_in_order
+                }
+                gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+                  gpuir.for %j = 0 to 4 : seq {
+                    gpuir.for %i = 0 to 4 : seq {
+                      %v = gpuir.read %D[0 + %t, %q floordiv 4, ((%q mod 4) * 4 + %j) * 4 + %i] : memref<256x2x64xf32, #gpuir.rmem>
+                      gpuir.write %v, %Cs[0, %q mod 2, %j, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%t mod 4) * 2 + %i mod 2] : memref<2x2x4x64x8xf32, #gpuir.smem>
+                    }
+                  }
+                }
+                gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy
+                gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                  gpuir.for %x = 0 to 4 : seq {
+                    %cst = gpuir.window %Cs[0, %q mod 2, %x, 0 : 64, 0 : 8] : memref<2x2x4x64x8xf32, #gpuir.smem>
+                    %cg = gpuir.window %C[%mg * 1024 + %mi * 128 + (%q floordiv 4) * 64 : %mg * 1024 + %mi * 128 + (%q floordiv 4) * 64 + 64, %n * 256 + (%q mod 4) * 32 + %x * 8 : %n * 256 + (%q mod 4) * 32 + %x * 8 + 8] : memref<?x?xf32, #gpuir.gmem>
+                    gpuir.sm90a.tma_store %cg, %cst : memref<64x8xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x8xf32, strided<[8, 1], offset: ?>, #gpuir.smem>
+                  }
+                  gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>
+                }
+              }
+              // Every group has read its buffer before the buffers are written again.
+              gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                gpuir.await %st, cuda_in_order, outstanding(0), read : !gpuir.barrier<tma_store_group>
+              }
+              gpuir.fence cuda_in_order -> cuda_in_order
+            }
+          }
+          // Warpgroup 1 begins after warpgroup 0 issued tile 0's products.
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              gpuir.await %turn0[0], cuda_in_order : !gpuir.barrier<mbarrier [1]>
+            }
+          }
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              // The phases of tile 0's slices, which warpgroup 0 awaits.
+              gpuir.for %k = 0 to %Kt : seq {
+                gpuir.await %full0[(%k) mod 6], wgmma_async, skip : !gpuir.barrier<mbarrier [6]>
+              }
+            }
+          }
+          // Tile 1: columns 128 to 256 of the task's, warpgroup 1.
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+                gpuir.for %h = 0 to 2 : seq {
+                  gpuir.for %r = 0 to 64 : seq {
+                    %zero = arith.constant 0.0 : f32
+                    gpuir.write %zero, %D[128 + %t, %h, %r] : memref<256x2x64xf32, #gpuir.rmem>
+                  }
+                }
+              }
+            }
+          }
+          gpuir.for %k = 0 to %Kt : seq {
+            gpuir.warps "producer" {
+              gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                gpuir.await %empty0[(%Kt * 1 + %k) mod 6], tma_to_smem_async : !gpuir.barrier<mbarrier_prearrive [6]>
+                %sA = gpuir.window %As0[(%Kt * 1 + %k) mod 6, 0 : 128, 0 : 32] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                %gA = gpuir.window %A[%mg * 1024 + %mi * 128 : %mg * 1024 + %mi * 128 + 128, %k * 32 : %k * 32 + 32] : memref<?x?xf32, #gpuir.gmem>
+                gpuir.sm90a.tma_load %sA, %gA >> %full0[(%Kt * 1 + %k) mod 6] : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
+                %sBt = gpuir.window %Bs0[(%Kt * 1 + %k) mod 6, 0 : 128, 0 : 32] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                %gBt = gpuir.window %Bt[%n * 256 + 128 : %n * 256 + 256, %k * 32 : %k * 32 + 32] : memref<?x?xf32, #gpuir.gmem>
+                gpuir.sm90a.tma_load %sBt, %gBt >> %full0[(%Kt * 1 + %k) mod 6] : memref<128x32xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x32xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, !gpuir.barrier<mbarrier [6]>
+              }
+            }
+            gpuir.warps "consumer1" {
+              gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+                gpuir.await %full0[(%Kt * 1 + %k) mod 6], wgmma_async : !gpuir.barrier<mbarrier [6]>
+                gpuir.fence wgmma_fence_1 -> wgmma_fence_2
+                gpuir.for %kk = 0 to 4 : seq {
+                  %b = gpuir.window %Bs0[(%Kt * 1 + %k) mod 6, 0 : 128, %kk * 8 : %kk * 8 + 8] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                  gpuir.for %h = 0 to 2 : seq {
+                    %d = gpuir.window %D[128 : 256, %h, 0 : 64] : memref<256x2x64xf32, #gpuir.rmem>
+                    %a = gpuir.window %As0[(%Kt * 1 + %k) mod 6, %h * 64 : %h * 64 + 64, %kk * 8 : %kk * 8 + 8] : memref<6x128x32xf32, #gpuir.smem_swizzled<128>>
+                    gpuir.sm90a.wgmma %d, %a, %b : memref<128x64xf32, strided<[128, 1], offset: ?>, #gpuir.rmem>, memref<64x8xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>, memref<128x8xf32, strided<[32, 1], offset: ?>, #gpuir.smem_swizzled<128>>
+                  }
+                }
+                gpuir.arrive wgmma_async >> %mma : !gpuir.barrier<wgmma_group>
+                gpuir.await %mma, cuda_in_order, outstanding(1) : !gpuir.barrier<wgmma_group>
+                // The previous slice's products are done: release its stage.
+                gpuir.if %k >= 1 {
+                  gpuir.arrive cuda_in_order >> %empty0[(%Kt * 1 + %k + 5) mod 6] : !gpuir.barrier<mbarrier_prearrive [6]>
+                }
+              }
+            }
+          }
+          gpuir.warps "consumer1" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              gpuir.await %mma, cuda_in_order, outstanding(0) : !gpuir.barrier<wgmma_group>
+              gpuir.if %Kt >= 1 {
+                gpuir.arrive cuda_in_order >> %empty0[(%Kt * 2 + 5) mod 6] : !gpuir.barrier<mbarrier_prearrive [6]>
+              }
+              // Part q: rows 64 (q / 4), columns 32 (q mod 4) of the tile. Register
+              // 4 j + i of wgmma half h holds row 16 (t / 32) + (t mod 32) / 4 + 8 (i / 2),
+              // column 8 j + 2 (t mod 4) + i mod 2 of its 64 rows.
+              gpuir.for %q = 0 to 8 : seq {
+                // Buffer q mod 2 is free again once the group of part q - 2 has read it.
+                gpuir.if %q >= 2 {
+                  gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                    gpuir.await %st, cuda_in_order, outstanding(1), read : !gpuir.barrier<tma_store_group>
+                  }
+                  gpuir.fence cuda_in_order -> cuda_in_order
+                }
+                gpuir.for %t = 0 to 128 : cuda_threads<#gpuir.unit<thread>> {
+                  gpuir.for %j = 0 to 4 : seq {
+                    gpuir.for %i = 0 to 4 : seq {
+                      %v = gpuir.read %D[128 + %t, %q floordiv 4, ((%q mod 4) * 4 + %j) * 4 + %i] : memref<256x2x64xf32, #gpuir.rmem>
+                      gpuir.write %v, %Cs[1, %q mod 2, %j, (%t floordiv 32) * 16 + (%t mod 32) floordiv 4 + (%i floordiv 2) * 8, (%t mod 4) * 2 + %i mod 2] : memref<2x2x4x64x8xf32, #gpuir.smem>
+                    }
+                  }
+                }
+                gpuir.fence cuda_in_order -> cuda_generic_and_async_proxy
+                gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                  gpuir.for %x = 0 to 4 : seq {
+                    %cst = gpuir.window %Cs[1, %q mod 2, %x, 0 : 64, 0 : 8] : memref<2x2x4x64x8xf32, #gpuir.smem>
+                    %cg = gpuir.window %C[%mg * 1024 + %mi * 128 + (%q floordiv 4) * 64 : %mg * 1024 + %mi * 128 + (%q floordiv 4) * 64 + 64, %n * 256 + 128 + (%q mod 4) * 32 + %x * 8 : %n * 256 + 128 + (%q mod 4) * 32 + %x * 8 + 8] : memref<?x?xf32, #gpuir.gmem>
+                    gpuir.sm90a.tma_store %cg, %cst : memref<64x8xf32, strided<[?, 1], offset: ?>, #gpuir.gmem>, memref<64x8xf32, strided<[8, 1], offset: ?>, #gpuir.smem>
+                  }
+                  gpuir.arrive tma_to_gmem_async >> %st : !gpuir.barrier<tma_store_group>
+                }
+              }
+              // Every group has read its buffer before the buffers are written again.
+              gpuir.for %t = 0 to 1 : cuda_threads<#gpuir.unit<thread>> {
+                gpuir.await %st, cuda_in_order, outstanding(0), read : !gpuir.barrier<tma_store_group>
+              }
+              gpuir.fence cuda_in_order -> cuda_in_order
+            }
+          }
+          gpuir.warps "consumer0" {
+            gpuir.for %wm = 0 to 1 : cuda_threads<#gpuir.unit<warpgroup>> {
+              // The phases of tile 1's slices, which warpgroup 1 awaits.
+              gpuir.for %k = 0 to %Kt : seq {
+                gpuir.await %full0[(%Kt * 1 + %k) mod 6], wgmma_async, skip : !gpuir.barrier<mbarrier [6]>
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
