@@ -39,6 +39,18 @@
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128q6_g8_bf16.mlir -o %t/q6.ptx
 // RUN: test $(grep -c "mbarrier.try_wait" %t/q6.ptx) -eq 11
 // RUN: FileCheck %s --check-prefix=PPPTX < %t/q6.ptx
+// Each consumer warpgroup of the ping-pong is a warp group of its own
+// (consumer0, consumer1: pingpong.py says why), so each has its own code
+// path: the PTX raises the register count twice and lowers it once, and
+// each warpgroup's 8 products a slice (2 halves x 4 steps), its ring wait
+// and its 16 TMA stores a tile (4 parts of 4 boxes) appear once in its own
+// path (q6t1: 2 producer waits, 2 consumer waits, 1 turn wait).
+// RUN: rake-translate --gpuir-to-ptx %rake_src/bench/gemm/gemm_128x128q6t1_g8_bf16.mlir -o %t/q6t1.ptx
+// RUN: test $(grep -cE "setmaxnreg.inc.sync.aligned.u32[[:space:]]+232" %t/q6t1.ptx) -eq 2
+// RUN: test $(grep -cE "setmaxnreg.dec.sync.aligned.u32[[:space:]]+40" %t/q6t1.ptx) -eq 1
+// RUN: test $(grep -c "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16" %t/q6t1.ptx) -eq 16
+// RUN: test $(grep -c "mbarrier.try_wait.parity" %t/q6t1.ptx) -eq 5
+// RUN: test $(grep -c "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" %t/q6t1.ptx) -eq 32
 // RUN: rake-run --seq %rake_src/bench/gemm/gemm_128x256_g8_f32.mlir --sizes=Mg=1,Nt=2,Kt=3 --shape=A=1024x192,Bt=512x192,C=1024x512 --output-dir=%t/f32
 // RUN: rake-example-ref gemm_nt %t/f32/A.bin %t/f32/Bt.bin %t/f32/C.bin 1024 512 192 | FileCheck %s --check-prefix=REF32
 // REF32: gemm_nt: 524288 elements match
