@@ -231,8 +231,10 @@ static std::optional<Origin> plop3Origin(const Instr &in, const State &st,
                                          StringRef guard) {
   if (baseOf(in.opcode) != "PLOP3" || !guard.empty())
     return std::nullopt;
+  // Only the first result is judged by its LUT: a second result (its own
+  // LUT) takes the general rule.
   std::vector<std::string> ops = operandsOf(in);
-  if (ops.size() != 7)
+  if (ops.size() != 7 || StringRef(ops[1]).trim() != "PT")
     return std::nullopt;
   std::optional<int64_t> lut = immediate(ops[5]);
   if (!lut)

@@ -85,6 +85,13 @@ CASES = {
                             "PLOP3.LUT P1,PT,PT,PT,PT,0x80,0x0",
                             "PLOP3.LUT P0,PT,P0,P1,PT,0xa2,0x0", "SEL R8,R0,RZ,P0",
                             "LDS R9[R8]", STORE],
+    # The same PLOP3 with a second result, P3 = P0 by its own LUT: in the
+    # lanes where P1 is false P3 is the wait's predicate.
+    "plop3_second_result": ["SYNCS.PHASECHK.TRANS64.TRYWAIT P0[UR4+0x8],RZ",
+                            "ISETP.NE.AND P1,PT,R0,0x3,PT",
+                            "@P1 PLOP3.LUT P0,PT,PT,PT,PT,0x80,0x0",
+                            "PLOP3.LUT P2,P3,P0,P1,PT,0xa2,0xf0", "SEL R8,R0,RZ,P3",
+                            "LDS R9[R8]", STORE],
     "lop3_predicate_of_data": [LD, "LOP3.LUT P1,RZ,R5,0x4,RZ,0xc0,!PT", "SEL R8,R0,RZ,P1",
                                "LDS R9[R8]", STORE],
     # Compiler-generated patterns it must accept.
