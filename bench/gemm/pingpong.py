@@ -42,9 +42,11 @@ The accumulators are one register buffer of 256 rows, warpgroup w's in rows
 warpgroup's tiles. (With a buffer per warpgroup in one shared code path,
 both were live, each part under its guard, and ptxas spilled 1.7 KB.)
 
-The epilogue is the cooperative TMA-store one per warpgroup: quarters of
-64 x 64 (half h of the rows, half c of the columns), each staged in one of
-the warpgroup's two buffers and stored as four boxes of 64 x 16.
+The epilogue is the cooperative TMA-store one per warpgroup: parts of 64
+rows (half h of the tile's rows) staged in one of the warpgroup's two
+buffers of 8 KB and stored as boxes of 32 bytes: bf16 out, quarters of
+64 x 64 in boxes of 64 x 16; f32 out (--in tf32), eighths of 64 x 32 in
+boxes of 64 x 8.
 """
 
 
@@ -129,10 +131,8 @@ def write(a):
     def line(s):
         w(ind[0] + s)
 
-    # The accumulators, thread t + 128 w of warpgroup w holding row t: one
-    # buffer, so that each thread keeps one set of registers for the tiles
-    # of its warpgroup (two buffers would both stay live in the code both
-    # warpgroups run, guarded, and spill).
+    # The accumulators: one buffer of 256 rows, warpgroup w's in rows
+    # 128 w to 128 w + 127 (the docstring says why).
     D = f"memref<256x{halves}x{bn // 2}xf32, #gpuir.rmem>"
     AS = f"memref<{RS}x{bm}x{KB}x{it}, {SW}>"
     BS = f"memref<{RS}x{bn}x{KB}x{it}, {SW}>"
