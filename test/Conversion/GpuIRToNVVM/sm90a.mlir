@@ -7,13 +7,17 @@
 // arrive and await are commit_group and wait_group.
 // RUN: rake-opt %S/../GpuIRToCPU/Inputs/sm90a-wgmma.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s
 // CHECK-LABEL: gpu.func @wgmma_tile(
-// The descriptors' byte offsets: (128 / 16) << 16 | (256 / 16) << 32.
-// CHECK-DAG: %[[OFFSETS:.*]] = arith.constant 68720001024 : i64
+// The descriptors' byte offsets: (128 / 16) << 16 in the low word, added to
+// the start address over 16 in 32 bits, and (256 / 16) << 32 in the high.
+// CHECK-DAG: %[[LEADING:.*]] = arith.constant 524288 : i32
+// CHECK-DAG: %[[STRIDE:.*]] = arith.constant 68719476736 : i64
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: nvvm.barrier
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK: memref.extract_aligned_pointer_as_index
-// CHECK: arith.ori %{{.*}}, %[[OFFSETS]] : i64
+// CHECK: %[[LOW:.*]] = arith.addi %{{.*}}, %[[LEADING]] : i32
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extui %[[LOW]] : i32 to i64
+// CHECK-NEXT: arith.ori %[[WIDE]], %[[STRIDE]] : i64
 // CHECK: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NEXT: llvm.extractvalue
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -33,7 +37,8 @@
 // The swizzled stages and the dynamic shared memory are 1024-byte aligned.
 // RUN: rake-opt %examples/gemm_sm90a.mlir --convert-gpuir-to-nvvm --canonicalize --cse | FileCheck %s --check-prefix=SWZ
 // SWZ: gpu.module @gemm_sm90a_device attributes {rake.shared_alignment = 1024 : i64}
-// SWZ-DAG: %[[SWZDESC:.*]] = arith.constant 4611686293305360384 : i64
+// SWZ-DAG: %[[SWZLOW:.*]] = arith.constant 65536 : i32
+// SWZ-DAG: %[[SWZDESC:.*]] = arith.constant 4611686293305294848 : i64
 // SWZ-DAG: %[[C112:.*]] = arith.constant 112 : index
 // SWZ: %[[BYTES:.*]] = arith.muli %{{.*}}, %c2 : index
 // SWZ-NEXT: %[[ROW:.*]] = arith.shrui %[[BYTES]], %c3 : index
@@ -41,6 +46,7 @@
 // SWZ-NEXT: %[[SW:.*]] = arith.xori %[[BYTES]], %[[CHUNK]] : index
 // SWZ-NEXT: arith.addi %{{.*}}, %[[SW]] : index
 // SWZ: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
+// SWZ: arith.addi %{{.*}}, %[[SWZLOW]] : i32
 // SWZ: arith.ori %{{.*}}, %[[SWZDESC]] : i64
 // SWZ: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
 // RUN: rake-translate --gpuir-to-ptx %examples/gemm_sm90a.mlir | FileCheck %s --check-prefix=SWZPTX

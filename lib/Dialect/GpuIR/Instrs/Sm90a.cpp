@@ -12,6 +12,7 @@
 #include "Rake/Dialect/GpuIR/IR/Syntax.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -266,6 +267,54 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
   return success();
 }
 
+/// The start address of a wgmma operand over 16, as an i32: its buffer's
+/// address over 16 (loop-invariant: buffers are 128-byte aligned) plus its
+/// offset in the buffer over 16, one affine function of the window's
+/// starts (over 16 term by term where the strides allow), so that the operands of one stage differ by constants the
+/// compiler folds instead of a 64-bit add, shift and mask each (ptxas
+/// otherwise spends about a dozen instructions per wgmma on them).
+/// (base + bytes) / 16 = base / 16 + floor(bytes / 16) as 16 divides base;
+/// shared addresses are below 2^18, so the result fits bits 0-13.
+static Value startOver16(OpBuilder &b, Location loc, Value view) {
+  auto type = cast<MemRefType>(view.getType());
+  int64_t eltBytes = type.getElementTypeBitWidth() / 8;
+  Value stripped = view;
+  while (auto cast = stripped.getDefiningOp<memref::CastOp>())
+    stripped = cast.getSource();
+  auto sub = stripped.getDefiningOp<memref::SubViewOp>();
+  SmallVector<int64_t> strides;
+  int64_t sourceOffset;
+  Type i32 = b.getI32Type();
+  if (sub && llvm::all_of(sub.getStaticStrides(),
+                          [](int64_t s) { return s == 1; }) &&
+      succeeded(sub.getSourceType().getStridesAndOffset(strides,
+                                                        sourceOffset)) &&
+      llvm::none_of(strides, ShapedType::isDynamic)) {
+    auto [base, bytes] = viewAddress(b, loc, sub.getSource());
+    Value start = arith::ShRUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, base, bytes), cIndex(b, loc, 4));
+    AffineExpr offset = getAffineConstantExpr(0, b.getContext());
+    SmallVector<OpFoldResult> offsets = sub.getMixedOffsets();
+    for (auto [d, stride] : llvm::enumerate(strides))
+      offset = offset + getAffineSymbolExpr(d, b.getContext()) *
+                            (stride * eltBytes);
+    // Not composed with the starts' own maps: a stage `k mod n` stays a
+    // remainder the K loop can carry (rake-mod-counters), where composing
+    // would write it as k - (k floordiv n) n.
+    Value rel = affine::AffineApplyOp::create(
+        b, loc, AffineMap::get(0, offsets.size(), offset.floorDiv(16)),
+        getValueOrCreateConstantIndexOp(b, loc, offsets));
+    start = arith::AddIOp::create(b, loc, start, rel);
+    return arith::IndexCastUIOp::create(b, loc, i32, start);
+  }
+  auto [base, bytes] = viewAddress(b, loc, view);
+  Value addr = arith::AddIOp::create(b, loc, base, bytes);
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, addr, cIndex(b, loc, 0x3ffff)),
+      cIndex(b, loc, 4));
+  return arith::IndexCastUIOp::create(b, loc, i32, start);
+}
+
 /// The matrix descriptor of a core-matrix operand in shared memory: start
 /// address, byte offsets between core matrices along K (leading) and along
 /// the rows (stride), no swizzle.
@@ -276,16 +325,8 @@ static Value descriptor(OpBuilder &b, Location loc, Value view,
   int64_t ignored;
   (void)type.getStridesAndOffset(strides, ignored);
   int64_t eltBytes = type.getElementTypeBitWidth() / 8;
-  auto [base, bytes] = viewAddress(b, loc, view);
-  Value addr = arith::AddIOp::create(b, loc, base, bytes);
-  Type i64 = b.getI64Type();
-  Value addr64 = arith::IndexCastOp::create(b, loc, i64, addr);
-  auto c64 = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
-  };
   // Bits 0-13: (address mod 2^18) / 16.
-  Value start = arith::ShRUIOp::create(
-      b, loc, arith::AndIOp::create(b, loc, addr64, c64(0x3ffff)), c64(4));
+  Value start = startOver16(b, loc, view);
   int64_t fixed;
   if (swizzled) {
     // 128-byte swizzle: 8-row atoms 1024 bytes apart (stride offset), the
@@ -297,7 +338,15 @@ static Value descriptor(OpBuilder &b, Location loc, Value view,
     int64_t leading = strides[1] * eltBytes, stride = strides[0] * eltBytes;
     fixed = ((leading >> 4) & 0x3fff) << 16 | ((stride >> 4) & 0x3fff) << 32;
   }
-  return arith::OrIOp::create(b, loc, start, c64(fixed));
+  // The low word (start plus the leading offset, which the 14-bit start
+  // never carries into) in 32-bit arithmetic; the high word is constant.
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value low = arith::AddIOp::create(
+      b, loc, start,
+      arith::ConstantIntOp::create(b, loc, i32, int32_t(fixed & 0xffffffff)));
+  return arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
+      arith::ConstantIntOp::create(b, loc, i64, fixed & ~int64_t(0xffffffff)));
 }
 
 /// Whether every value of an affine expression is a multiple of m.
