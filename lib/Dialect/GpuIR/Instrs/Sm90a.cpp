@@ -270,11 +270,14 @@ LogicalResult WgmmaOp::buildSequential(OpBuilder &b, ValueRange operands) {
 /// The start address of a wgmma operand over 16, as an i32: its buffer's
 /// address over 16 (loop-invariant: buffers are 128-byte aligned) plus its
 /// offset in the buffer over 16, one affine function of the window's
-/// starts (over 16 term by term where the strides allow), so that the operands of one stage differ by constants the
-/// compiler folds instead of a 64-bit add, shift and mask each (ptxas
-/// otherwise spends about a dozen instructions per wgmma on them).
-/// (base + bytes) / 16 = base / 16 + floor(bytes / 16) as 16 divides base;
-/// shared addresses are below 2^18, so the result fits bits 0-13.
+/// starts (over 16 term by term where the strides allow), so that the
+/// operands of one stage differ by constants the compiler folds instead of
+/// a 64-bit add, shift and mask each (ptxas otherwise spends about a dozen
+/// instructions per wgmma on them). (base + bytes) / 16 = base / 16 +
+/// floor(bytes / 16) as 16 divides base: the window's source must start at
+/// a multiple of 16 bytes (an allocation, or a view at a static offset that
+/// is; otherwise the whole address is divided, as before). Shared
+/// addresses are below 2^18, so the result fits bits 0-13.
 static Value startOver16(OpBuilder &b, Location loc, Value view) {
   auto type = cast<MemRefType>(view.getType());
   int64_t eltBytes = type.getElementTypeBitWidth() / 8;
@@ -289,7 +292,9 @@ static Value startOver16(OpBuilder &b, Location loc, Value view) {
                           [](int64_t s) { return s == 1; }) &&
       succeeded(sub.getSourceType().getStridesAndOffset(strides,
                                                         sourceOffset)) &&
-      llvm::none_of(strides, ShapedType::isDynamic)) {
+      llvm::none_of(strides, ShapedType::isDynamic) &&
+      !ShapedType::isDynamic(sourceOffset) &&
+      sourceOffset * eltBytes % 16 == 0) {
     auto [base, bytes] = viewAddress(b, loc, sub.getSource());
     Value start = arith::ShRUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, base, bytes), cIndex(b, loc, 4));
