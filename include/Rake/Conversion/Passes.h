@@ -20,11 +20,6 @@ namespace mlir::rake {
 void buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip = "sm_90a",
                              StringRef format = "isa",
                              StringRef ptxasOptions = "");
-/// `rake-mod-counters` (on a gpu.module, before affine is lowered): each
-/// `lhs mod m` in an scf.for whose lhs grows by a constant per iteration,
-/// all else invariant, becomes a remainder the loop carries.
-std::unique_ptr<Pass> createRotateModCountersPass();
-
 /// Registers `rake-gpuir-to-ptx{chip=... format=...}`.
 void registerGpuIRToPtxPipeline();
 

@@ -100,4 +100,19 @@ def ConvertGpuIRToNVVM : Pass<"convert-gpuir-to-nvvm", "::mlir::ModuleOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def RakeModCounters : Pass<"rake-mod-counters", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Carry `iv mod m` of sequential loops as loop remainders";
+  let description = [{
+    Run in the PTX pipeline before affine maps are lowered. Each `lhs mod m`
+    inside an `scf.for` whose lhs reads only the loop's index and values
+    defined outside the loop, and grows by a constant per iteration, becomes
+    a remainder the loop carries (its value at the lower bound before the
+    loop, then an add, a compare and a select per iteration) instead of a
+    division by a constant at every use: rings index their stages and
+    barriers this way (docs/Codegen.md).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // RAKE_CONVERSION_PASSES

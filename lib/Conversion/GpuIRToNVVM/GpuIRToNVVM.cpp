@@ -344,7 +344,7 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
   ConvertGpuIRToNVVMOptions convert;
   convert.chip = chip.str();
   pm.addPass(createConvertGpuIRToNVVM(convert));
-  pm.addNestedPass<gpu::GPUModuleOp>(createRotateModCountersPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createRakeModCounters());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -372,7 +372,6 @@ void mlir::rake::buildGpuIRToPtxPipeline(OpPassManager &pm, StringRef chip,
 }
 
 void mlir::rake::registerGpuIRToPtxPipeline() {
-  registerPass([] { return createRotateModCountersPass(); });
   PassPipelineRegistration<PtxPipelineOptions>(
       "rake-gpuir-to-ptx",
       "Lower GpuIR kernels to a gpu.binary: convert-gpuir-to-nvvm, then "

@@ -18,6 +18,11 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir::rake {
+#define GEN_PASS_DEF_RAKEMODCOUNTERS
+#include "Rake/Conversion/Passes.h.inc"
+} // namespace mlir::rake
+
 using namespace mlir;
 
 namespace {
@@ -177,16 +182,8 @@ static void rotate(scf::ForOp loop, RewriterBase &rewriter) {
   }
 }
 
-struct RotateModCounters
-    : PassWrapper<RotateModCounters, OperationPass<gpu::GPUModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RotateModCounters)
-  StringRef getArgument() const override { return "rake-mod-counters"; }
-  StringRef getDescription() const override {
-    return "Carry `iv mod m` of sequential loops as counters";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<affine::AffineDialect, arith::ArithDialect>();
-  }
+struct RakeModCounters
+    : mlir::rake::impl::RakeModCountersBase<RakeModCounters> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
@@ -197,7 +194,3 @@ struct RotateModCounters
 };
 
 } // namespace
-
-std::unique_ptr<Pass> mlir::rake::createRotateModCountersPass() {
-  return std::make_unique<RotateModCounters>();
-}
