@@ -686,6 +686,97 @@ size_t Interpreter::awaiterKey() {
       llvm::hash_combine_range(current.hi.begin(), current.hi.end()));
 }
 
+/// The wait_group of a commit-group mechanism (AwaitOp on a commit group).
+void Interpreter::awaitCommitGroups(AwaitOp await, BarrierElem &elem,
+                                    const ThreadSet &to, uint32_t full,
+                                    uint32_t temporal) {
+  // wait_group n: every group these threads committed but the newest n.
+  int64_t keep = await.getOutstanding().value_or(0);
+  // The groups these threads committed, found incrementally: phases are
+  // only appended.
+  CommitView &view = elem.commits[awaiterKey()];
+  for (; view.scanned < elem.phases.size(); ++view.scanned)
+    if (llvm::any_of(elem.phases[view.scanned].arrivers,
+                     [&](const ThreadSet &a) { return a.intersects(to); }))
+      view.mine.push_back(view.scanned);
+  // Groups completed for these threads before need not be published
+  // again on the same timelines.
+  bool readOnly = await.getRead();
+  std::vector<bool> &done =
+      (readOnly ? view.readDone : view.done)[{full, temporal}];
+  done.resize(view.mine.size(), false);
+  // Each thread's wait_group n completes the groups that thread committed
+  // but its own newest n (the groups of the collective's other threads
+  // do not count): group i is complete when every awaiting thread that
+  // committed it committed at least n groups after it (counted, as a
+  // lower bound, by later groups whose committers include all of them).
+  auto complete = [&](size_t i) {
+    if (keep == 0)
+      return true;
+    for (const ThreadSet &a : elem.phases[view.mine[i]].arrivers) {
+      std::optional<ThreadSet> own = a.intersect(to);
+      if (!own)
+        continue;
+      int64_t later = 0;
+      for (size_t j = i + 1; j < view.mine.size() && later < keep; ++j)
+        later += llvm::any_of(elem.phases[view.mine[j]].arrivers,
+                              [&](const ThreadSet &b) {
+                                return b.contains(*own);
+                              });
+      if (later < keep)
+        return false;
+    }
+    return true;
+  };
+  // A thread's wait_group covers only its own copies: each record
+  // becomes visible to the threads that made it. wait_group.read covers
+  // only the copies' reads of their shared-memory sources: their global
+  // writes (and anything else the group captured) stay in flight.
+  for (size_t i = 0; i < view.mine.size(); ++i) {
+    if (done[i] || !complete(i))
+      continue;
+    done[i] = true;
+    ArrayRef<Captured> captured = elem.phases[view.mine[i]].captured;
+    SmallVector<Captured> reads;
+    if (readOnly)
+      for (const Captured &c : captured)
+        if (!c.record->mutate && c.record->var && c.record->var->shared &&
+            !c.record->var->isToken)
+          reads.push_back(c);
+    publish(readOnly ? ArrayRef<Captured>(reads) : captured, to, full,
+            temporal, await, /*ownOnly=*/true);
+  }
+}
+
+/// Whether the threads awaiting this element are one collective, as code
+/// generation's phase parities need (else a report, and false).
+bool Interpreter::awaitedByOneCollective(AwaitOp await, Var &var,
+                                         BarrierElem &elem, const Box &box) {
+  // Code generation keeps one phase parity bit per thread and element: a
+  // thread's awaits of an element count together, whatever collective
+  // makes them, so they must all come from one collective.
+  if (!phased(var) || current.kind != ThreadSet::Device)
+    return true;
+  for (const ThreadSet &other : elem.awaiters)
+    if (!(other == current) && other.intersects(current)) {
+      report(await,
+             "await from two collectives: " + describe(current) +
+                 " await " + var.name + "[" + std::to_string(
+                     elements(var, box).front()) +
+                 "], which " + describe(other) +
+                 " awaited before; each thread keeps one phase parity "
+                 "per mbarrier element and advances it at every await, "
+                 "so the phases these awaits wait for are not the ones "
+                 "the check would count (a hang or a stale phase): "
+                 "await each element from one collective",
+             {});
+      return false;
+    }
+  if (!llvm::is_contained(elem.awaiters, current))
+    elem.awaiters.push_back(current);
+  return true;
+}
+
 void Interpreter::execAwait(AwaitOp await) {
   Var *var = lookup(await, await.getBarrier());
   if (!var)
@@ -703,86 +794,11 @@ void Interpreter::execAwait(AwaitOp await) {
   uint32_t temporal = static_cast<uint32_t>(await.getTemporal());
   ThreadSet to = syncActors();
   if (gpuir::isCommitGroup(var->mechanism)) {
-    // wait_group n: every group these threads committed but the newest n.
-    int64_t keep = await.getOutstanding().value_or(0);
-    // The groups these threads committed, found incrementally: phases are
-    // only appended.
-    CommitView &view = elem.commits[awaiterKey()];
-    for (; view.scanned < elem.phases.size(); ++view.scanned)
-      if (llvm::any_of(elem.phases[view.scanned].arrivers,
-                       [&](const ThreadSet &a) { return a.intersects(to); }))
-        view.mine.push_back(view.scanned);
-    // Groups completed for these threads before need not be published
-    // again on the same timelines.
-    bool readOnly = await.getRead();
-    std::vector<bool> &done =
-        (readOnly ? view.readDone : view.done)[{full, temporal}];
-    done.resize(view.mine.size(), false);
-    // Each thread's wait_group n completes the groups that thread committed
-    // but its own newest n (the groups of the collective's other threads
-    // do not count): group i is complete when every awaiting thread that
-    // committed it committed at least n groups after it (counted, as a
-    // lower bound, by later groups whose committers include all of them).
-    auto complete = [&](size_t i) {
-      if (keep == 0)
-        return true;
-      for (const ThreadSet &a : elem.phases[view.mine[i]].arrivers) {
-        std::optional<ThreadSet> own = a.intersect(to);
-        if (!own)
-          continue;
-        int64_t later = 0;
-        for (size_t j = i + 1; j < view.mine.size() && later < keep; ++j)
-          later += llvm::any_of(elem.phases[view.mine[j]].arrivers,
-                                [&](const ThreadSet &b) {
-                                  return b.contains(*own);
-                                });
-        if (later < keep)
-          return false;
-      }
-      return true;
-    };
-    // A thread's wait_group covers only its own copies: each record
-    // becomes visible to the threads that made it. wait_group.read covers
-    // only the copies' reads of their shared-memory sources: their global
-    // writes (and anything else the group captured) stay in flight.
-    for (size_t i = 0; i < view.mine.size(); ++i) {
-      if (done[i] || !complete(i))
-        continue;
-      done[i] = true;
-      ArrayRef<Captured> captured = elem.phases[view.mine[i]].captured;
-      SmallVector<Captured> reads;
-      if (readOnly)
-        for (const Captured &c : captured)
-          if (!c.record->mutate && c.record->var && c.record->var->shared &&
-              !c.record->var->isToken)
-            reads.push_back(c);
-      publish(readOnly ? ArrayRef<Captured>(reads) : captured, to, full,
-              temporal, await, /*ownOnly=*/true);
-    }
+    awaitCommitGroups(await, elem, to, full, temporal);
     return;
   }
-  // Code generation keeps one phase parity bit per thread and element: a
-  // thread's awaits of an element count together, whatever collective
-  // makes them, so they must all come from one collective.
-  if (phased(*var) && current.kind == ThreadSet::Device) {
-    for (const ThreadSet &other : elem.awaiters)
-      if (!(other == current) && other.intersects(current)) {
-        report(await,
-               "await from two collectives: " + describe(current) +
-                   " await " + var->name + "[" + std::to_string(
-                       elements(*var, box).front()) +
-                   "], which " + describe(other) +
-                   " awaited before; each thread keeps one phase parity "
-                   "per mbarrier element and advances it at every await, "
-                   "so the phases these awaits wait for are not the ones "
-                   "the check would count (a hang or a stale phase): "
-                   "await each element from one collective",
-               {});
-        return;
-      }
-    if (!llvm::is_contained(elem.awaiters, current))
-      elem.awaiters.push_back(current);
-  }
+  if (!awaitedByOneCollective(await, *var, elem, box))
+    return;
   size_t key = awaiterKey();
   int64_t j = elem.awaited[key]++;
   int64_t lag = await.getLag().value_or(0);

@@ -580,6 +580,11 @@ private:
                   BarrierElem &elem, size_t q, const RecordPtr &arrival);
   size_t awaiterKey();
   void execAwait(amir::AwaitOp await);
+  void awaitCommitGroups(amir::AwaitOp await, BarrierElem &elem,
+                         const ThreadSet &to, uint32_t full,
+                         uint32_t temporal);
+  bool awaitedByOneCollective(amir::AwaitOp await, Var &var,
+                              BarrierElem &elem, const Box &box);
   void execFree(amir::FreeOp freeOp);
 
   // Records, visibility and tokens (SyncCheckState.cpp).

@@ -415,6 +415,46 @@ json::Object toolchainJson(const PtxasChoice &tool,
 static int verifyMade(const MakeOptions &o, bool haveDisasm,
                       const std::string &cubinSha);
 
+/// Writes the PTX into the bundle and assembles it with the profile's flags
+/// (ptxas's warnings go to stderr, with a note where it made the kernel
+/// slower than written); the cubin's bytes, or why not.
+static bool assembleCubin(const MakeOptions &o, const profile::Profile &p,
+                          const std::string &ptxas, std::string &cubinBytes,
+                          std::string &error) {
+  std::string ptxPath = o.outDir + "/kernel.ptx",
+              cubinPath = o.outDir + "/kernel.cubin";
+  if (!writeFile(ptxPath, o.ptx)) {
+    error = "cannot write " + ptxPath;
+    return false;
+  }
+  std::vector<std::string> args = p.ptxasFlags;
+  args.push_back(ptxPath);
+  args.push_back("-o");
+  args.push_back(cubinPath);
+  std::string out, err;
+  if (runTool(ptxas, args, out, err) != 0) {
+    error = "ptxas failed: " + llvm::StringRef(err).trim().str();
+    return false;
+  }
+  if (!llvm::StringRef(err).trim().empty())
+    llvm::errs() << llvm::StringRef(err).trim() << "\n";
+  // ptxas's infos on code it made slower than written (wgmma serialized,
+  // C7514-C7518): the kernel is correct, but not what its schedule says.
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(err).split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    if (line.contains("Potential Performance Loss"))
+      llvm::errs() << "rake-bundle: warning: ptxas made the kernel slower "
+                      "than written: "
+                   << line.drop_until([](char c) { return c == '('; }).trim()
+                   << " (docs/Codegen.md says what causes it)\n";
+  if (!readFile(cubinPath, cubinBytes)) {
+    error = "ptxas wrote no " + cubinPath;
+    return false;
+  }
+  return true;
+}
+
 int rake::bundle::make(const MakeOptions &o) {
   const profile::Profile &p = *o.profile;
   llvm::errs().SetUnbuffered();
@@ -430,7 +470,6 @@ int rake::bundle::make(const MakeOptions &o) {
   if (!tool.choose(o, p, chooseError))
     return fail(chooseError);
   const std::string &ptxas = tool.ptxas;
-  std::string out, err;
 
   // The GpuIR source goes into the bundle: rake-verify compiles it again.
   if (o.sourceKind == "gpuir") {
@@ -440,32 +479,9 @@ int rake::bundle::make(const MakeOptions &o) {
     llvm::sys::fs::remove(o.outDir + "/source.mlir");
   }
 
-  // Assemble.
-  std::string ptxPath = o.outDir + "/kernel.ptx",
-              cubinPath = o.outDir + "/kernel.cubin";
-  if (!writeFile(ptxPath, o.ptx))
-    return fail("cannot write " + ptxPath);
-  std::vector<std::string> args = p.ptxasFlags;
-  args.push_back(ptxPath);
-  args.push_back("-o");
-  args.push_back(cubinPath);
-  if (runTool(ptxas, args, out, err) != 0)
-    return fail("ptxas failed: " + llvm::StringRef(err).trim().str());
-  if (!llvm::StringRef(err).trim().empty())
-    llvm::errs() << llvm::StringRef(err).trim() << "\n";
-  // ptxas's infos on code it made slower than written (wgmma serialized,
-  // C7514-C7518): the kernel is correct, but not what its schedule says.
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(err).split(lines, '\n');
-  for (llvm::StringRef line : lines)
-    if (line.contains("Potential Performance Loss"))
-      llvm::errs() << "rake-bundle: warning: ptxas made the kernel slower "
-                      "than written: "
-                   << line.drop_until([](char c) { return c == '('; }).trim()
-                   << " (docs/Codegen.md says what causes it)\n";
-  std::string cubinBytes;
-  if (!readFile(cubinPath, cubinBytes))
-    return fail("ptxas wrote no " + cubinPath);
+  std::string cubinBytes, asmError;
+  if (!assembleCubin(o, p, ptxas, cubinBytes, asmError))
+    return fail(asmError);
   std::vector<uint8_t> bytes(cubinBytes.begin(), cubinBytes.end());
   cubin::Cubin c;
   std::string perr;

@@ -398,11 +398,9 @@ static bool isAnyPredicate(StringRef o) {
          (o.size() == 3 && o.starts_with("UP") && llvm::isDigit(o[2]));
 }
 
-DataRoles dataRoles(const Instr &in) {
-  DataRoles r;
-  std::vector<std::string> ops = splitOperands(in);
-  StringRef opcode(in.opcode), base = baseOf(opcode);
-  bool noDest = noDestination().contains(base);
+/// The width, in registers, of the register operands an instruction reads.
+static int sourceWidth(StringRef opcode, StringRef base,
+                       const std::vector<std::string> &ops) {
   // The width of the register operands an instruction reads: a memory
   // access's data (its addresses name their pairs, "[R2.64]"), every
   // operand of 64-bit arithmetic and comparisons, a conversion's 64-bit
@@ -439,6 +437,15 @@ DataRoles dataRoles(const Instr &in) {
                     (base == "F2F" && parts.size() > 2 && parts[2] == "F64")
                 ? 2
                 : 1;
+  return width;
+}
+
+DataRoles dataRoles(const Instr &in) {
+  DataRoles r;
+  std::vector<std::string> ops = splitOperands(in);
+  StringRef opcode(in.opcode), base = baseOf(opcode);
+  bool noDest = noDestination().contains(base);
+  int width = sourceWidth(opcode, base, ops);
   // IMAD.WIDE's addend is its last operand (a, b, c after the destination
   // and its carry).
   int lastRegister = -1;
