@@ -1,7 +1,8 @@
-// The pipelined candidates of bench/fused/variants pass the synchronization
-// check and compute the examples' bits row for row: on the same 96 rows (X
-// and W saved from the example's run), each variant's Y equals the
-// example's, byte for byte.
+// The candidates of bench/fused/variants (pipelined rows; 7 or 9 warps a
+// task with the last task guarded) pass the synchronization check and
+// compute the examples' bits row for row: on the same 96 rows (X and W
+// saved from the example's run), each variant's Y equals the example's,
+// byte for byte.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: for f in %rake_src/bench/fused/variants/*.mlir; do rake-opt $f --rake-check -o /dev/null || exit 1; done
 // RUN: rake-run --seq %examples/fused_rmsnorm.mlir --sizes=blocks=12 --save-inputs=%t/rin --output-dir=%t/rms > /dev/null
@@ -9,11 +10,20 @@
 // RUN: rake-run --seq %rake_src/bench/fused/variants/rmsnorm_r4p.mlir --sizes=blocks=3 --input=X=%t/rin/X.bin --input=W=%t/rin/W.bin --output-dir=%t/r4p > /dev/null
 // RUN: cmp %t/rms/Y.bin %t/r2p/Y.bin
 // RUN: cmp %t/rms/Y.bin %t/r4p/Y.bin
+// 96 rows are 10 tasks of 9 and a last of 6 (13 of 7 and a last of 5).
+// RUN: rake-run --seq %rake_src/bench/fused/variants/rmsnorm_w9.mlir --sizes=rows=96 --input=X=%t/rin/X.bin --input=W=%t/rin/W.bin --output-dir=%t/rw9 > /dev/null
+// RUN: rake-run --seq %rake_src/bench/fused/variants/rmsnorm_w7.mlir --sizes=rows=96 --input=X=%t/rin/X.bin --input=W=%t/rin/W.bin --output-dir=%t/rw7 > /dev/null
+// RUN: cmp %t/rms/Y.bin %t/rw9/Y.bin
+// RUN: cmp %t/rms/Y.bin %t/rw7/Y.bin
 // RUN: rake-run --seq %examples/fused_softmax.mlir --sizes=blocks=12 --save-inputs=%t/sin --output-dir=%t/sm > /dev/null
 // RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_r2p.mlir --sizes=blocks=6 --input=X=%t/sin/X.bin --output-dir=%t/s2p > /dev/null
 // RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_r4p.mlir --sizes=blocks=3 --input=X=%t/sin/X.bin --output-dir=%t/s4p > /dev/null
 // RUN: cmp %t/sm/Y.bin %t/s2p/Y.bin
 // RUN: cmp %t/sm/Y.bin %t/s4p/Y.bin
+// RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_w9.mlir --sizes=rows=96 --input=X=%t/sin/X.bin --output-dir=%t/sw9 > /dev/null
+// RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_w7.mlir --sizes=rows=96 --input=X=%t/sin/X.bin --output-dir=%t/sw7 > /dev/null
+// RUN: cmp %t/sm/Y.bin %t/sw9/Y.bin
+// RUN: cmp %t/sm/Y.bin %t/sw7/Y.bin
 // In the machine-independent code (PTX), W's and both rows' loads (24 of 16 bytes)
 // come before the first row's reduction, and no local memory is used.
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/fused/variants/rmsnorm_r2p.mlir > %t/r2p.ptx
