@@ -1,5 +1,5 @@
 // The candidates of bench/fused/variants (pipelined rows; 7 or 9 warps a
-// task with the last task guarded) pass the synchronization check and
+// task with the last task guarded, 2 or 4 CTAs an SM) pass the synchronization check and
 // compute the examples' bits row for row: on the same 96 rows (X and W
 // saved from the example's run), each variant's Y equals the example's,
 // byte for byte.
@@ -24,6 +24,10 @@
 // RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_w7.mlir --sizes=rows=96 --input=X=%t/sin/X.bin --output-dir=%t/sw7 > /dev/null
 // RUN: cmp %t/sm/Y.bin %t/sw9/Y.bin
 // RUN: cmp %t/sm/Y.bin %t/sw7/Y.bin
+// RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_w9b4.mlir --sizes=rows=96 --input=X=%t/sin/X.bin --output-dir=%t/sw9b4 > /dev/null
+// RUN: rake-run --seq %rake_src/bench/fused/variants/softmax_w7b4.mlir --sizes=rows=96 --input=X=%t/sin/X.bin --output-dir=%t/sw7b4 > /dev/null
+// RUN: cmp %t/sm/Y.bin %t/sw9b4/Y.bin
+// RUN: cmp %t/sm/Y.bin %t/sw7b4/Y.bin
 // In the machine-independent code (PTX), W's and both rows' loads (24 of 16 bytes)
 // come before the first row's reduction, and no local memory is used.
 // RUN: rake-translate --gpuir-to-ptx %rake_src/bench/fused/variants/rmsnorm_r2p.mlir > %t/r2p.ptx
