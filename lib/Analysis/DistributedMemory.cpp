@@ -752,6 +752,28 @@ BufferAccessChecker::checkSameDistribution(ArrayRef<FoundSharding> found) {
   return *ref;
 }
 
+/// Whether a sharding over CTAs gives copy (d0, d1, ...) to the CTA whose
+/// rank is the row-major number of (d0, d1, ...): pitches of whole CTAs of
+/// `blockDim` threads, copy 0 at thread 0.
+static bool ownCtaSharding(Type type, const Sharding &s, int64_t blockDim) {
+  ArrayRef<int64_t> shape;
+  if (auto memref = dyn_cast<MemRefType>(type))
+    shape = memref.getShape();
+  else if (auto barrier = dyn_cast<BarrierType>(type))
+    shape = barrier.getShape();
+  if (shape.size() < s.pitches.size() || s.base != 0)
+    return false;
+  int64_t pitch = blockDim;
+  for (size_t d = s.pitches.size(); d-- > 0;) {
+    if (s.pitches[d] != pitch)
+      return false;
+    if (ShapedType::isDynamic(shape[d]))
+      return d == 0;
+    pitch *= shape[d];
+  }
+  return true;
+}
+
 void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
                                         CollUnitAttr native) {
   const CollTiling *allocTiling = coll.getScopeTiling(alloc);
@@ -820,6 +842,26 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
                           "dimension's pitch at least the lower dimensions' "
                           "pitch times extent)",
                       {allocNote}});
+    shardings[buffer] = Sharding{};
+    return;
+  }
+  // A copy of CTA memory is named by the CTA's rank in the cluster: an
+  // interval over the CTAs (a multicast copy, a remote arrive) takes its
+  // coordinates as ranks, and code generation lowers a point coordinate as
+  // the accessing thread's own CTA. So a point coordinate must be the
+  // thread's own rank: the copy at (d0, d1, ...) belongs to the CTA of that
+  // row-major rank (pitches of whole CTAs, copy 0 at CTA 0).
+  if (native.getKind() == CollUnitKind::cta_in_cluster &&
+      !ownCtaSharding(buffer.getType(), ref.sharding, blockDim)) {
+    errors.push_back(
+        {found.front().op,
+         "names a copy of " + name + " other than its own CTA's by a point "
+             "coordinate (pitches " + shardingText(ref.sharding) +
+             "); code generation would use the thread's own copy: index "
+             "the CTA dimensions by the CTA's own coordinates, and name "
+             "another CTA's copy only by an interval (a multicast or a "
+             "remote arrive)",
+         {allocNote}});
     shardings[buffer] = Sharding{};
     return;
   }

@@ -214,3 +214,74 @@ gpuir.proc @two_elements_one_register(%n: index,
     }
   }
 }
+
+// -----
+
+// A point coordinate over the CTAs names a copy by CTA rank: producer c
+// awaits the empty mbarrier of CTA 3 - c (released, in the program, by the
+// consumers of c's own pair), but code generation lowers a point
+// coordinate as the thread's own CTA, so on the GPU each producer would
+// wait on its own mbarrier, which its own consumer never releases, and
+// overwrite buf while that consumer still reads it (found by an
+// adversarial review).
+gpuir.proc @await_of_another_cta(%n: index, %K: index,
+    %X: memref<?x?x4x32xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n, K) -> (n, K, 4, 32)>},
+    %Y: memref<?x?x4x32xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n, K) -> (n, K, 4, 32)>}) {
+  gpuir.device_function cluster(4) blocks_per_sm(1) warps(producer = 1, consumer = 1) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      %buf = gpuir.alloc : memref<4x32xf32, #gpuir.smem>
+      %full = gpuir.alloc : !gpuir.barrier<mbarrier [4, 1]>
+      // expected-note @+1 {{the buffer is allocated here}}
+      %empty = gpuir.alloc : !gpuir.barrier<mbarrier_prearrive [4, 1]>
+      gpuir.for %k = 0 to %K : seq {
+        gpuir.for %p = 0 to 2 : cuda_threads<#gpuir.unit<2 x cta_in_cluster>> {
+          gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+            gpuir.warps "producer" {
+              // expected-error @+1 {{'gpuir.await' op names a copy of the mbarrier array (one copy per CTA) other than its own CTA's by a point coordinate (pitches [-64] from thread 192); code generation would use the thread's own copy: index the CTA dimensions by the CTA's own coordinates, and name another CTA's copy only by an interval (a multicast or a remote arrive)}}
+              gpuir.await %empty[3 - 2 * %p - %c, 0], cuda_in_order : !gpuir.barrier<mbarrier_prearrive [4, 1]>
+              gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+                %v = gpuir.read %X[%task, %k, 2 * %p + %c, %l] : memref<?x?x4x32xf32, #gpuir.gmem>
+                gpuir.write %v, %buf[2 * %p + %c, %l] : memref<4x32xf32, #gpuir.smem>
+              }
+              gpuir.arrive cuda_in_order >> %full[2 * %p + %c, 0] : !gpuir.barrier<mbarrier [4, 1]>
+            }
+            gpuir.warps "consumer" {
+              gpuir.await %full[2 * %p + %c, 0], cuda_in_order : !gpuir.barrier<mbarrier [4, 1]>
+              gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+                %v = gpuir.read %buf[2 * %p + %c, %l] : memref<4x32xf32, #gpuir.smem>
+                gpuir.write %v, %Y[%task, %k, 2 * %p + %c, %l] : memref<?x?x4x32xf32, #gpuir.gmem>
+              }
+              gpuir.arrive cuda_in_order >> %empty[2 - 2 * %p : 4 - 2 * %p, 0] : !gpuir.barrier<mbarrier_prearrive [4, 1]>
+            }
+          }
+        }
+      }
+      gpuir.fence cuda_in_order -> cuda_in_order
+    }
+  }
+}
+
+// -----
+
+// The same for a shared buffer: every access of buf names the other CTA's
+// copy (buf[1 - c]). Consistent, but a copy is named by CTA rank, and code
+// generation gives each CTA its own.
+gpuir.proc @buffer_of_another_cta(%n: index,
+    %X: memref<?x2x32xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 2, 32)>},
+    %Y: memref<?x2x32xf32, #gpuir.gmem> {gpuir.extents = affine_map<(n) -> (n, 2, 32)>}) {
+  gpuir.device_function cluster(2) block(32) {
+    gpuir.for %task = 0 to %n : cuda_tasks {
+      // expected-note @+1 {{the buffer is allocated here}}
+      %buf = gpuir.alloc : memref<2x32xf32, #gpuir.smem>
+      gpuir.for %c = 0 to 2 : cuda_threads<#gpuir.unit<cta_in_cluster>> {
+        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+          %v = gpuir.read %X[%task, %c, %l] : memref<?x2x32xf32, #gpuir.gmem>
+          // expected-error @+1 {{'gpuir.write' op names a copy of the smem buffer (one copy per CTA) other than its own CTA's by a point coordinate (pitches [-32] from thread 32); code generation would use the thread's own copy: index the CTA dimensions by the CTA's own coordinates, and name another CTA's copy only by an interval (a multicast or a remote arrive)}}
+          gpuir.write %v, %buf[1 - %c, %l] : memref<2x32xf32, #gpuir.smem>
+          %w = gpuir.read %buf[1 - %c, %l] : memref<2x32xf32, #gpuir.smem>
+          gpuir.write %w, %Y[%task, %c, %l] : memref<?x2x32xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
