@@ -121,6 +121,10 @@ void Checker::profileAndSignature() {
     bad("manifest", "the manifest's status is 'verified' but it records " +
                         std::to_string(m.verifierErrors.size()) +
                         " verifier error(s)");
+  else if (!m.hasDisassembly)
+    bad("manifest", "the manifest's status is 'verified' but it records no "
+                    "disassembly: rake-bundle verifies the instructions only "
+                    "from one, and binds it");
   if (m.target != p.target)
     bad("manifest", "the manifest's target is " + m.target + "; profile " +
                         p.name + " targets " + p.target);
@@ -678,6 +682,12 @@ Checked rake::artifact::checkBundle(const std::string &dir,
   k.toolchain();
   if (!c.haveCubin)
     return c;
+  // Bytes that the seal or the signature does not bind are not read any
+  // further: whoever could write them could also have crafted them to
+  // break the readers (the ELF and PTX parsers).
+  for (const Finding &f : c.findings)
+    if (f.rule == "integrity" || f.rule == "signature")
+      return c;
   k.elf();
   if (c.havePtx)
     k.ptx();

@@ -37,11 +37,12 @@ uint64_t elementBytes(const std::string &element) {
 
 /// Evaluates an extent as rake-bundle writes it: integers, index parameter
 /// names, and fully parenthesized (a OP b) for + * mod floordiv ceildiv.
-/// False (with `why`) on anything else, on overflow, or on a division by a
-/// non-positive number.
+/// False (with `why`) on anything else, on overflow, on a division by a
+/// non-positive number, or past 64 nested parentheses (the JSON reader's
+/// nesting limit; rake-bundle writes far fewer).
 bool evalExtent(const std::string &s, size_t &pos,
                 const std::map<std::string, int64_t> &env, int64_t &out,
-                std::string &why) {
+                std::string &why, int depth = 0) {
   auto skip = [&] {
     while (pos < s.size() && s[pos] == ' ')
       ++pos;
@@ -55,15 +56,20 @@ bool evalExtent(const std::string &s, size_t &pos,
   };
   skip();
   if (pos < s.size() && s[pos] == '(') {
+    if (depth >= 64) {
+      why = "the extent '" + s.substr(0, 80) +
+            "...' nests more than 64 parentheses";
+      return false;
+    }
     ++pos;
     int64_t a = 0, b = 0;
-    if (!evalExtent(s, pos, env, a, why))
+    if (!evalExtent(s, pos, env, a, why, depth + 1))
       return false;
     skip();
     std::string op = pos < s.size() && (s[pos] == '+' || s[pos] == '*')
                          ? std::string(1, s[pos++])
                          : word();
-    if (!evalExtent(s, pos, env, b, why))
+    if (!evalExtent(s, pos, env, b, why, depth + 1))
       return false;
     skip();
     if (pos >= s.size() || s[pos] != ')') {

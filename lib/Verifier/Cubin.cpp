@@ -430,28 +430,52 @@ bool readGlobalInfo(Reader &r, Cubin &c) {
 
 /// Reads one record of .nv.info.<kernel> into the fields of \p k it
 /// describes (parameters, parameter bank, limits, exits, cluster).
-void applyKernelRecord(const NvInfoRecord &rec, Kernel &k) {
-  const std::vector<uint8_t> &v = rec.value;
-  switch (rec.attribute) {
+/// The bytes a record's value must have for the fields read from it (0:
+/// any number, read in whole words).
+size_t recordBytesNeeded(uint8_t attribute) {
+  switch (attribute) {
   case kKParamInfo:
-    if (v.size() >= 12) {
-      KParam p;
-      p.ordinal = v[4] | (v[5] << 8);
-      p.offset = v[6] | (v[7] << 8);
-      uint32_t w = le32(v, 8);
-      p.logAlign = w & 0xff;
-      p.space = (w >> 8) & 0xf;
-      p.cbank = (w >> 12) & 0x1f;
-      p.size = (w >> 18) & 0x3fff;
-      k.params.push_back(p);
-    }
-    break;
+    return 12;
   case kParamCbank:
-    if (v.size() >= 8) {
-      k.hasParamBank = true;
-      k.paramBankOffset = v[4] | (v[5] << 8);
-      k.paramBankSize = v[6] | (v[7] << 8);
-    }
+    return 8;
+  case kCbankParamSize:
+  case kMaxRegCount:
+    return 2;
+  case kNumBarriers:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+bool applyKernelRecord(const NvInfoRecord &rec, Kernel &k,
+                       const std::string &section, std::string &error) {
+  const std::vector<uint8_t> &v = rec.value;
+  if (size_t need = recordBytesNeeded(rec.attribute); v.size() < need) {
+    error = "malformed " + section + ": record " +
+            attributeName(rec.attribute) + " at offset " +
+            std::to_string(rec.offset) + " has " + std::to_string(v.size()) +
+            " bytes of value, fewer than the " + std::to_string(need) +
+            " it needs";
+    return false;
+  }
+  switch (rec.attribute) {
+  case kKParamInfo: {
+    KParam p;
+    p.ordinal = v[4] | (v[5] << 8);
+    p.offset = v[6] | (v[7] << 8);
+    uint32_t w = le32(v, 8);
+    p.logAlign = w & 0xff;
+    p.space = (w >> 8) & 0xf;
+    p.cbank = (w >> 12) & 0x1f;
+    p.size = (w >> 18) & 0x3fff;
+    k.params.push_back(p);
+    break;
+  }
+  case kParamCbank:
+    k.hasParamBank = true;
+    k.paramBankOffset = v[4] | (v[5] << 8);
+    k.paramBankSize = v[6] | (v[7] << 8);
     break;
   case kCbankParamSize:
     k.hasCbankParamSize = true;
@@ -481,6 +505,7 @@ void applyKernelRecord(const NvInfoRecord &rec, Kernel &k) {
   default:
     break;
   }
+  return true;
 }
 
 /// Reads each kernel's .nv.info.<kernel> section into its records and the
@@ -493,7 +518,8 @@ bool readKernelInfo(Reader &r, Cubin &c) {
     if (!parseRecords(r, *s, k.records, r.error))
       return false;
     for (const NvInfoRecord &rec : k.records)
-      applyKernelRecord(rec, k);
+      if (!applyKernelRecord(rec, k, s->name, r.error))
+        return false;
     std::sort(k.params.begin(), k.params.end(),
               [](const KParam &a, const KParam &b) {
                 return a.ordinal < b.ordinal;
@@ -509,7 +535,7 @@ bool readCompat(Reader &r, Cubin &c) {
     if (!parseRecords(r, *s, c.compat, r.error))
       return false;
     for (const NvInfoRecord &rec : c.compat)
-      if (rec.attribute == 0x09 && rec.format == 0x02)
+      if (rec.attribute == 0x09 && rec.format == 0x02) // two value bytes
         c.archSpecific = rec.value[0];
   }
   return true;

@@ -386,9 +386,19 @@ def compile(source, profile: str = "nvidia-ptx-sm90a", check: bool = True,
     }, sort_keys=True).encode()).hexdigest()[:32]
     root = cache_dir or default_cache_dir()
     entry = os.path.join(root, key)
+    source_sha = hashlib.sha256(text.encode()).hexdigest()
     if os.path.exists(os.path.join(entry, "manifest.json")):
         try:
             k = load(entry, kernel=kernel, profile=profile)
+            # The entry's name says which source it was made from, but only
+            # its manifest (as the runtime checked it) binds that: another
+            # bundle moved into the folder is sealed just as well.
+            made_from = k.bundle.manifest.get("source", {}).get("sha256")
+            if made_from != source_sha:
+                k.bundle.close()
+                raise RuntimeFailure(
+                    f"it was made from a source with sha256 {made_from}, not "
+                    f"this one ({source_sha})", 5)
             k.cached = True
             k.report = _read(os.path.join(entry, "report.txt"))
             return k

@@ -142,6 +142,14 @@ def named_cases(base, m, other_sig):
     c.append(Case("a function's length in disasm.json",
                   rewrite([("disasm-length", [k, "16"])]), True, "code", "evidence", "code"))
     c.append(Case("program headers dropped", rewrite([("strip-phdrs", [])]), True, "", "elf"))
+    # Found by an adversarial review: a record shorter than its fields
+    # crashed both checkers; unbound bytes must not be parsed at all.
+    c.append(Case("an empty .nv.info record (CBANK_PARAM_SIZE)",
+                  [("nvinfo-empty", [k, "0x19"])], False, "", "integrity"))
+    c.append(Case("an empty .nv.info record (CBANK_PARAM_SIZE), re-bound",
+                  rewrite([("nvinfo-empty", [k, "0x19"])]), True, "", "elf"))
+    c.append(Case("verified with no disassembly",
+                  [("set", ["disassembly", "null"]), ("reseal", [])], True, "", "manifest"))
     c.append(Case("the PTX cut short", rewrite([("ptx-truncate", ["1500"])]), True, "", "ptx"))
     c.append(Case("a duplicated JSON key",
                   [("text", ["manifest.json", '"status": "verified"',

@@ -54,6 +54,25 @@ for w in caught:
 # CHECK-NEXT: third: cached False, same entry True
 print(f"third: cached {k3.cached}, same entry {k3.bundle.path == entry}")
 
+# A verified bundle of another source moved into the entry is sealed as well
+# as the entry's own, but its manifest names another source: refused and
+# compiled again (found by an adversarial review: the cache handed back the
+# other kernel).
+import shutil  # noqa: E402
+other_text = open(vadd_path).read() + "// another source\n"
+ko = rake.compile(rake.Module.parse(other_text, "other.mlir"), cache_dir=os.path.join(work, "other"),
+                  disasm_dirs=[store])
+shutil.rmtree(entry)
+shutil.copytree(ko.bundle.path, entry)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    k5 = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
+# CHECK-NEXT: warning: rake.compile: the cached bundle {{.*}} was refused (it was made from a source with sha256 {{[0-9a-f]+}}, not this one ({{[0-9a-f]+}})); compiling it again
+for w in caught:
+    print("warning:", w.message)
+# CHECK-NEXT: moved: cached False, same entry True
+print(f"moved: cached {k5.cached}, same entry {k5.bundle.path == entry}")
+
 # A stale entry (made by another compiler revision) is not the current
 # compiler's: the cache key names the revision, so it is compiled again into
 # an entry of its own.

@@ -13,6 +13,9 @@
   tamper.py DIR nop-store KERNEL           replace the kernel's first global
                                            store (STG) by a NOP of the same
                                            code (found through disasm.json)
+  tamper.py DIR nvinfo-empty KERNEL ATTR   make the first record of attribute
+                                           ATTR (a number) in .nv.info.KERNEL
+                                           an empty EIFMT_SVAL (same 4 bytes)
   tamper.py DIR disasm-opcode KERNEL OLD NEW
                                            rename the first OLD instruction of
                                            KERNEL in disasm.json to NEW
@@ -77,7 +80,7 @@ def main(argv):
 def apply(d, what, args):
     cubin, manifest = d + "/kernel.cubin", d + "/manifest.json"
     if what in ("cubin-byte", "cubin-bit", "cubin-text", "cubin-sm",
-                "strip-phdrs", "nop-store", "nobits"):
+                "strip-phdrs", "nop-store", "nobits", "nvinfo-empty"):
         data = bytearray(open(cubin, "rb").read())
         if what == "cubin-byte":
             data[int(args[0], 0)] ^= 0xFF
@@ -89,6 +92,18 @@ def apply(d, what, args):
             data[0x31] = int(args[0])  # e_flags bits 8..15
         elif what == "strip-phdrs":
             struct.pack_into("<H", data, 0x38, 0)
+        elif what == "nvinfo-empty":
+            off, size = [(o, s) for (n, o, s, t) in sections(data)
+                         if n == ".nv.info." + args[0]][0]
+            p, attr = off, int(args[1], 0)
+            while p < off + size:
+                fmt, a = data[p], data[p + 1]
+                if a == attr and fmt in (1, 2, 3):
+                    data[p:p + 4] = bytes([4, attr, 0, 0])
+                    break
+                p += 4 + (struct.unpack_from("<H", data, p + 2)[0] if fmt == 4 else 0)
+            else:
+                raise SystemExit("tamper.py: no record %s" % args[1])
         elif what == "nobits":
             shoff = struct.unpack_from("<Q", data, 0x28)[0]
             strndx = struct.unpack_from("<H", data, 0x3E)[0]
