@@ -4,6 +4,13 @@
 // saved from the example's run), each variant's Y equals the example's,
 // byte for byte.
 // RUN: rm -rf %t && mkdir -p %t
+// The w variants are make_warps.py's output.
+// RUN: %python %rake_src/bench/fused/variants/make_warps.py %examples/fused_softmax.mlir 9 fused_softmax_w9 | diff - %rake_src/bench/fused/variants/softmax_w9.mlir
+// RUN: %python %rake_src/bench/fused/variants/make_warps.py %examples/fused_softmax.mlir 7 fused_softmax_w7 | diff - %rake_src/bench/fused/variants/softmax_w7.mlir
+// RUN: %python %rake_src/bench/fused/variants/make_warps.py %examples/fused_softmax.mlir 9 fused_softmax_w9b4 4 | diff - %rake_src/bench/fused/variants/softmax_w9b4.mlir
+// RUN: %python %rake_src/bench/fused/variants/make_warps.py %examples/fused_softmax.mlir 7 fused_softmax_w7b4 4 | diff - %rake_src/bench/fused/variants/softmax_w7b4.mlir
+// RUN: %python %rake_src/bench/fused/variants/make_warps.py %examples/fused_rmsnorm.mlir 9 fused_rmsnorm_w9 | diff - %rake_src/bench/fused/variants/rmsnorm_w9.mlir
+// RUN: %python %rake_src/bench/fused/variants/make_warps.py %examples/fused_rmsnorm.mlir 7 fused_rmsnorm_w7 | diff - %rake_src/bench/fused/variants/rmsnorm_w7.mlir
 // RUN: for f in %rake_src/bench/fused/variants/*.mlir; do rake-opt $f --rake-check -o /dev/null || exit 1; done
 // RUN: rake-run --seq %examples/fused_rmsnorm.mlir --sizes=blocks=12 --save-inputs=%t/rin --output-dir=%t/rms > /dev/null
 // RUN: rake-run --seq %rake_src/bench/fused/variants/rmsnorm_r2p.mlir --sizes=blocks=6 --input=X=%t/rin/X.bin --input=W=%t/rin/W.bin --output-dir=%t/r2p > /dev/null
