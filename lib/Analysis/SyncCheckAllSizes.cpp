@@ -361,7 +361,8 @@ unsigned AllSizes::run() {
     return refuse(why);
   for (unsigned g : grid)
     controls[g] = 1;
-  plan = planTasks(proc, controls, why);
+  // Every task index code generation can run (fewer than 2^32 tasks).
+  plan = planTasks(proc, controls, why, int64_t(1) << 32);
   if (!plan)
     return refuse(why);
   if (plan->taskDependent)

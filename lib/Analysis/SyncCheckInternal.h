@@ -412,9 +412,11 @@ unsigned checkAllSizes(amir::ProcOp proc, ArrayRef<int64_t> controls,
 
 /// The structure of `proc` at these sizes, if its tasks can be classed
 /// (else why not).
+/// `anyTaskBelow` (nonzero): the 64-bit checks of task-dependent guards
+/// and bounds take every task index below it, not only those of these sizes.
 std::optional<TaskPlan> planTasks(amir::ProcOp proc,
                                   ArrayRef<int64_t> controls,
-                                  std::string &why);
+                                  std::string &why, int64_t anyTaskBelow = 0);
 
 /// A box moved by `delta` (an unbounded end stays unbounded).
 inline Box translate(const Box &b, ArrayRef<int64_t> delta) {

@@ -117,8 +117,8 @@ struct Dependence {
 
 class Planner {
 public:
-  Planner(ProcOp proc, ArrayRef<int64_t> controls)
-      : proc(proc), controls(controls) {}
+  Planner(ProcOp proc, ArrayRef<int64_t> controls, int64_t anyTaskBelow)
+      : proc(proc), controls(controls), anyTaskBelow(anyTaskBelow) {}
 
   std::optional<TaskPlan> plan(std::string &why) {
     if (!structure(why) || !scanTask(why))
@@ -186,6 +186,20 @@ private:
     return std::nullopt; // a division or remainder of a task index
   }
 
+  /// Whether `e`, where it depends on a task index, stays inside 64 bits
+  /// for every task and every value of the loops around it (as the
+  /// interpreter evaluates it, in 64-bit arithmetic).
+  bool fitsEveryTask(AffineExpr e, ValueRange operands) const {
+    if (!mentionsTask(e, operands))
+      return true;
+    SmallVector<Interval> dims = operandIntervals(operands, false);
+    if (anyTaskBelow)
+      for (auto [v, d] : llvm::zip(operands, dims))
+        if (taskIndex.count(v))
+          d = {0, anyTaskBelow - 1, true};
+    return intervalOf(e, dims).known;
+  }
+
   /// The intervals of a map's operands: control values exactly, the task
   /// indices at 0 (for the rest of a separable expression) or over all
   /// tasks, loop variables over their loop's range.
@@ -212,6 +226,9 @@ private:
 
   ProcOp proc;
   ArrayRef<int64_t> controls;
+  /// Nonzero: fitsEveryTask takes every task index below it, whatever the
+  /// sizes (the all-sizes mode).
+  int64_t anyTaskBelow;
   DenseMap<Value, int64_t> controlValue;
   DenseMap<Value, unsigned> taskIndex;
   SmallVector<Interval> taskRange;
@@ -338,6 +355,11 @@ bool Planner::scanTask(std::string &why) {
         }
         if (llvm::any_of(*c, [](int64_t x) { return x != 0; }))
           dependences.push_back({*c, {}, -1});
+        if (!fitsEveryTask(map.getResult(0), operands)) {
+          ok = fail(why, "a loop bound in the task may leave 64 bits in "
+                         "some task");
+          return WalkResult::interrupt();
+        }
       }
       Interval lb = intervalOf(loop.getLowerMap().getResult(0),
                                operandIntervals(loop.getLowerOperands(),
@@ -354,6 +376,16 @@ bool Planner::scanTask(std::string &why) {
     if (auto guard = dyn_cast<GuardOp>(op)) {
       AffineMap map = guard.getMap();
       for (auto [i, p] : llvm::enumerate(guard.getPredicates())) {
+        // The interpreter evaluates each side in 64 bits: a side that
+        // wraps in some task could change the outcome there while the
+        // difference, taken exactly, does not depend on the task (an
+        // adversarial review).
+        if (!fitsEveryTask(map.getResult(2 * i), guard.getOperands()) ||
+            !fitsEveryTask(map.getResult(2 * i + 1), guard.getOperands())) {
+          ok = fail(why, "a guard's arithmetic in the task may leave 64 "
+                         "bits in some task");
+          return WalkResult::interrupt();
+        }
         AffineExpr d = map.getResult(2 * i) - map.getResult(2 * i + 1);
         std::optional<Coeffs> c = taskCoefficients(d, guard.getOperands());
         if (!c) {
@@ -501,8 +533,8 @@ void Planner::classify() {
 } // namespace
 
 std::optional<TaskPlan> planTasks(ProcOp proc, ArrayRef<int64_t> controls,
-                                  std::string &why) {
-  return Planner(proc, controls).plan(why);
+                                  std::string &why, int64_t anyTaskBelow) {
+  return Planner(proc, controls, anyTaskBelow).plan(why);
 }
 
 } // namespace mlir::rake::sync_check_detail

@@ -57,14 +57,25 @@ public:
 private:
   /// How far task `t`'s accesses lie from its representative's.
   SmallVector<int64_t> delta(int64_t t) const {
+    return *checkedDelta(t); // inBounds checked it for every task
+  }
+
+  /// The same, if it fits 64 bits.
+  std::optional<SmallVector<int64_t>> checkedDelta(int64_t t) const {
     const Coeffs &c = plan.coords[t];
     const Coeffs &r = plan.coords[plan.reps[plan.classOf[t]]];
     SmallVector<int64_t> out;
     for (const Coeffs &row : coeffs) {
-      int64_t s = 0;
-      for (auto [k, a, b] : llvm::zip(row, c, r))
-        s += k * (a - b);
-      out.push_back(s);
+      std::optional<int64_t> s = 0;
+      for (auto [k, a, b] : llvm::zip(row, c, r)) {
+        std::optional<int64_t> diff = llvm::checkedSub(a, b);
+        std::optional<int64_t> term = diff ? llvm::checkedMul(k, *diff)
+                                           : std::nullopt;
+        s = s && term ? llvm::checkedAdd(*s, *term) : std::nullopt;
+      }
+      if (!s)
+        return std::nullopt;
+      out.push_back(*s);
     }
     return out;
   }
@@ -80,14 +91,34 @@ private:
       for (size_t t = 0; t < plan.coords.size(); ++t) {
         if (plan.classOf[t] != k)
           continue;
-        SmallVector<int64_t> dt = delta(t);
+        std::optional<SmallVector<int64_t>> moved = checkedDelta(t);
+        if (!moved) {
+          why = "task " + std::to_string(t) + "'s accesses of " + name +
+                " lie more than 64 bits away from its representative's";
+          return false;
+        }
+        SmallVector<int64_t> &dt = *moved;
         for (size_t d = 0; d < rank; ++d) {
-          if (extents[d] < 0)
-            continue;
+          if (dt[d] == 0)
+            continue; // the representative's own range, interpreted
+          // As the interpreter's bounds check (outsideIndex): inside the
+          // extent where one is declared, and every coordinate within
+          // +-kUnboundedExtent, declared or not (an adversarial review:
+          // the proof missed an index past 2^40, and a sum that wrapped).
+          const int64_t limit = gpuir::kUnboundedExtent, extent = extents[d];
           const DimRange &r = ranges[d];
-          bool ok = (!r.lo || (*r.lo + dt[d] >= 0 &&
-                               *r.hi + dt[d] <= extents[d])) &&
-                    (!r.openLo || *r.openLo + dt[d] >= 0);
+          bool ok = true;
+          if (r.lo) {
+            std::optional<int64_t> lo = llvm::checkedAdd(*r.lo, dt[d]),
+                                   hi = llvm::checkedAdd(*r.hi, dt[d]);
+            ok = lo && hi && *lo > -limit && *lo < limit && *hi <= limit &&
+                 (extent < 0 || (*lo >= 0 && *hi <= extent));
+          }
+          if (ok && r.openLo) {
+            std::optional<int64_t> lo = llvm::checkedAdd(*r.openLo, dt[d]);
+            ok = lo && *lo > -limit && *lo < limit &&
+                 (extent < 0 || (*lo >= 0 && *lo <= extent));
+          }
           if (!ok) {
             why = "task " + std::to_string(t) + " may access " + name +
                   " outside its extents";
