@@ -852,6 +852,7 @@ void DistributedMemoryAnalysis::analyze(Operation *alloc, Value buffer,
   // thread's own rank: the copy at (d0, d1, ...) belongs to the CTA of that
   // row-major rank (pitches of whole CTAs, copy 0 at CTA 0).
   if (native.getKind() == CollUnitKind::cta_in_cluster &&
+      !ref.sharding.pitches.empty() &&
       !ownCtaSharding(buffer.getType(), ref.sharding, blockDim)) {
     errors.push_back(
         {found.front().op,
