@@ -67,6 +67,44 @@ gpuir.proc @past_the_marker(%Mt: index, %C: memref<?xf32, #gpuir.gmem>) attribut
 
 // -----
 
+// Loop bounds that wrap in task 2 (both ends alike: one iteration in
+// every task); the reduction does not class tasks whose bounds the
+// interpreter computes past 64 bits.
+// CHECK: remark: synchronization check: no hazard in 3 tasks, each interpreted (a loop bound in the task may leave 64 bits in some task)
+// ALL: error: the synchronization check cannot prove every size of the task grid: the procedure has no task loop over a parameter
+gpuir.proc @wrapping_bound(%C: memref<192xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to 3 : cuda_tasks {
+      gpuir.for %i = %m * 4611686018427387904 to %m * 4611686018427387904 + 1 : seq {
+        gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+          %z = arith.constant 0.0 : f32
+          gpuir.write %z, %C[%m * 64 + %t] : memref<192xf32, #gpuir.gmem>
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+// Task 3 lies 3 * 2^62 elements from task 0, past 64 bits (its index
+// wraps back to 2^62 in the interpreter): the proof stops at task 1, which
+// already leaves the extent, so no wrapped translation is ever used.
+// CHECK: error: out-of-bounds access: thread 0 of task 1 write C[4611686018427387904]
+// CHECK: remark: synchronization check: 1 hazard in 4 tasks, each interpreted (task 1 may access C outside its extents)
+gpuir.proc @wrapping_delta(%C: memref<64xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to 4 : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 4611686018427387904 + %t] : memref<64xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
 // For every grid size: the sides of the guard wrap from task 1 (so at
 // Mt = 2 already), and task indices up to 2^32 make the all-sizes mode
 // refuse.

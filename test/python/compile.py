@@ -42,15 +42,22 @@ k2 = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
 # CHECK-NEXT: second: cached True, same entry True
 print(f"second: cached {k2.cached}, same entry {k2.bundle.path == entry}")
 
+
+def compile_vadd_printing_warnings():
+    """rake.compile of vector_add into the cache, printing its warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        k = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
+    for w in caught:
+        print("warning:", w.message)
+    return k
+
+
 # A cache entry changed on disk is refused by the runtime, and compiled again.
 with open(os.path.join(entry, "kernel.ptx"), "a") as f:
     f.write("// changed\n")
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    k3 = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
+k3 = compile_vadd_printing_warnings()
 # CHECK-NEXT: warning: rake.compile: the cached bundle {{.*}} was refused (refused bundle {{.*}}: kernel.ptx has sha256 {{[0-9a-f]+}}; the manifest binds {{[0-9a-f]+}} [rule integrity]); compiling it again
-for w in caught:
-    print("warning:", w.message)
 # CHECK-NEXT: third: cached False, same entry True
 print(f"third: cached {k3.cached}, same entry {k3.bundle.path == entry}")
 
@@ -64,12 +71,8 @@ ko = rake.compile(rake.Module.parse(other_text, "other.mlir"), cache_dir=os.path
                   disasm_dirs=[store])
 shutil.rmtree(entry)
 shutil.copytree(ko.bundle.path, entry)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    k5 = rake.compile(vadd_path, cache_dir=cache, disasm_dirs=[store])
+k5 = compile_vadd_printing_warnings()
 # CHECK-NEXT: warning: rake.compile: the cached bundle {{.*}} was refused (it was made from a source with sha256 {{[0-9a-f]+}}, not this one ({{[0-9a-f]+}})); compiling it again
-for w in caught:
-    print("warning:", w.message)
 # CHECK-NEXT: moved: cached False, same entry True
 print(f"moved: cached {k5.cached}, same entry {k5.bundle.path == entry}")
 
