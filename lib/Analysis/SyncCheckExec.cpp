@@ -229,7 +229,7 @@ void Interpreter::visitStmt(FenceOp fence) {
     for (int64_t d : *current.domain)
       all *= d;
     if (threadCount(current) == all)
-      for (const auto &[other, threads] : clusterPending)
+      for (const auto &[other, threads, _] : clusterPending)
         if (threads.intersects(current)) {
           report(fence,
                  "a fence of the whole cluster between an arrive on " +
@@ -566,7 +566,7 @@ void Interpreter::execArrive(ArriveOp arrive) {
   // another is not yet awaited may complete that other phase early.
   if (var->mechanism == BarrierMechanism::cluster_sync &&
       current.kind == ThreadSet::Device) {
-    for (const auto &[other, threads] : clusterPending)
+    for (const auto &[other, threads, _] : clusterPending)
       if (other != var && threads.intersects(current)) {
         report(arrive,
                "two cluster barriers interleaved: " + describe(current) +
@@ -581,7 +581,7 @@ void Interpreter::execArrive(ArriveOp arrive) {
                {});
         return;
       }
-    clusterPending.push_back({var, current});
+    clusterPending.push_back({var, current, arrive});
   }
   Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
                        arrive.getIntervals());
@@ -783,7 +783,7 @@ void Interpreter::execAwait(AwaitOp await) {
     return;
   if (var->mechanism == BarrierMechanism::cluster_sync)
     llvm::erase_if(clusterPending, [&](const auto &p) {
-      return p.first == var && p.second.intersects(current);
+      return p.var == var && p.threads.intersects(current);
     });
   Box box = evalWindow(*var, await.getIndices(), await.getMap(),
                        await.getIntervals());
@@ -879,6 +879,32 @@ void Interpreter::execAwait(AwaitOp await) {
   publish(p.captured, to, full, temporal, await);
 }
 
+/// A cluster_sync variable's arrives must be awaited before its scope
+/// ends: every such variable is the CTA's one hardware cluster barrier, so
+/// the next arrive of the same threads (on another variable, or the CTA's
+/// next task) would be their second before a wait.
+void Interpreter::checkClusterAwaited(FreeOp freeOp, const Var &var) {
+  for (const ClusterArrive &p : clusterPending) {
+    if (p.var != &var)
+      continue;
+    SmallVector<std::pair<Operation *, std::string>> notes = {
+        {p.arrive, "the arrive"}};
+    Operation *site = freeSite(freeOp, var, notes);
+    report(site,
+           "cluster barrier arrive without await: " + describe(p.threads) +
+               " arrived on " + var.name + " and did not await it before " +
+               var.name + " is freed; each CTA has one hardware cluster "
+               "barrier (barrier.cluster), which every cluster_sync variable "
+               "and the CTA's next task use, so the threads' next arrive on "
+               "it would be their second before a wait (a race or a hang): "
+               "await " + var.name + " before it is freed",
+           notes);
+    break;
+  }
+  llvm::erase_if(clusterPending,
+                 [&](const ClusterArrive &p) { return p.var == &var; });
+}
+
 void Interpreter::execFree(FreeOp freeOp) {
   Var *var = lookup(freeOp, freeOp.getVariable());
   if (!var)
@@ -894,6 +920,8 @@ void Interpreter::execFree(FreeOp freeOp) {
     checkPhasesBalanced(freeOp, *var);
   if (var->isBarrier && ordersPhases(*var))
     checkAcrossTasks(*var);
+  if (var->mechanism == BarrierMechanism::cluster_sync)
+    checkClusterAwaited(freeOp, *var);
   // A freed shared-memory region may be reused by any thread of the
   // cluster: every access must be ordered before all of them.
   ThreadSet freers = syncActors();

@@ -654,6 +654,7 @@ private:
   /// At the free of an mbarrier: its last awaits must be ordered before
   /// every thread that arrives on the element (the next task's arrivals).
   void checkAcrossTasks(const Var &var);
+  void checkClusterAwaited(amir::FreeOp freeOp, const Var &var);
   DenseSet<Operation *> acrossTasksReported;
   std::string describe(const ThreadSet &t);
   std::string describe(const Var &var, const Box &b);
@@ -663,7 +664,12 @@ private:
   const SyncCheckOptions &options;
   AwaiterSets awaiterSetsSeen;
   /// Arrives on cluster_sync variables not yet awaited by their threads.
-  SmallVector<std::pair<Var *, ThreadSet>, 2> clusterPending;
+  struct ClusterArrive {
+    Var *var;
+    ThreadSet threads;
+    Operation *arrive;
+  };
+  SmallVector<ClusterArrive, 2> clusterPending;
   const llvm::DenseSet<int64_t> *onlyTasks = nullptr;
   RunLimits *limits = nullptr;
   unsigned ticks = 0;

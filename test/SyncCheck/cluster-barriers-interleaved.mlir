@@ -17,3 +17,16 @@
 // RUN: sed 's/gpuir.arrive cuda_in_order >> %%b : !gpuir.barrier<cluster_sync>/gpuir.fence cuda_in_order -> cuda_in_order/; /gpuir.await %%b,/d' %S/Inputs/two-cluster-barriers.mlir > %t.fence.mlir
 // RUN: not rake-opt %t.fence.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=FENCE
 // FENCE: error: a fence of the whole cluster between an arrive on a and its await: threads 0..127 of task 0 arrived on a and did not await it yet; the fence is the CTA's one hardware cluster barrier (barrier.cluster.arrive and wait), which every cluster_sync variable uses, so its arrive may complete the phase of a early (a race or a hang): await a before the fence (at n = 4)
+
+// An arrive never awaited before its variable is freed: the CTA's next
+// arrive on its one hardware cluster barrier (the next task's, or another
+// variable's) would be the threads' second before a wait. (Found by an
+// adversarial review, which saw it reported as a "free without sync" of an
+// mbarrier: test/SyncCheck/gemm-cluster-mutations.mlir.)
+// RUN: sed '/gpuir.await %%b,/d' %t.seq.mlir > %t.noawait.mlir
+// RUN: not rake-opt %t.noawait.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=NOAWAIT
+// NOAWAIT: error: cluster barrier arrive without await: threads 0..127 of task 0 arrived on b and did not await it before b is freed; each CTA has one hardware cluster barrier (barrier.cluster), which every cluster_sync variable and the CTA's next task use, so the threads' next arrive on it would be their second before a wait (a race or a hang): await b before it is freed (at n = 4)
+// NOAWAIT-NEXT: %b = gpuir.alloc : !gpuir.barrier<cluster_sync>
+// NOAWAIT: note: the arrive
+// NOAWAIT-NEXT: gpuir.arrive cuda_in_order >> %b
+// NOAWAIT: note: freed here, at the end of its scope

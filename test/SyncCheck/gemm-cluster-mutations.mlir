@@ -280,6 +280,6 @@ gpuir.proc @cluster_arrive_without_await(%M: index, %N: index, %K: index, %A: me
     }
   }
 }
-// expected-error @-55 {{free without sync: empty is freed while an arrive on empty[0:2, 0] by threads 128..255 of task 0 on cuda_in_order_ram may still be unordered with the threads that free it}}
-// expected-note @-21 {{the arrive}}
+// expected-error @-53 {{cluster barrier arrive without await: threads 0..511 of task 0 arrived on cs and did not await it before cs is freed; each CTA has one hardware cluster barrier (barrier.cluster), which every cluster_sync variable and the CTA's next task use, so the threads' next arrive on it would be their second before a wait (a race or a hang): await cs before it is freed}}
+// expected-note @-6 {{the arrive}}
 // expected-note @-7 {{freed here, at the end of its scope}}
