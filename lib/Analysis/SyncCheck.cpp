@@ -194,8 +194,10 @@ static std::optional<int64_t> outsideIndex(const Box &region, size_t d,
   if (lo >= gpuir::kUnboundedExtent || lo <= -gpuir::kUnboundedExtent ||
       hi > gpuir::kUnboundedExtent)
     return lo >= gpuir::kUnboundedExtent || lo < 0 ? lo : hi - 1;
+  // No extent known: the dimension still starts at 0 (a buffer's first
+  // element), so a negative start is outside it whatever its size.
   if (extent < 0)
-    return std::nullopt;
+    return lo < 0 && hi > lo ? std::optional<int64_t>(lo) : std::nullopt;
   if (toEnd)
     return lo < 0 ? std::optional<int64_t>(lo)
            : lo > extent ? std::optional<int64_t>(lo)
@@ -217,7 +219,11 @@ bool Interpreter::inBounds(Operation *op, const Var &var, const Box &region,
                    (mutate ? "write " : "read ") + describe(var, region) +
                    ", but index " + std::to_string(outside) +
                    " of dimension " + std::to_string(d) +
-                   " is outside its extent " + std::to_string(extent),
+                   (extent < 0 ? std::string(" is outside it (no extent is "
+                                             "declared for it; its indices "
+                                             "start at 0)")
+                               : " is outside its extent " +
+                                     std::to_string(extent)),
            {{var.alloc, var.name + " is declared here"}});
     return false;
   }

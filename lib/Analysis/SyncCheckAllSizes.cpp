@@ -260,12 +260,24 @@ bool AllSizes::inBounds(Operation *alloc, ArrayRef<Footprint::Access> accesses,
               allocOp.getName().str() + " is not linear in the grid's sizes";
         return false;
       }
-    } else {
-      continue; // not bounded by the check either
     }
+    // No extent declared: the check still bounds the dimension at
+    // kUnboundedExtent (its representation: an index at or past 2^40 is
+    // refused at a concrete size, and no GPU buffer is that large), and
+    // only over the tasks code generation runs, each index below 2^32.
+    bool unbounded = !extent;
+    if (unbounded)
+      extent = Linear{SmallVector<int64_t>(k, 0), gpuir::kUnboundedExtent};
     auto [lo, hi, openLo] = dimRange(accesses, d);
     auto violated = [&](SmallVector<int64_t> row) {
       SmallVector<SmallVector<int64_t>> rows = domain;
+      if (unbounded)
+        for (size_t i = 0; i < n; ++i) { // 2^32 - 1 - t >= 0
+          SmallVector<int64_t> cap(vars + 1, 0);
+          cap[k + i] = -1;
+          cap[vars] = (int64_t(1) << 32) - 1;
+          rows.push_back(std::move(cap));
+        }
       rows.push_back(std::move(row));
       return feasible(vars, rows);
     };
@@ -285,6 +297,13 @@ bool AllSizes::inBounds(Operation *alloc, ArrayRef<Footprint::Access> accesses,
         row[g] = -extent->coeffs[g];
       row[vars] = *hi - extent->constant - 1;
       out = violated(row);
+    }
+    if (out && unbounded) {
+      why = "for some sizes a task accesses " + allocOp.getName().str() +
+            " in dimension " + std::to_string(d) +
+            ", which declares no extent, below 0 or at 2^40 or more (the "
+            "largest index the check handles)";
+      return false;
     }
     if (out) {
       why = "for some sizes a task accesses " + allocOp.getName().str() +

@@ -102,8 +102,8 @@ private:
           if (dt[d] == 0)
             continue; // the representative's own range, interpreted
           // As the interpreter's bounds check (outsideIndex): inside the
-          // extent where one is declared, and every coordinate within
-          // +-kUnboundedExtent, declared or not (an adversarial review:
+          // extent where one is declared, never below 0, and every
+          // coordinate within +-kUnboundedExtent, declared or not (an adversarial review:
           // the proof missed an index past 2^40, and a sum that wrapped).
           const int64_t limit = gpuir::kUnboundedExtent, extent = extents[d];
           const DimRange &r = ranges[d];
@@ -112,12 +112,12 @@ private:
             std::optional<int64_t> lo = llvm::checkedAdd(*r.lo, dt[d]),
                                    hi = llvm::checkedAdd(*r.hi, dt[d]);
             ok = lo && hi && *lo > -limit && *lo < limit && *hi <= limit &&
-                 (extent < 0 || (*lo >= 0 && *hi <= extent));
+                 *lo >= 0 && (extent < 0 || *hi <= extent);
           }
           if (ok && r.openLo) {
             std::optional<int64_t> lo = llvm::checkedAdd(*r.openLo, dt[d]);
-            ok = lo && *lo > -limit && *lo < limit &&
-                 (extent < 0 || (*lo >= 0 && *lo <= extent));
+            ok = lo && *lo > -limit && *lo < limit && *lo >= 0 &&
+                 (extent < 0 || *lo <= extent);
           }
           if (!ok) {
             why = "task " + std::to_string(t) + " may access " + name +

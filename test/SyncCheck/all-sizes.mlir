@@ -220,3 +220,52 @@ gpuir.proc @host(%n: index, %A: memref<?xf32, #gpuir.host> {gpuir.extents = affi
     gpuir.write %z, %A[%i] : memref<?xf32, #gpuir.host>
   }
 }
+
+// -----
+
+// Where a buffer declares no extent, the check still bounds its indices
+// at 0 and 2^40 (at a concrete size it refuses an index past 2^40 or
+// below 0), so the proof must too: over tasks below 2^32, task m writes
+// up to m * 2^20 + 63, past 2^40 from m = 2^20 on (found by a review: the
+// mode claimed this kernel for every size).
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C in dimension 0, which declares no extent, below 0 or at 2^40 or more (the largest index the check handles); check concrete sizes instead (without all-sizes)
+gpuir.proc @past_2_40_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 1048576 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// Below 0 from task 1 on.
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C in dimension 0, which declares no extent, below 0 or at 2^40 or more (the largest index the check handles); check concrete sizes instead (without all-sizes)
+gpuir.proc @negative_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%t - %m * 64] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
+
+// -----
+
+// Every task below 2^32 stays below 2^38: proven.
+// CHECK: remark: synchronization check for every Mt >= 1: no hazard; task 0 interpreted at grid size 1, every task of every grid proven by translation to stay inside the extents and apart from the others (code generation runs fewer than 2^32 tasks)
+gpuir.proc @inside_2_40_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>) {
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        gpuir.write %z, %C[%m * 64 + %t] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}

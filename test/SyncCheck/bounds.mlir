@@ -123,3 +123,23 @@ gpuir.proc @whole_buffer(%n: index, %A: memref<?x64xf32, #gpuir.gmem> {gpuir.ext
     }
   }
 }
+
+// -----
+
+// A buffer without declared extents still starts at index 0: a negative
+// index is outside it whatever its size (found by a review: the check
+// bounded only indices past 2^40 where no extent was declared, and the
+// symmetry reduction proved task 1 by translation without looking).
+gpuir.proc @negative_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>)
+    attributes {gpuir.check_sizes = [{Mt = 2}]} {
+  // expected-note @-2 {{C is declared here}}
+  gpuir.device_function block(64) {
+    gpuir.for %m = 0 to %Mt : cuda_tasks {
+      gpuir.for %t = 0 to 64 : cuda_threads<#gpuir.unit<thread>> {
+        %z = arith.constant 0.0 : f32
+        // expected-error @+1 {{out-of-bounds access: thread 0 of task 1 write C[-64], but index -64 of dimension 0 is outside it (no extent is declared for it; its indices start at 0)}}
+        gpuir.write %z, %C[%t - %m * 64] : memref<?xf32, #gpuir.gmem>
+      }
+    }
+  }
+}
