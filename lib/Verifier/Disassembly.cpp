@@ -6,6 +6,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cctype>
+#include <unordered_map>
 
 using namespace rake::verifier;
 
@@ -101,3 +102,50 @@ std::string rake::verifier::internalName(const std::string &symbol) {
   return s.substr(dollar + 1).str();
 }
 
+
+bool rake::verifier::reaches(const Function &f, size_t from, size_t to,
+                             llvm::function_ref<bool(size_t, size_t)> keep) {
+  size_t n = f.code.size();
+  std::unordered_map<int64_t, size_t> at;
+  for (size_t k = 0; k < n; ++k)
+    at[f.code[k].offset] = k;
+  std::vector<bool> seen(n, false);
+  std::vector<size_t> work = {from};
+  seen[from] = true;
+  auto visit = [&](size_t k, size_t next) {
+    if (next < n && !seen[next] && keep(k, next)) {
+      seen[next] = true;
+      work.push_back(next);
+    }
+  };
+  while (!work.empty()) {
+    size_t k = work.back();
+    work.pop_back();
+    if (k == to)
+      return true;
+    const Instr &in = f.code[k];
+    std::string b = in.base();
+    std::vector<std::string> ops = in.operandList();
+    if (b == "BRX" || b == "JMX") {
+      for (size_t x = 0; x < n; ++x)
+        visit(k, x);
+      continue;
+    }
+    bool control = b == "BRA" || b == "JMP" || b == "BSSY" ||
+                   b == "WARPSYNC" || b == "BREAK" || b == "BMOV";
+    if (control)
+      for (const std::string &o : ops) {
+        int64_t t = 0;
+        if (!llvm::StringRef(o).trim().getAsInteger(0, t))
+          if (auto it = at.find(t); it != at.end())
+            visit(k, it->second);
+      }
+    bool ends = in.unconditional() &&
+                (((b == "BRA" || b == "JMP") && ops.size() <= 1) ||
+                 b == "EXIT" || b == "RET" ||
+                 (b == "BPT" && in.has("TRAP")));
+    if (!ends)
+      visit(k, k + 1);
+  }
+  return false;
+}

@@ -12,6 +12,7 @@
 #include "Rake/Profile/Profile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -80,6 +81,16 @@ struct Disassembly {
   std::string producer;
   std::map<std::string, Function> functions;
 };
+
+/// Whether control can go from instruction `from` of `f` to instruction
+/// `to` (indices into f.code) along the edges `keep(source, target)`
+/// accepts. The edges over-approximate the machine's: the next
+/// instruction unless an unconditional branch, exit, return or trap ends
+/// the path; every instruction of `f` that an operand of a control
+/// instruction names (a branch's target, a BSSY's or WARPSYNC's
+/// convergence point); and, for an indirect branch, every instruction.
+bool reaches(const Function &f, size_t from, size_t to,
+             llvm::function_ref<bool(size_t, size_t)> keep);
 
 /// Reads nvdisasm -json output.
 bool readDisassembly(const std::string &text, Disassembly &d,

@@ -181,6 +181,14 @@ Lanes Analysis::refine(StringRef opcode, const std::vector<std::string> &ops,
     std::optional<int64_t> k = immediate(ops[2]);
     if (operandIs(3, LaneIndex) && k && *k >= 5)
       res = Uniform;
+  } else if ((opcode.starts_with("SHF.R.U64") ||
+              opcode.starts_with("SHF.R.U32")) &&
+             !opcode.contains(".HI") && ops.size() == 4 && ops[3] == "RZ") {
+    // The low word of (0 : x) >> k, a 64-bit shift of a lane index x
+    // (ptxas's tid / 32 of a 64-bit index), k >= 5: uniform as above.
+    std::optional<int64_t> k = immediate(ops[2]);
+    if (operandIs(1, LaneIndex) && k && *k >= 5 && *k < 32)
+      res = Uniform;
   } else if (base == "ISETP" && ops.size() >= 4) {
     // A lane index against a multiple of 32 (x < 32 k, x > 32 k - 1, ...):
     // every lane of the warp agrees.

@@ -731,6 +731,23 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
         }
     }
   }
+  // Whether the backward branch at f.code[u] to offset t closes a cycle:
+  // t reaches u again along the edges that are not themselves backward
+  // branches the rule lets pass (those with an end outside the region:
+  // the source's own loops around it). A backward branch on no cycle is
+  // ptxas's return from an out-of-line path (the divergent fallback of a
+  // warp collective after BRA.DIV), not a loop. Every cycle of region
+  // instructions has a backward edge inside the region, found here.
+  auto onCycle = [&](const Function &f, size_t u, int64_t t, int region) {
+    auto it = llvm::find_if(f.code, [&](const Instr &x) { return x.offset == t; });
+    if (it == f.code.end())
+      return true; // a target between instructions: assume the worst
+    return reaches(f, size_t(it - f.code.begin()), u, [&](size_t x, size_t y) {
+      return f.code[y].offset > f.code[x].offset ||
+             (regionAt(f.code[x].offset) == region &&
+              regionAt(f.code[y].offset) == region);
+    });
+  };
   std::set<int> seen;
   for (const Function *f : fns) {
     if (trustedNames.count(f->name))
@@ -768,7 +785,8 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
         std::vector<std::string> ops = in.operandList();
         int64_t t = 0;
         if (!ops.empty() && !llvm::StringRef(ops.back()).getAsInteger(0, t) &&
-            t <= in.offset && regionAt(t) == region)
+            t <= in.offset && regionAt(t) == region &&
+            onCycle(*f, size_t(&in - f->code.data()), t, region))
           error(k.name, in.offset, in.text(), "fused-region",
                 "a backward branch (a loop) to 0x" +
                     llvm::utohexstr(t, false, 4) + where +

@@ -44,6 +44,23 @@ CASES = {
                                   "ISETP.NE.U32.AND P1,PT,R9,0x80,PT",
                                   "@P1 BRA 0x130",
                                   "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    # The warp's index as ptxas computes it from a 64-bit index: the low
+    # word of (0 : tid) >> 5 (SHF.R.U64 with a zero high word), the same in
+    # every lane (bench/fused/variants/*_w*.mlir guard their rows on it).
+    "ok_warp_index_shift64": ["SHF.R.U64 R9,R0,0x5,RZ",
+                              "ISETP.NE.U32.AND P1,PT,R9,0x1,PT",
+                              "@P1 BRA 0x130",
+                              "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    # Shifted by 4 (lane bit 4 stays), or with the index in the high word
+    # too: the branch splits a warp.
+    "shift64_by_4": ["SHF.R.U64 R9,R0,0x4,RZ",
+                     "ISETP.NE.U32.AND P1,PT,R9,0x1,PT",
+                     "@P1 BRA 0x130",
+                     "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    "shift64_lane_high_word": ["SHF.R.U64 R9,R0,0x5,R0",
+                               "ISETP.NE.U32.AND P1,PT,R9,0x1,PT",
+                               "@P1 BRA 0x130",
+                               "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
     # A mask with lane bits (0x1c), or an OR instead of an AND (0xfc):
     # the branch splits a warp.
     "lane_mask": ["LOP3.LUT R9,R0,0x1c,RZ,0xc0,!PT",
