@@ -229,7 +229,7 @@ void Interpreter::visitStmt(FenceOp fence) {
     for (int64_t d : *current.domain)
       all *= d;
     if (threadCount(current) == all)
-      for (const auto &[other, threads, _] : clusterPending)
+      for (const auto &[other, threads, _, key] : clusterPending)
         if (threads.intersects(current)) {
           report(fence,
                  "a fence of the whole cluster between an arrive on " +
@@ -566,8 +566,20 @@ void Interpreter::execArrive(ArriveOp arrive) {
   // another is not yet awaited may complete that other phase early.
   if (var->mechanism == BarrierMechanism::cluster_sync &&
       current.kind == ThreadSet::Device) {
-    for (const auto &[other, threads, _] : clusterPending)
-      if (other != var && threads.intersects(current)) {
+    for (const auto &[other, threads, _, key] : clusterPending)
+      if (other == var && key == phaseKey() && threads.intersects(current)) {
+        report(arrive,
+               "cluster barrier arrived on twice: " + describe(current) +
+                   " arrive on " + var->name + " while " +
+                   describe(threads) + " arrived on it and did not await "
+                   "it yet; the CTA's hardware cluster barrier "
+                   "(barrier.cluster) takes one arrive a thread before its "
+                   "wait, so this arrive may complete the phase early (a "
+                   "race or a hang): await " + var->name +
+                   " between the two arrives",
+               {});
+        return;
+      } else if (other != var && threads.intersects(current)) {
         report(arrive,
                "two cluster barriers interleaved: " + describe(current) +
                    " arrive on " + var->name + " while " +
@@ -581,7 +593,7 @@ void Interpreter::execArrive(ArriveOp arrive) {
                {});
         return;
       }
-    clusterPending.push_back({var, current, arrive});
+    clusterPending.push_back({var, current, arrive, phaseKey()});
   }
   Box box = evalWindow(*var, arrive.getIndices(), arrive.getMap(),
                        arrive.getIntervals());

@@ -668,6 +668,10 @@ private:
     Var *var;
     ThreadSet threads;
     Operation *arrive;
+    /// The loop iterations it was made in (phaseKey): a second arrive in
+    /// another iteration opens a phase of its own, which the phase rules
+    /// judge ("arrive into an unfinished phase").
+    llvm::hash_code key;
   };
   SmallVector<ClusterArrive, 2> clusterPending;
   const llvm::DenseSet<int64_t> *onlyTasks = nullptr;

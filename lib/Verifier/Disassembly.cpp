@@ -103,49 +103,152 @@ std::string rake::verifier::internalName(const std::string &symbol) {
 }
 
 
-bool rake::verifier::reaches(const Function &f, size_t from, size_t to,
-                             llvm::function_ref<bool(size_t, size_t)> keep) {
+std::vector<std::vector<size_t>>
+rake::verifier::successors(const Function &f) {
   size_t n = f.code.size();
   std::unordered_map<int64_t, size_t> at;
   for (size_t k = 0; k < n; ++k)
     at[f.code[k].offset] = k;
-  std::vector<bool> seen(n, false);
-  std::vector<size_t> work = {from};
-  seen[from] = true;
-  auto visit = [&](size_t k, size_t next) {
-    if (next < n && !seen[next] && keep(k, next)) {
-      seen[next] = true;
-      work.push_back(next);
-    }
-  };
-  while (!work.empty()) {
-    size_t k = work.back();
-    work.pop_back();
-    if (k == to)
-      return true;
+  std::vector<std::vector<size_t>> succ(n);
+  for (size_t k = 0; k < n; ++k) {
     const Instr &in = f.code[k];
     std::string b = in.base();
     std::vector<std::string> ops = in.operandList();
     if (b == "BRX" || b == "JMX") {
       for (size_t x = 0; x < n; ++x)
-        visit(k, x);
+        succ[k].push_back(x);
       continue;
     }
-    bool control = b == "BRA" || b == "JMP" || b == "BSSY" ||
-                   b == "WARPSYNC" || b == "BREAK" || b == "BMOV";
-    if (control)
+    if (b == "BRA" || b == "JMP" || b == "BSSY" || b == "WARPSYNC" ||
+        b == "BREAK" || b == "BMOV" || b == "CALL")
       for (const std::string &o : ops) {
         int64_t t = 0;
         if (!llvm::StringRef(o).trim().getAsInteger(0, t))
           if (auto it = at.find(t); it != at.end())
-            visit(k, it->second);
+            succ[k].push_back(it->second);
       }
+    // A return goes back after any call of the function.
+    if (b == "RET")
+      for (size_t c = 0; c + 1 < n; ++c)
+        if (f.code[c].base() == "CALL")
+          succ[k].push_back(c + 1);
     bool ends = in.unconditional() &&
                 (((b == "BRA" || b == "JMP") && ops.size() <= 1) ||
                  b == "EXIT" || b == "RET" ||
                  (b == "BPT" && in.has("TRAP")));
-    if (!ends)
-      visit(k, k + 1);
+    if (!ends && k + 1 < n)
+      succ[k].push_back(k + 1);
   }
-  return false;
+  return succ;
+}
+
+/// The instructions `from` reaches along `succ` without entering `avoid`.
+static std::vector<bool> reachable(const std::vector<std::vector<size_t>> &succ,
+                                   size_t from, size_t avoid) {
+  std::vector<bool> seen(succ.size(), false);
+  if (from == avoid)
+    return seen;
+  std::vector<size_t> work = {from};
+  seen[from] = true;
+  while (!work.empty()) {
+    size_t k = work.back();
+    work.pop_back();
+    for (size_t x : succ[k])
+      if (x != avoid && !seen[x]) {
+        seen[x] = true;
+        work.push_back(x);
+      }
+  }
+  return seen;
+}
+
+std::vector<std::pair<size_t, size_t>> rake::verifier::loopsThroughRegion(
+    const Function &f, llvm::function_ref<bool(size_t)> inRegion) {
+  size_t n = f.code.size();
+  const std::vector<std::vector<size_t>> all = successors(f);
+  std::vector<std::vector<size_t>> succ = all, pred(n);
+  for (size_t k = 0; k < n; ++k)
+    for (size_t x : all[k])
+      pred[x].push_back(k);
+  auto backward = [&](size_t x, size_t y) {
+    return f.code[y].offset <= f.code[x].offset;
+  };
+  // Back edges x -> y of loops around the whole region, their branch x
+  // outside it: y dominates x (x is unreachable from the entry without
+  // y), and the loop's body (y and what reaches x without passing y)
+  // holds every instruction of the region.
+  for (size_t x = 0; x < n; ++x) {
+    if (inRegion(x))
+      continue;
+    llvm::erase_if(succ[x], [&](size_t y) {
+      if (!backward(x, y) || (y != 0 && reachable(all, 0, y)[x]))
+        return false;
+      std::vector<bool> body = reachable(pred, x, y);
+      body[y] = true;
+      for (size_t k = 0; k < n; ++k)
+        if (inRegion(k) && !body[k])
+          return false;
+      return true;
+    });
+  }
+  // The strongly connected components of what is left (Kosaraju: finish
+  // order on succ, then components on the reverse graph).
+  std::vector<std::vector<size_t>> rev(n);
+  for (size_t k = 0; k < n; ++k)
+    for (size_t x : succ[k])
+      rev[x].push_back(k);
+  std::vector<size_t> order;
+  std::vector<bool> done(n, false);
+  for (size_t s0 = 0; s0 < n; ++s0) {
+    if (done[s0])
+      continue;
+    std::vector<std::pair<size_t, size_t>> stack = {{s0, 0}};
+    done[s0] = true;
+    while (!stack.empty()) {
+      auto &[k, i] = stack.back();
+      if (i < succ[k].size()) {
+        size_t x = succ[k][i++];
+        if (!done[x]) {
+          done[x] = true;
+          stack.push_back({x, 0});
+        }
+      } else {
+        order.push_back(k);
+        stack.pop_back();
+      }
+    }
+  }
+  std::vector<size_t> comp(n, n);
+  size_t comps = 0;
+  for (size_t s0 : llvm::reverse(order)) {
+    if (comp[s0] != n)
+      continue;
+    std::vector<size_t> work = {s0};
+    comp[s0] = comps;
+    while (!work.empty()) {
+      size_t k = work.back();
+      work.pop_back();
+      for (size_t x : rev[k])
+        if (comp[x] == n) {
+          comp[x] = comps;
+          work.push_back(x);
+        }
+    }
+    ++comps;
+  }
+  // Each component with a cycle and an instruction of the region.
+  std::vector<bool> touches(comps, false);
+  for (size_t k = 0; k < n; ++k)
+    if (inRegion(k))
+      touches[comp[k]] = true;
+  std::vector<std::vector<std::pair<size_t, size_t>>> inside(comps), other(comps);
+  for (size_t x = 0; x < n; ++x)
+    for (size_t y : succ[x])
+      if (comp[x] == comp[y] && touches[comp[x]] && backward(x, y))
+        (inRegion(x) ? inside : other)[comp[x]].push_back({x, y});
+  std::vector<std::pair<size_t, size_t>> out;
+  for (size_t c = 0; c < comps; ++c)
+    llvm::append_range(out, inside[c].empty() ? other[c] : inside[c]);
+  llvm::sort(out);
+  return out;
 }

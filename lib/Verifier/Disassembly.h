@@ -82,15 +82,23 @@ struct Disassembly {
   std::map<std::string, Function> functions;
 };
 
-/// Whether control can go from instruction `from` of `f` to instruction
-/// `to` (indices into f.code) along the edges `keep(source, target)`
-/// accepts. The edges over-approximate the machine's: the next
-/// instruction unless an unconditional branch, exit, return or trap ends
-/// the path; every instruction of `f` that an operand of a control
-/// instruction names (a branch's target, a BSSY's or WARPSYNC's
-/// convergence point); and, for an indirect branch, every instruction.
-bool reaches(const Function &f, size_t from, size_t to,
-             llvm::function_ref<bool(size_t, size_t)> keep);
+/// The successors of each instruction of `f` (indices into f.code), an
+/// over-approximation of the machine's control flow: the next instruction
+/// unless an unconditional branch, exit, return or trap ends the path;
+/// every instruction of `f` that an operand of a control instruction names
+/// (a branch's target, a BSSY's or WARPSYNC's convergence point); and, for
+/// an indirect branch, every instruction.
+std::vector<std::vector<size_t>> successors(const Function &f);
+
+/// The loops of `f` through a region's instructions (`inRegion`) other
+/// than the loops around the whole region, as their backward edges
+/// (source, target; indices into f.code): the cycles left once the back
+/// edges of the loops that enclose every instruction of the region, and
+/// whose branch lies outside it (the source's own loops around a fused
+/// region), are taken away. Of each such cycle, the backward edges whose
+/// branch is in the region, or all of its backward edges where none is.
+std::vector<std::pair<size_t, size_t>>
+loopsThroughRegion(const Function &f, llvm::function_ref<bool(size_t)> inRegion);
 
 /// Reads nvdisasm -json output.
 bool readDisassembly(const std::string &text, Disassembly &d,

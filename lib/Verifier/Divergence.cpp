@@ -176,8 +176,11 @@ Lanes Analysis::refine(StringRef opcode, const std::vector<std::string> &ops,
       res = Varying;
     if (base == "MOV" && ops.size() > 2 && value(st, ops[2]) != Uniform)
       res = Varying;
-  } else if (opcode.starts_with("SHF.R") && ops.size() == 4 && ops[1] == "RZ") {
-    // x >> k of a lane index x, k >= 5: the warp's part, uniform.
+  } else if (opcode.starts_with("SHF.R") && opcode.contains(".HI") &&
+             ops.size() == 4 && ops[1] == "RZ") {
+    // The high word of (x : 0) >> k, x >> k of a lane index x, k >= 5: the
+    // warp's part, uniform. (Without .HI the low word, (x & 31) << 27 for
+    // k = 5, differs between the lanes: an adversarial review.)
     std::optional<int64_t> k = immediate(ops[2]);
     if (operandIs(3, LaneIndex) && k && *k >= 5)
       res = Uniform;

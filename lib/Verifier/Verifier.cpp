@@ -731,23 +731,6 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
         }
     }
   }
-  // Whether the backward branch at f.code[u] to offset t closes a cycle:
-  // t reaches u again along the edges that are not themselves backward
-  // branches the rule lets pass (those with an end outside the region:
-  // the source's own loops around it). A backward branch on no cycle is
-  // ptxas's return from an out-of-line path (the divergent fallback of a
-  // warp collective after BRA.DIV), not a loop. Every cycle of region
-  // instructions has a backward edge inside the region, found here.
-  auto onCycle = [&](const Function &f, size_t u, int64_t t, int region) {
-    auto it = llvm::find_if(f.code, [&](const Instr &x) { return x.offset == t; });
-    if (it == f.code.end())
-      return true; // a target between instructions: assume the worst
-    return reaches(f, size_t(it - f.code.begin()), u, [&](size_t x, size_t y) {
-      return f.code[y].offset > f.code[x].offset ||
-             (regionAt(f.code[x].offset) == region &&
-              regionAt(f.code[y].offset) == region);
-    });
-  };
   std::set<int> seen;
   for (const Function *f : fns) {
     if (trustedNames.count(f->name))
@@ -781,19 +764,30 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
                     " forbids calls in fused regions (only NVIDIA's "
                     "arithmetic subroutines may be called)");
       }
-      if (b == "BRA") {
-        std::vector<std::string> ops = in.operandList();
-        int64_t t = 0;
-        if (!ops.empty() && !llvm::StringRef(ops.back()).getAsInteger(0, t) &&
-            t <= in.offset && regionAt(t) == region &&
-            onCycle(*f, size_t(&in - f->code.data()), t, region))
-          error(k.name, in.offset, in.text(), "fused-region",
-                "a backward branch (a loop) to 0x" +
-                    llvm::utohexstr(t, false, 4) + where +
-                    ", whose loops code generation unrolls: a loop the "
-                    "source does not have");
-      }
     }
+    // Loops through a region's code (code generation unrolls its loops,
+    // so any is one it did not write), but for the source's loops around
+    // the whole region (a persistent kernel's task loop): a backward branch
+    // on no such cycle passes, as ptxas's branch back from the out-of-line
+    // divergent fallback of a warp collective (after BRA.DIV).
+    std::set<int> regions;
+    for (const Instr &in : f->code)
+      if (int r = regionAt(in.offset); r >= 0)
+        regions.insert(r);
+    for (int region : regions)
+      for (auto [x, y] : loopsThroughRegion(*f, [&](size_t i) {
+             return regionAt(f->code[i].offset) == region;
+           })) {
+        const Instr &in = f->code[x];
+        bool inside = regionAt(in.offset) == region;
+        error(k.name, in.offset, in.text(), "fused-region",
+              "a backward branch (a loop) to 0x" +
+                  llvm::utohexstr(f->code[y].offset, false, 4) +
+                  (inside ? " inside" : " closing a loop through") +
+                  " fused region " + std::to_string(region) +
+                  ", whose loops code generation unrolls: a loop the source "
+                  "does not have");
+      }
   }
   rep.fusedRegions = seen.size();
   if (o.ptx)

@@ -30,3 +30,12 @@
 // NOAWAIT: note: the arrive
 // NOAWAIT-NEXT: gpuir.arrive cuda_in_order >> %b
 // NOAWAIT: note: freed here, at the end of its scope
+
+// The same cluster barrier arrived on twice before its await (found by an
+// adversarial review): the second arrive may count toward the phase the
+// threads already arrived on. (Twice in a loop, the phase rules report it:
+// mbarrier-phases.mlir, @cluster_arrive_twice.)
+// RUN: sed 's/gpuir.arrive cuda_in_order >> %%b/gpuir.arrive cuda_in_order >> %%a/; /gpuir.await %%b,/d' %S/Inputs/two-cluster-barriers.mlir > %t.twice.mlir
+// RUN: not rake-opt %t.twice.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: error: cluster barrier arrived on twice: threads 0..127 of task 0 arrive on a while threads 0..127 of task 0 arrived on it and did not await it yet; the CTA's hardware cluster barrier (barrier.cluster) takes one arrive a thread before its wait, so this arrive may complete the phase early (a race or a hang): await a between the two arrives (at n = 4)
+// TWICE-NEXT: gpuir.arrive cuda_in_order >> %a

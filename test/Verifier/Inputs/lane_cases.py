@@ -61,6 +61,17 @@ CASES = {
                                "ISETP.NE.U32.AND P1,PT,R9,0x1,PT",
                                "@P1 BRA 0x130",
                                "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    # The high word of (tid : 0) >> 5 is tid >> 5 (ok); without .HI the
+    # low word, (tid & 31) << 27, differs in every lane (an adversarial
+    # review: the rule took any SHF.R with a zero low word for the first).
+    "ok_shift_high_word": ["SHF.R.U32.HI R9,RZ,0x5,R0",
+                           "ISETP.NE.U32.AND P1,PT,R9,0x1,PT",
+                           "@P1 BRA 0x130",
+                           "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    "low_word_of_lane_high": ["SHF.R.U64 R9,RZ,0x5,R0",
+                              "ISETP.NE.U32.AND P1,PT,R9,RZ,PT",
+                              "@P1 BRA 0x130",
+                              "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
     # A mask with lane bits (0x1c), or an OR instead of an AND (0xfc):
     # the branch splits a warp.
     "lane_mask": ["LOP3.LUT R9,R0,0x1c,RZ,0xc0,!PT",
