@@ -6,6 +6,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cctype>
+#include <optional>
 #include <unordered_map>
 
 using namespace rake::verifier;
@@ -114,24 +115,34 @@ rake::verifier::successors(const Function &f) {
     const Instr &in = f.code[k];
     std::string b = in.base();
     std::vector<std::string> ops = in.operandList();
-    if (b == "BRX" || b == "JMX") {
+    // A branch whose target is not an instruction address we can read (a
+    // register, a label, text) and a return (whose target is a register)
+    // may go anywhere.
+    auto target = [&](const std::string &o) -> std::optional<size_t> {
+      int64_t t = 0;
+      if (llvm::StringRef(o).trim().getAsInteger(0, t))
+        return std::nullopt;
+      auto it = at.find(t);
+      return it == at.end() ? std::nullopt : std::optional<size_t>(it->second);
+    };
+    bool branch = b == "BRA" || b == "JMP";
+    if (b == "BRX" || b == "JMX" || b == "RET" ||
+        (branch && (ops.empty() || !target(ops.back())))) {
       for (size_t x = 0; x < n; ++x)
         succ[k].push_back(x);
+      if (!in.unconditional() || b == "RET" || ops.size() > 1)
+        if (k + 1 < n)
+          succ[k].push_back(k + 1);
       continue;
     }
-    if (b == "BRA" || b == "JMP" || b == "BSSY" || b == "WARPSYNC" ||
-        b == "BREAK" || b == "BMOV" || b == "CALL")
-      for (const std::string &o : ops) {
-        int64_t t = 0;
-        if (!llvm::StringRef(o).trim().getAsInteger(0, t))
-          if (auto it = at.find(t); it != at.end())
-            succ[k].push_back(it->second);
-      }
-    // A return goes back after any call of the function.
-    if (b == "RET")
-      for (size_t c = 0; c + 1 < n; ++c)
-        if (f.code[c].base() == "CALL")
-          succ[k].push_back(c + 1);
+    // Control instructions' address operands (a branch's target, a BSSY's
+    // convergence point, a WARPSYNC.COLLECTIVE's; a WARPSYNC's lone
+    // immediate is its mask).
+    if (branch || b == "BSSY" || b == "BREAK" || b == "BMOV" || b == "CALL" ||
+        (b == "WARPSYNC" && ops.size() > 1))
+      for (const std::string &o : ops)
+        if (std::optional<size_t> t = target(o))
+          succ[k].push_back(*t);
     bool ends = in.unconditional() &&
                 (((b == "BRA" || b == "JMP") && ops.size() <= 1) ||
                  b == "EXIT" || b == "RET" ||
@@ -163,7 +174,8 @@ static std::vector<bool> reachable(const std::vector<std::vector<size_t>> &succ,
 }
 
 std::vector<std::pair<size_t, size_t>> rake::verifier::loopsThroughRegion(
-    const Function &f, llvm::function_ref<bool(size_t)> inRegion) {
+    const Function &f, llvm::function_ref<bool(size_t)> inRegion,
+    bool sourceLoopAround) {
   size_t n = f.code.size();
   const std::vector<std::vector<size_t>> all = successors(f);
   std::vector<std::vector<size_t>> succ = all, pred(n);
@@ -177,7 +189,7 @@ std::vector<std::pair<size_t, size_t>> rake::verifier::loopsThroughRegion(
   // outside it: y dominates x (x is unreachable from the entry without
   // y), and the loop's body (y and what reaches x without passing y)
   // holds every instruction of the region.
-  for (size_t x = 0; x < n; ++x) {
+  for (size_t x = 0; x < n && sourceLoopAround; ++x) {
     if (inRegion(x))
       continue;
     llvm::erase_if(succ[x], [&](size_t y) {

@@ -95,10 +95,12 @@ std::vector<std::vector<size_t>> successors(const Function &f);
 /// (source, target; indices into f.code): the cycles left once the back
 /// edges of the loops that enclose every instruction of the region, and
 /// whose branch lies outside it (the source's own loops around a fused
-/// region), are taken away. Of each such cycle, the backward edges whose
+/// region), are taken away, where the source has a loop around the region
+/// (`sourceLoopAround`; else none is). Of each such cycle, the backward edges whose
 /// branch is in the region, or all of its backward edges where none is.
 std::vector<std::pair<size_t, size_t>>
-loopsThroughRegion(const Function &f, llvm::function_ref<bool(size_t)> inRegion);
+loopsThroughRegion(const Function &f, llvm::function_ref<bool(size_t)> inRegion,
+                   bool sourceLoopAround);
 
 /// Reads nvdisasm -json output.
 bool readDisassembly(const std::string &text, Disassembly &d,

@@ -352,8 +352,14 @@ struct PtxParser {
   void bodyStatement(size_t ln, const std::string &s) {
     if (entry && !s.empty() && s[0] == '.') {
       std::vector<std::string> dw = words(s);
-      if (dw.size() >= 3 && dw[0] == ".loc")
-        entry->locs.insert({number(dw[1]), number(dw[2])});
+      if (dw.size() >= 3 && dw[0] == ".loc") {
+        std::pair<unsigned, unsigned> loc = {number(dw[1]), number(dw[2])};
+        entry->locs.insert(loc);
+        auto [span, fresh] =
+            entry->locSpans.try_emplace(loc, statement, statement);
+        if (!fresh)
+          span->second.second = statement;
+      }
       if (std::find(dw.begin(), dw.end(), ".extern") != dw.end() &&
           std::find(dw.begin(), dw.end(), ".shared") != dw.end())
         entry->externShared = true;
@@ -381,8 +387,10 @@ struct PtxParser {
     if (entry)
       for (auto &[label, at] : branches) {
         auto it = labels.find(label);
-        if (it != labels.end() && it->second <= at)
+        if (it != labels.end() && it->second <= at) {
           ++entry->backwardBranches;
+          entry->loops.push_back({it->second, at});
+        }
       }
     labels.clear();
     branches.clear();
@@ -462,8 +470,13 @@ struct PtxParser {
     for (PtxEntry &e : out.entries)
       for (auto [file, line] : e.locs) {
         auto it = files.find(file);
-        if (it != files.end() && it->second == kFusedRegionFile && line >= 2)
+        if (it != files.end() && it->second == kFusedRegionFile && line >= 2) {
           e.fusedRegions.insert(line - 2);
+          auto [first, last] = e.locSpans[{file, line}];
+          for (auto [label, branch] : e.loops)
+            if (label <= first && branch > last)
+              e.regionsInLoops.insert(line - 2);
+        }
       }
     if (out.version.empty() || out.target.empty()) {
       error = "not PTX: no .version or .target directive";

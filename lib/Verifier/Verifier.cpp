@@ -315,7 +315,13 @@ std::vector<bool> Checker::reachable(const cubin::Kernel &k,
     const Instr &in = f.code[i];
     std::string b = in.base();
     std::vector<size_t> next;
-    bool ends = in.unconditional() && (b == "EXIT" || b == "RET" || b == "BRA");
+    // A BRA with an operand besides its target (BRA.DIV's uniform register,
+    // BRA's or BRA.U's predicate) is conditional: it may fall through (an
+    // adversarial review: the code after an unconditional-looking BRA.DIV
+    // was taken for unreachable and left unchecked).
+    bool ends = in.unconditional() &&
+                (b == "EXIT" || b == "RET" ||
+                 (b == "BRA" && in.operandList().size() <= 1));
     if (!ends && i + 1 < n)
       next.push_back(i + 1);
     if (b == "BRA") {
@@ -774,10 +780,15 @@ void Checker::checkFusedRegions(const cubin::Kernel &k,
     for (const Instr &in : f->code)
       if (int r = regionAt(in.offset); r >= 0)
         regions.insert(r);
+    // The source's loops around a region: only those the PTX has.
+    const PtxEntry *source = o.ptx ? o.ptx->findEntry(k.name) : nullptr;
     for (int region : regions)
-      for (auto [x, y] : loopsThroughRegion(*f, [&](size_t i) {
-             return regionAt(f->code[i].offset) == region;
-           })) {
+      for (auto [x, y] : loopsThroughRegion(
+               *f,
+               [&](size_t i) {
+                 return regionAt(f->code[i].offset) == region;
+               },
+               source && source->regionsInLoops.count(unsigned(region)))) {
         const Instr &in = f->code[x];
         bool inside = regionAt(in.offset) == region;
         error(k.name, in.offset, in.text(), "fused-region",

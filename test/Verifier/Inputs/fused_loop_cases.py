@@ -54,9 +54,20 @@ CASES = {
     "trampoline_before": {0x130: "BRA 0x60", 0x70: "BRA 0x140"},
     "ok_fallback": FALLBACK,
     # The fallback inside a loop around the whole region (both ends of
-    # its back edge outside the region, 0x2a0 -> 0x70): still no loop of
-    # the region's own.
-    "ok_fallback_in_outer_loop": {**FALLBACK, 0x2a0: "@P2 BRA 0x70"},
+    # its back edge outside the region, 0x2a0 -> 0x70): no loop of the
+    # region's own where the source has that loop around the region
+    # (Inputs/ptx/fused_loop_outer.ptx); where it has not (fused_loop.ptx),
+    # a loop the machine code made (an adversarial review: the region's
+    # own loop rerouted through a latch after the region passed as one).
+    "ok_fallback_in_outer_loop": ({**FALLBACK, 0x2a0: "@P2 BRA 0x70"}, "fused_loop_outer.ptx"),
+    "outer_loop_not_in_source": {**FALLBACK, 0x2a0: "@P2 BRA 0x70"},
+    "reroute_latch": {0x1d0: "@!P1 BRA 0x2a0", 0x280: "PLOP3.LUT P2,PT,PT,PT,PT,0x8,0x0",
+                      0x2a0: "@P2 BRA 0x80"},
+    # Targets that are no readable address (a register, a label) behind a
+    # BRA.DIV, and a return used as a jump: they may go anywhere.
+    "register_target_after_div": {0x130: "BRA.DIV UR4,0x1e0", 0x1c0: "MOV R20,0x130",
+                                  0x1d0: "@!P1 BRA R20"},
+    "ret_as_jump": {0x1c0: "MOV R20,0x130", 0x1d0: "@!P1 RET.REL.NODEC R20,0x0"},
     # A loop around only part of the region, its branch after the region
     # and its head inside (0x2a0 -> 0x150), or its branch inside and its
     # head before the region (0x100 -> 0x60): loops of the machine code
@@ -67,6 +78,10 @@ CASES = {
 }
 
 for name, edits in CASES.items():
+    source = ptx
+    if isinstance(edits, tuple):
+        edits, other = edits
+        source = ptx.rsplit("/", 1)[0] + "/" + other
     lines = list(ORIG)
     for off, t in edits.items():
         lines[off // 16] = t
@@ -74,7 +89,7 @@ for name, edits in CASES.items():
     d[1][0]["sass-instructions"] = [parse(l) for l in lines]
     path = f"{outdir}/{name}.json"
     json.dump(d, open(path, "w"))
-    r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--ptx=" + ptx, cubin],
+    r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--ptx=" + source, cubin],
                        capture_output=True, text=True)
     out = r.stdout + r.stderr
     flagged = "a loop the source does not have [rule fused-region]" in out
