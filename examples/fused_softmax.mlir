@@ -1,6 +1,14 @@
 // A fused softmax, one warp per row: Y[r, j] = e^(X[r, j] - m) * (1 / s)
 // with m the row's maximum and s = sum_j e^(X[r, j] - m), for rows of 1000
-// floats, 8 rows (8 warps) per CTA. A row is 250 runs of 4 floats; lane l
+// floats. A task is 7 rows (7 warps, a CTA of 224 threads) and the kernel
+// takes the number of rows: the last task's warps past the last row do
+// nothing (the guard on %b * 7 + %v). Four CTAs an SM: at 32768 rows that
+// is 8.87 rows a warp on 132 SMs, whose last round is 87% full, and 28
+// warps an SM to hide the exponentials' arithmetic. (The 8-warp form at 2
+// CTAs an SM, bench/fused/variants/softmax_w8.mlir, is 15.52 rows a warp
+// with a half-empty last round; bench/fused/variants/make_warps.py writes
+// this kernel's body from it, and docs/Performance.md has both measured.)
+// A row is 250 runs of 4 floats; lane l
 // holds runs 32 s + l (s < 8), loaded and stored with one 16-byte access
 // each (gpuir.sm80.ld_global, st_global: the buffers are declared 16-byte
 // aligned and a row of 1000 floats keeps every run aligned), register
@@ -20,119 +28,122 @@
 // the same bits as the sequential meaning.
 //
 //   build/bin/rake-opt examples/fused_softmax.mlir --rake-check
-//   build/bin/rake-run --seq examples/fused_softmax.mlir --sizes=blocks=1 --print=Y
+//   build/bin/rake-run --seq examples/fused_softmax.mlir --sizes=rows=7 --print=Y
 //   build/bin/rake-translate --gpuir-to-ptx examples/fused_softmax.mlir
-gpuir.proc @fused_softmax(%blocks: index, %X: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>, gpuir.align = 16}, %Y: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(blocks) -> (blocks * 8, 1000)>, gpuir.align = 16})
-    attributes {gpuir.check_sizes = [{blocks = 3}, {blocks = 1}]} {
-  gpuir.device_function blocks_per_sm(2) block(256) {
-    gpuir.for %b = 0 to %blocks : cuda_tasks {
+gpuir.proc @fused_softmax(%rows: index, %X: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 1000)>, gpuir.align = 16}, %Y: memref<?x1000xf32, #gpuir.gmem> {gpuir.extents = affine_map<(rows) -> (rows, 1000)>, gpuir.align = 16})
+    attributes {gpuir.check_sizes = [{rows = 17}, {rows = 7}, {rows = 5}]} {
+  gpuir.device_function blocks_per_sm(4) block(224) {
+    gpuir.for %b = 0 to %rows ceildiv 7 : cuda_tasks {
       // Per warp v and lane l: the row's values (then their exponentials,
       // then the results), 32 of them; the lane's maximum and sum, what a
       // shuffle brings, the warp's sum and its reciprocal.
-      %x = gpuir.alloc : memref<8x32x32xf32, #gpuir.rmem>
-      %m = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
-      %o = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
-      %part = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
-      %sum = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
-      %inv = gpuir.alloc : memref<8x32xf32, #gpuir.rmem>
-      gpuir.for %v = 0 to 8 : cuda_threads<#gpuir.unit<warp>> {
-        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-          gpuir.for %s = 0 to 8 : seq {
-            gpuir.if %s * 32 + %l < 250 {
-              %gX = gpuir.window %X[%b * 8 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
-              %rX = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
-              gpuir.sm80.ld_global %rX, %gX : memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
-            }
-          }
-        }
-        %mw = gpuir.window %m[%v, 0 : 32] : memref<8x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-        %ow = gpuir.window %o[%v, 0 : 32] : memref<8x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-        %pw = gpuir.window %part[%v, 0 : 32] : memref<8x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-        %sw = gpuir.window %sum[%v, 0 : 32] : memref<8x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-        gpuir.fused {
+      %x = gpuir.alloc : memref<7x32x32xf32, #gpuir.rmem>
+      %m = gpuir.alloc : memref<7x32xf32, #gpuir.rmem>
+      %o = gpuir.alloc : memref<7x32xf32, #gpuir.rmem>
+      %part = gpuir.alloc : memref<7x32xf32, #gpuir.rmem>
+      %sum = gpuir.alloc : memref<7x32xf32, #gpuir.rmem>
+      %inv = gpuir.alloc : memref<7x32xf32, #gpuir.rmem>
+      gpuir.for %v = 0 to 7 : cuda_threads<#gpuir.unit<warp>> {
+        // The last task's warps past the last row do nothing.
+        gpuir.if %b * 7 + %v < %rows {
           gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %ninf = arith.constant 0xFF800000 : f32
-            gpuir.write %ninf, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            gpuir.for %i = 0 to 32 : seq {
-              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
-                %a = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-                %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-                %n = arith.maximumf %c, %a : f32
-                gpuir.write %n, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
+            gpuir.for %s = 0 to 8 : seq {
+              gpuir.if %s * 32 + %l < 250 {
+                %gX = gpuir.window %X[%b * 7 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+                %rX = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<7x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+                gpuir.sm80.ld_global %rX, %gX : memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
               }
             }
           }
-          gpuir.sm80.shfl_bfly %ow, %mw, 16 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %d = gpuir.read %o[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %n = arith.maximumf %c, %d : f32
-            gpuir.write %n, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-          }
-          gpuir.sm80.shfl_bfly %ow, %mw, 8 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %d = gpuir.read %o[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %n = arith.maximumf %c, %d : f32
-            gpuir.write %n, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-          }
-          gpuir.sm80.shfl_bfly %ow, %mw, 4 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %d = gpuir.read %o[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %n = arith.maximumf %c, %d : f32
-            gpuir.write %n, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-          }
-          gpuir.sm80.shfl_bfly %ow, %mw, 2 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %d = gpuir.read %o[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %n = arith.maximumf %c, %d : f32
-            gpuir.write %n, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-          }
-          gpuir.sm80.shfl_bfly %ow, %mw, 1 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
-          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %d = gpuir.read %o[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %n = arith.maximumf %c, %d : f32
-            gpuir.write %n, %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-          }
-          gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %zero = arith.constant 0.0 : f32
-            gpuir.write %zero, %part[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            gpuir.for %i = 0 to 32 : seq {
-              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
-                %a = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-                %c = gpuir.read %m[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-                %t = arith.subf %a, %c : f32
-                %e = math.exp %t : f32
-                gpuir.write %e, %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-                gpuir.reduce %e, %part[%v, %l] : memref<8x32xf32, #gpuir.rmem>
+          %mw = gpuir.window %m[%v, 0 : 32] : memref<7x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+          %ow = gpuir.window %o[%v, 0 : 32] : memref<7x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+          %pw = gpuir.window %part[%v, 0 : 32] : memref<7x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+          %sw = gpuir.window %sum[%v, 0 : 32] : memref<7x32xf32, #gpuir.rmem> -> memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+          gpuir.fused {
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %ninf = arith.constant 0xFF800000 : f32
+              gpuir.write %ninf, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              gpuir.for %i = 0 to 32 : seq {
+                gpuir.if (%i floordiv 4) * 32 + %l < 250 {
+                  %a = gpuir.read %x[%v, %l, %i] : memref<7x32x32xf32, #gpuir.rmem>
+                  %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+                  %n = arith.maximumf %c, %a : f32
+                  gpuir.write %n, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+                }
+              }
+            }
+            gpuir.sm80.shfl_bfly %ow, %mw, 16 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %d = gpuir.read %o[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %n = arith.maximumf %c, %d : f32
+              gpuir.write %n, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+            }
+            gpuir.sm80.shfl_bfly %ow, %mw, 8 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %d = gpuir.read %o[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %n = arith.maximumf %c, %d : f32
+              gpuir.write %n, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+            }
+            gpuir.sm80.shfl_bfly %ow, %mw, 4 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %d = gpuir.read %o[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %n = arith.maximumf %c, %d : f32
+              gpuir.write %n, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+            }
+            gpuir.sm80.shfl_bfly %ow, %mw, 2 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %d = gpuir.read %o[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %n = arith.maximumf %c, %d : f32
+              gpuir.write %n, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+            }
+            gpuir.sm80.shfl_bfly %ow, %mw, 1 : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %d = gpuir.read %o[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %n = arith.maximumf %c, %d : f32
+              gpuir.write %n, %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+            }
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %zero = arith.constant 0.0 : f32
+              gpuir.write %zero, %part[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              gpuir.for %i = 0 to 32 : seq {
+                gpuir.if (%i floordiv 4) * 32 + %l < 250 {
+                  %a = gpuir.read %x[%v, %l, %i] : memref<7x32x32xf32, #gpuir.rmem>
+                  %c = gpuir.read %m[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+                  %t = arith.subf %a, %c : f32
+                  %e = math.exp %t : f32
+                  gpuir.write %e, %x[%v, %l, %i] : memref<7x32x32xf32, #gpuir.rmem>
+                  gpuir.reduce %e, %part[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+                }
+              }
+            }
+            gpuir.sm80.warp_sum %sw, %pw : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
+            gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
+              %s = gpuir.read %sum[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              %one = arith.constant 1.0 : f32
+              %r = arith.divf %one, %s : f32
+              gpuir.write %r, %inv[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+              gpuir.for %i = 0 to 32 : seq {
+                gpuir.if (%i floordiv 4) * 32 + %l < 250 {
+                  %e = gpuir.read %x[%v, %l, %i] : memref<7x32x32xf32, #gpuir.rmem>
+                  %k = gpuir.read %inv[%v, %l] : memref<7x32xf32, #gpuir.rmem>
+                  %y = arith.mulf %e, %k : f32
+                  gpuir.write %y, %x[%v, %l, %i] : memref<7x32x32xf32, #gpuir.rmem>
+                }
               }
             }
           }
-          gpuir.sm80.warp_sum %sw, %pw : memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>, memref<32xf32, strided<[1], offset: ?>, #gpuir.rmem>
           gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-            %s = gpuir.read %sum[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            %one = arith.constant 1.0 : f32
-            %r = arith.divf %one, %s : f32
-            gpuir.write %r, %inv[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-            gpuir.for %i = 0 to 32 : seq {
-              gpuir.if (%i floordiv 4) * 32 + %l < 250 {
-                %e = gpuir.read %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
-                %k = gpuir.read %inv[%v, %l] : memref<8x32xf32, #gpuir.rmem>
-                %y = arith.mulf %e, %k : f32
-                gpuir.write %y, %x[%v, %l, %i] : memref<8x32x32xf32, #gpuir.rmem>
+            gpuir.for %s = 0 to 8 : seq {
+              gpuir.if %s * 32 + %l < 250 {
+                %gY = gpuir.window %Y[%b * 7 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
+                %rY = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<7x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
+                gpuir.sm80.st_global %gY, %rY : memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
               }
-            }
-          }
-        }
-        gpuir.for %l = 0 to 32 : cuda_threads<#gpuir.unit<thread>> {
-          gpuir.for %s = 0 to 8 : seq {
-            gpuir.if %s * 32 + %l < 250 {
-              %gY = gpuir.window %Y[%b * 8 + %v, %s * 128 + %l * 4 : %s * 128 + %l * 4 + 4] : memref<?x1000xf32, #gpuir.gmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>
-              %rY = gpuir.window %x[%v, %l, %s * 4 : %s * 4 + 4] : memref<8x32x32xf32, #gpuir.rmem> -> memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
-              gpuir.sm80.st_global %gY, %rY : memref<4xf32, strided<[1], offset: ?>, #gpuir.gmem>, memref<4xf32, strided<[1], offset: ?>, #gpuir.rmem>
             }
           }
         }

@@ -301,7 +301,7 @@
 // FRMSREF: rmsnorm: 16000 elements within the bound
 // RUN: rake-opt %examples/fused_softmax.mlir --rake-check | FileCheck %s --check-prefix=FSM
 // FSM: gpuir.fused {
-// RUN: rm -rf %t.fsm && rake-run --seq %examples/fused_softmax.mlir --sizes=blocks=2 --output-dir=%t.fsm
+// RUN: rm -rf %t.fsm && rake-run --seq %examples/fused_softmax.mlir --sizes=rows=16 --output-dir=%t.fsm
 // RUN: %python %S/Inputs/check_norms.py softmax --cols=1000 %t.fsm/X.bin %t.fsm/Y.bin | FileCheck %s --check-prefix=FSMREF
 // FSMREF: softmax: 16000 elements within the bound
 // RUN: rake-translate --gpuir-to-ptx %examples/fused_rmsnorm.mlir -o %t.frms.ptx

@@ -24,7 +24,7 @@
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/rms %examples/rmsnorm.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/softmax %examples/softmax.mlir --sizes=rows=300
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/frms %examples/fused_rmsnorm.mlir --sizes=blocks=3
-// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/fsoftmax %examples/fused_softmax.mlir --sizes=blocks=3
+// RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/fsoftmax %examples/fused_softmax.mlir --sizes=rows=23
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/vadd4 %examples/vector_add_v4.mlir --sizes=n=100003 --shape=A=100003,B=100003,C=100003
 // RUN: %python %rake_src/test/Conversion/GpuIRToCPU/Inputs/math_table.py make %t/table.bin 8192
 // RUN: env RAKE_BIN=%rake_bin %rake_src/scripts/gpu-run.sh prepare %t/mtab %rake_src/test/Conversion/GpuIRToCPU/exact-math.mlir --sizes=n=64 --input=X=%t/table.bin

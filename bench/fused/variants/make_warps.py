@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Writes a variant of examples/fused_rmsnorm.mlir or fused_softmax.mlir with W
+"""Writes a variant of examples/fused_rmsnorm.mlir or softmax_w8.mlir (the
+softmax example's 8-warp form) with W
 warps (rows) a task instead of 8: the number of rows as the parameter, the
 last task's warps past the last row guarded (bench/fused/variants/*_w*.mlir).
 
-  make_warps.py examples/fused_softmax.mlir 9 fused_softmax_w9 > softmax_w9.mlir
-  make_warps.py examples/fused_softmax.mlir 9 fused_softmax_w9b4 4 > softmax_w9b4.mlir
+  make_warps.py softmax_w8.mlir 9 fused_softmax_w9 > softmax_w9.mlir
+  make_warps.py softmax_w8.mlir 9 fused_softmax_w9b4 4 > softmax_w9b4.mlir
+  make_warps.py softmax_w8.mlir 7 fused_softmax 4   # examples/fused_softmax.mlir's body
 
 An optional fourth argument sets the CTAs an SM (blocks_per_sm; the
 examples' 2)."""
@@ -22,9 +24,11 @@ t = t.replace("%b * 8 + %v", f"%b * {W} + %v")
 t = re.sub(r"gpuir\.proc @(\w+)\(", f"gpuir.proc @{name}(", t, count=1)
 t = t.replace("floats, 8 rows (8 warps) per\n// CTA.", f"floats, {W} rows ({W} warps) per\n// CTA.")
 t = t.replace("--sizes=blocks=1", f"--sizes=rows={W}")
-base = src.split("/")[-1]
-t = t.replace(f"examples/{base}", f"bench/fused/variants/{name.removeprefix('fused_')}.mlir")
-t = (f"// Variant of examples/{base} with {W} warps (rows) a task instead of 8,\n"
+# The source as the repository names it: examples/fused_rmsnorm.mlir, or
+# bench/fused/variants/softmax_w8.mlir (the softmax example's 8-warp form).
+base = "/".join(src.split("/")[-2:]) if "/examples/" in "/" + src else "bench/fused/variants/" + src.split("/")[-1]
+t = t.replace(base, f"bench/fused/variants/{name.removeprefix('fused_')}.mlir")
+t = (f"// Variant of {base} with {W} warps (rows) a task instead of 8,\n"
      f"// taking the number of rows (%rows) and guarding the last task's rows: with\n"
      f"// {B} CTAs an SM, 32768 rows are {32768 / (132 * B * W):.2f} rows a warp on 132 SMs\n"
      f"// (8 warps: 15.52, whose last round is half empty).\n//\n") + t

@@ -1,4 +1,4 @@
-// Variant of examples/fused_softmax.mlir with 9 warps (rows) a task instead of 8,
+// Variant of bench/fused/variants/softmax_w8.mlir with 9 warps (rows) a task instead of 8,
 // taking the number of rows (%rows) and guarding the last task's rows: with
 // 2 CTAs an SM, 32768 rows are 13.79 rows a warp on 132 SMs
 // (8 warps: 15.52, whose last round is half empty).
