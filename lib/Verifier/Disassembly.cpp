@@ -103,7 +103,6 @@ std::string rake::verifier::internalName(const std::string &symbol) {
   return s.substr(dollar + 1).str();
 }
 
-
 std::vector<std::vector<size_t>>
 rake::verifier::successors(const Function &f) {
   size_t n = f.code.size();
