@@ -23,6 +23,7 @@ t = t.replace("memref<8x32", f"memref<{W}x32")
 t = t.replace("%b * 8 + %v", f"%b * {W} + %v")
 t = re.sub(r"gpuir\.proc @(\w+)\(", f"gpuir.proc @{name}(", t, count=1)
 t = t.replace("floats, 8 rows (8 warps) per\n// CTA.", f"floats, {W} rows ({W} warps) per\n// CTA.")
+t = t.replace("floats, 8 rows (8 warps) per CTA.", f"floats, {W} rows ({W} warps) per CTA.")
 t = t.replace("--sizes=blocks=1", f"--sizes=rows={W}")
 # The source as the repository names it: examples/fused_rmsnorm.mlir, or
 # bench/fused/variants/softmax_w8.mlir (the softmax example's 8-warp form).

@@ -5,7 +5,7 @@
 //
 // A fused softmax, one warp per row: Y[r, j] = e^(X[r, j] - m) * (1 / s)
 // with m the row's maximum and s = sum_j e^(X[r, j] - m), for rows of 1000
-// floats, 8 rows (8 warps) per CTA. A row is 250 runs of 4 floats; lane l
+// floats, 7 rows (7 warps) per CTA. A row is 250 runs of 4 floats; lane l
 // holds runs 32 s + l (s < 8), loaded and stored with one 16-byte access
 // each (gpuir.sm80.ld_global, st_global: the buffers are declared 16-byte
 // aligned and a row of 1000 floats keeps every run aligned), register
