@@ -302,7 +302,7 @@ bool AllSizes::inBounds(Operation *alloc, ArrayRef<Footprint::Access> accesses,
       why = "for some sizes a task accesses " + allocOp.getName().str() +
             " in dimension " + std::to_string(d) +
             ", which declares no extent, below 0 or at 2^40 or more (the "
-            "largest index the check handles)";
+            "check's limit)";
       return false;
     }
     if (out) {

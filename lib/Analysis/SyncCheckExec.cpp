@@ -229,7 +229,7 @@ void Interpreter::visitStmt(FenceOp fence) {
     for (int64_t d : *current.domain)
       all *= d;
     if (threadCount(current) == all)
-      for (const auto &[other, threads, _, key] : clusterPending)
+      for (const auto &[other, threads, arrive, key] : clusterPending)
         if (threads.intersects(current)) {
           report(fence,
                  "a fence of the whole cluster between an arrive on " +
@@ -566,8 +566,9 @@ void Interpreter::execArrive(ArriveOp arrive) {
   // another is not yet awaited may complete that other phase early.
   if (var->mechanism == BarrierMechanism::cluster_sync &&
       current.kind == ThreadSet::Device) {
-    for (const auto &[other, threads, _, key] : clusterPending)
-      if (other == var && key == phaseKey() && threads.intersects(current)) {
+    llvm::hash_code here = phaseKey();
+    for (const auto &[other, threads, first, key] : clusterPending)
+      if (other == var && key == here && threads.intersects(current)) {
         report(arrive,
                "cluster barrier arrived on twice: " + describe(current) +
                    " arrive on " + var->name + " while " +
@@ -577,7 +578,7 @@ void Interpreter::execArrive(ArriveOp arrive) {
                    "wait, so this arrive may complete the phase early (a "
                    "race or a hang): await " + var->name +
                    " between the two arrives",
-               {});
+               {{first, "the first arrive"}});
         return;
       } else if (other != var && threads.intersects(current)) {
         report(arrive,

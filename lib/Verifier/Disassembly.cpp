@@ -129,9 +129,6 @@ rake::verifier::successors(const Function &f) {
         (branch && (ops.empty() || !target(ops.back())))) {
       for (size_t x = 0; x < n; ++x)
         succ[k].push_back(x);
-      if (!in.unconditional() || b == "RET" || ops.size() > 1)
-        if (k + 1 < n)
-          succ[k].push_back(k + 1);
       continue;
     }
     // Control instructions' address operands (a branch's target, a BSSY's

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <sstream>
@@ -143,6 +144,15 @@ struct PtxParser {
   std::map<std::string, size_t> labels; // label -> statement index
   std::vector<std::pair<std::string, size_t>> branches;
   size_t statement = 0;
+  // Text order of the body's directives, labels and instructions, and
+  // where each `.loc` (file, line), label and backward branch falls in it:
+  // which loops enclose a fused region (PtxEntry::regionsInLoops).
+  size_t position = 0;
+  std::vector<std::pair<std::pair<unsigned, unsigned>, size_t>> locAt;
+  std::map<std::string, size_t> labelAt;
+  std::vector<std::pair<std::string, size_t>> branchAt;
+  // By entry name (the entries' vector may move them).
+  std::map<std::string, std::set<std::pair<unsigned, unsigned>>> enclosed;
   int operandBraces = 0; // open vector-operand braces of the statement
   // An instruction read so far: instructions end at ';' and may span lines
   // (the block-scaled mma's operands follow on lines of their own).
@@ -355,10 +365,7 @@ struct PtxParser {
       if (dw.size() >= 3 && dw[0] == ".loc") {
         std::pair<unsigned, unsigned> loc = {number(dw[1]), number(dw[2])};
         entry->locs.insert(loc);
-        auto [span, fresh] =
-            entry->locSpans.try_emplace(loc, statement, statement);
-        if (!fresh)
-          span->second.second = statement;
+        locAt.push_back({loc, ++position});
       }
       if (std::find(dw.begin(), dw.end(), ".extern") != dw.end() &&
           std::find(dw.begin(), dw.end(), ".shared") != dw.end())
@@ -372,8 +379,11 @@ struct PtxParser {
     if (op >= w.size())
       return;
     const std::string &opcode = w[op];
-    if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size())
+    ++position;
+    if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size()) {
       branches.emplace_back(w[op + 1], statement);
+      branchAt.emplace_back(w[op + 1], position);
+    }
     if (entry && (opcode.rfind("mma.", 0) == 0 ||
                   opcode.rfind("wgmma.mma_async", 0) == 0))
       matrixFormat(opcode);
@@ -387,11 +397,34 @@ struct PtxParser {
     if (entry)
       for (auto &[label, at] : branches) {
         auto it = labels.find(label);
-        if (it != labels.end() && it->second <= at) {
+        if (it != labels.end() && it->second <= at)
           ++entry->backwardBranches;
-          entry->loops.push_back({it->second, at});
+      }
+    if (entry)
+      for (size_t i = 0; i < locAt.size(); ++i) {
+        // Where (file, line) first starts, and where the code after its
+        // last `.loc` ends: at the next `.loc` of another line.
+        auto [loc, first] = locAt[i];
+        if (std::any_of(locAt.begin(), locAt.begin() + i,
+                        [&](const auto &l) { return l.first == loc; }))
+          continue;
+        size_t end = SIZE_MAX;
+        for (size_t j = i + 1; j < locAt.size(); ++j)
+          if (locAt[j].first == loc)
+            end = SIZE_MAX;
+          else if (end == SIZE_MAX)
+            end = locAt[j].second;
+        for (auto &[label, at] : branchAt) {
+          auto it = labelAt.find(label);
+          if (it != labelAt.end() && it->second < first && at > end &&
+              end != SIZE_MAX)
+            enclosed[entry->name].insert(loc);
         }
       }
+    locAt.clear();
+    labelAt.clear();
+    branchAt.clear();
+    position = 0;
     labels.clear();
     branches.clear();
     entry = nullptr;
@@ -443,6 +476,7 @@ struct PtxParser {
           cur.find_first_of(" \t[") == std::string::npos &&
           !trim(cur).empty()) {
         labels[trim(cur)] = statement;
+        labelAt[trim(cur)] = ++position;
         cur.clear();
         continue;
       }
@@ -472,10 +506,8 @@ struct PtxParser {
         auto it = files.find(file);
         if (it != files.end() && it->second == kFusedRegionFile && line >= 2) {
           e.fusedRegions.insert(line - 2);
-          auto [first, last] = e.locSpans[{file, line}];
-          for (auto [label, branch] : e.loops)
-            if (label <= first && branch > last)
-              e.regionsInLoops.insert(line - 2);
+          if (enclosed[e.name].count({file, line}))
+            e.regionsInLoops.insert(line - 2);
         }
       }
     if (out.version.empty() || out.target.empty()) {

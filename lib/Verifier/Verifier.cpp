@@ -687,7 +687,8 @@ static bool touchesMemoryOffChip(const std::string &base) {
 /// stay in registers and shared memory: no intermediate goes out to device
 /// memory and back, no spill, no reload), call anything but NVIDIA's
 /// arithmetic subroutines (the correctly rounded operations' slow paths),
-/// or branch backward within the region (code generation unrolls its loops,
+/// or lie on a loop through the region other than the source's loops around
+/// it (loopsThroughRegion; code generation unrolls a region's loops,
 /// so a loop there is one the compiler made: a hidden loop). A region the
 /// PTX marks and the cubin's line table does not is an error of evidence.
 void Checker::checkFusedRegions(const cubin::Kernel &k,

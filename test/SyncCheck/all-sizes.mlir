@@ -228,7 +228,7 @@ gpuir.proc @host(%n: index, %A: memref<?xf32, #gpuir.host> {gpuir.extents = affi
 // below 0), so the proof must too: over tasks below 2^32, task m writes
 // up to m * 2^20 + 63, past 2^40 from m = 2^20 on (found by a review: the
 // mode claimed this kernel for every size).
-// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C in dimension 0, which declares no extent, below 0 or at 2^40 or more (the largest index the check handles); check concrete sizes instead (without all-sizes)
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C in dimension 0, which declares no extent, below 0 or at 2^40 or more (the check's limit); check concrete sizes instead (without all-sizes)
 gpuir.proc @past_2_40_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(64) {
     gpuir.for %m = 0 to %Mt : cuda_tasks {
@@ -243,7 +243,7 @@ gpuir.proc @past_2_40_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>)
 // -----
 
 // Below 0 from task 1 on.
-// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C in dimension 0, which declares no extent, below 0 or at 2^40 or more (the largest index the check handles); check concrete sizes instead (without all-sizes)
+// CHECK: error: the synchronization check cannot prove every size of the task grid: for some sizes a task accesses C in dimension 0, which declares no extent, below 0 or at 2^40 or more (the check's limit); check concrete sizes instead (without all-sizes)
 gpuir.proc @negative_without_extent(%Mt: index, %C: memref<?xf32, #gpuir.gmem>) {
   gpuir.device_function block(64) {
     gpuir.for %m = 0 to %Mt : cuda_tasks {

@@ -39,3 +39,5 @@
 // RUN: not rake-opt %t.twice.mlir --rake-check 2>&1 | FileCheck %s --check-prefix=TWICE
 // TWICE: error: cluster barrier arrived on twice: threads 0..127 of task 0 arrive on a while threads 0..127 of task 0 arrived on it and did not await it yet; the CTA's hardware cluster barrier (barrier.cluster) takes one arrive a thread before its wait, so this arrive may complete the phase early (a race or a hang): await a between the two arrives (at n = 4)
 // TWICE-NEXT: gpuir.arrive cuda_in_order >> %a
+// TWICE: note: the first arrive
+// TWICE-NEXT: gpuir.arrive cuda_in_order >> %a

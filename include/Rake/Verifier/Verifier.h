@@ -59,13 +59,9 @@ struct PtxEntry {
   std::set<std::pair<unsigned, unsigned>> locs;
   /// The fused regions a loop of the PTX encloses (a backward branch whose
   /// label comes before the region's first `.loc` and whose branch after
-  /// its last): the source's own loops around the region, such as a
+  /// the region ends, at the next `.loc` of another line after its last): the source's own loops around the region, such as a
   /// persistent kernel's task loop, which the machine code may keep.
   std::set<unsigned> regionsInLoops;
-  /// Each `.loc`'s first and last statement, and the body's backward
-  /// branches (label statement, branch statement), for regionsInLoops.
-  std::map<std::pair<unsigned, unsigned>, std::pair<size_t, size_t>> locSpans;
-  std::vector<std::pair<size_t, size_t>> loops;
 };
 
 /// The line-table file in which code generation marks fused regions

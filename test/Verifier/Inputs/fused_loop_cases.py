@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Synthetic SASS for the fused-region rule's loops (lib/Verifier/Verifier.cpp,
-checkFusedRegions; lib/Verifier/Disassembly.cpp, closesLoopInRegion): each
+checkFusedRegions; lib/Verifier/Disassembly.cpp, loopsThroughRegion): each
 case edits the recorded disassembly of the fused_loop fixture (its region is
 0x80-0x290 by the cubin's line table; instruction count and EXIT offsets
 kept), and is given to rake-verify with --disasm. Not evidence about any
@@ -61,6 +61,9 @@ CASES = {
     # own loop rerouted through a latch after the region passed as one).
     "ok_fallback_in_outer_loop": ({**FALLBACK, 0x2a0: "@P2 BRA 0x70"}, "fused_loop_outer.ptx"),
     "outer_loop_not_in_source": {**FALLBACK, 0x2a0: "@P2 BRA 0x70"},
+    # ... nor where the PTX's only loop starts at the region's first
+    # instruction and ends inside it (a loop in the region, not around it).
+    "outer_loop_source_loop_inside": ({**FALLBACK, 0x2a0: "@P2 BRA 0x70"}, "fused_loop_label_first.ptx"),
     "reroute_latch": {0x1d0: "@!P1 BRA 0x2a0", 0x280: "PLOP3.LUT P2,PT,PT,PT,PT,0x8,0x0",
                       0x2a0: "@P2 BRA 0x80"},
     # Targets that are no readable address (a register, a label) behind a
