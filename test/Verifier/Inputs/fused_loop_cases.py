@@ -13,25 +13,10 @@ import json
 import subprocess
 import sys
 
+from sass_text import parse, text
+
 verify, recorded, cubin, ptx, outdir = sys.argv[1:6]
 BASE = json.load(open(recorded))
-
-
-def parse(line):
-    line = line.strip()
-    d = {}
-    if line.startswith("@"):
-        p, line = line.split(None, 1)
-        d["predicate"] = p
-    parts = line.split(None, 1)
-    d["opcode"] = parts[0]
-    if len(parts) > 1:
-        d["operands"] = parts[1]
-    return d
-
-
-def text(i):
-    return (i.get("predicate", "") + " " + i["opcode"] + " " + i.get("operands", "")).strip()
 
 
 ORIG = [text(i) for i in BASE[1][0]["sass-instructions"]]

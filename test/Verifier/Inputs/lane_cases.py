@@ -16,6 +16,8 @@ import json
 import subprocess
 import sys
 
+from sass_text import ok_add_program
+
 verify, recorded, cubin, outdir = sys.argv[1:5]
 BASE = json.load(open(recorded))
 
@@ -85,29 +87,9 @@ CASES = {
 }
 
 
-def parse(line):
-    line = line.strip()
-    d = {}
-    if line.startswith("@"):
-        p, line = line.split(None, 1)
-        d["predicate"] = p
-    parts = line.split(None, 1)
-    d["opcode"] = parts[0]
-    if len(parts) > 1:
-        d["operands"] = parts[1]
-    return d
-
-
-def program(body):
-    # ok_add's code has its EXITs at instructions 7 and 19: keep them there.
-    lines = PRE.split("\n") + body
-    lines = lines[:19] + ["NOP"] * (19 - len(lines)) + ["EXIT"]
-    return [parse(l) for l in lines] + [parse("NOP")] * (32 - len(lines))
-
-
 for name, body in CASES.items():
     d = json.loads(json.dumps(BASE))
-    d[1][0]["sass-instructions"] = program(body)
+    d[1][0]["sass-instructions"] = ok_add_program(PRE, body)
     path = f"{outdir}/{name}.json"
     json.dump(d, open(path, "w"))
     r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--source-loops=0",
