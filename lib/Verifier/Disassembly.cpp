@@ -6,6 +6,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cctype>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -199,64 +200,38 @@ std::vector<std::pair<size_t, size_t>> rake::verifier::loopsThroughRegion(
       return true;
     });
   }
-  // The strongly connected components of what is left (Kosaraju: finish
-  // order on succ, then components on the reverse graph).
+  // What is left: a backward edge x -> y closes the cycles through the
+  // instructions y reaches and that reach x, its strongly connected
+  // component (named here by its first instruction). Of each component
+  // that holds an instruction of the region, its backward edges inside
+  // the region, or all of them where none is.
   std::vector<std::vector<size_t>> rev(n);
   for (size_t k = 0; k < n; ++k)
     for (size_t x : succ[k])
       rev[x].push_back(k);
-  std::vector<size_t> order;
-  std::vector<bool> done(n, false);
-  for (size_t s0 = 0; s0 < n; ++s0) {
-    if (done[s0])
-      continue;
-    std::vector<std::pair<size_t, size_t>> stack = {{s0, 0}};
-    done[s0] = true;
-    while (!stack.empty()) {
-      auto &[k, i] = stack.back();
-      if (i < succ[k].size()) {
-        size_t x = succ[k][i++];
-        if (!done[x]) {
-          done[x] = true;
-          stack.push_back({x, 0});
+  std::map<size_t, std::pair<std::vector<std::pair<size_t, size_t>>,
+                             std::vector<std::pair<size_t, size_t>>>>
+      components; // first instruction -> (inside, other)
+  for (size_t x = 0; x < n; ++x)
+    for (size_t y : succ[x]) {
+      if (!backward(x, y))
+        continue;
+      std::vector<bool> from = reachable(succ, y, n), to = reachable(rev, x, n);
+      std::optional<size_t> first;
+      bool touches = false;
+      for (size_t k = 0; k < n; ++k)
+        if (from[k] && to[k]) {
+          first = first ? first : k;
+          touches |= inRegion(k);
         }
-      } else {
-        order.push_back(k);
-        stack.pop_back();
+      if (first && touches) {
+        auto &[inside, other] = components[*first];
+        (inRegion(x) ? inside : other).push_back({x, y});
       }
     }
-  }
-  std::vector<size_t> comp(n, n);
-  size_t comps = 0;
-  for (size_t s0 : llvm::reverse(order)) {
-    if (comp[s0] != n)
-      continue;
-    std::vector<size_t> work = {s0};
-    comp[s0] = comps;
-    while (!work.empty()) {
-      size_t k = work.back();
-      work.pop_back();
-      for (size_t x : rev[k])
-        if (comp[x] == n) {
-          comp[x] = comps;
-          work.push_back(x);
-        }
-    }
-    ++comps;
-  }
-  // Each component with a cycle and an instruction of the region.
-  std::vector<bool> touches(comps, false);
-  for (size_t k = 0; k < n; ++k)
-    if (inRegion(k))
-      touches[comp[k]] = true;
-  std::vector<std::vector<std::pair<size_t, size_t>>> inside(comps), other(comps);
-  for (size_t x = 0; x < n; ++x)
-    for (size_t y : succ[x])
-      if (comp[x] == comp[y] && touches[comp[x]] && backward(x, y))
-        (inRegion(x) ? inside : other)[comp[x]].push_back({x, y});
   std::vector<std::pair<size_t, size_t>> out;
-  for (size_t c = 0; c < comps; ++c)
-    llvm::append_range(out, inside[c].empty() ? other[c] : inside[c]);
+  for (auto &[first, edges] : components)
+    llvm::append_range(out, edges.first.empty() ? edges.second : edges.first);
   llvm::sort(out);
   return out;
 }
