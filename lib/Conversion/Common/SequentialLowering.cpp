@@ -1,6 +1,7 @@
 //===- SequentialLowering.cpp - GpuIR statements to scf/memref ------------===//
 
 #include "Rake/Conversion/Common/SequentialLowering.h"
+#include "Rake/Conversion/Common/LeafPatterns.h"
 
 using namespace mlir;
 using namespace mlir::rake;
@@ -232,8 +233,6 @@ LogicalResult Lowering::visitScope(Operation *, Block &body) {
   return lowerBlock(body);
 }
 
-LogicalResult Lowering::visitSync(Operation *) { return success(); }
-
 LogicalResult Lowering::visitStmt(AllocOp alloc) {
   if (isa<BarrierType>(alloc.getResult().getType()))
     return success();
@@ -253,9 +252,7 @@ LogicalResult Lowering::visitStmt(FreeOp freeOp) {
   return success();
 }
 
-LogicalResult Lowering::visitAccess(AccessOpInterface access) {
-  if (auto window = dyn_cast<WindowOp>(access.getOperation()))
-    return success(succeeded(lowerWindow(window)));
+LogicalResult Lowering::lowerAccess(AccessOpInterface access) {
   Location loc = access->getLoc();
   Value source = access.getBuffer();
   SmallVector<Value> idx =
@@ -290,7 +287,8 @@ LogicalResult Lowering::visitStmt(CallOp call) {
   return success();
 }
 
-LogicalResult Lowering::visitInstr(InstrOpInterface instr) {
+LogicalResult Lowering::lowerInstrSequential(InstrOpInterface instr,
+                                             RewriterBase &rewriter) {
   // A behavior's scratch buffers (a shuffle's copy of the lanes' values)
   // move to the function's entry: instructions run in loops over tasks and
   // threads, whose stack would otherwise grow by one buffer per iteration.
@@ -312,8 +310,75 @@ LogicalResult Lowering::visitInstr(InstrOpInterface instr) {
     if (auto alloca = dyn_cast<memref::AllocaOp>(made);
         alloca && alloca.getDynamicSizes().empty() &&
         alloca.getSymbolOperands().empty() && block != &entry)
-      alloca->moveBefore(&entry, entry.begin());
+      rewriter.moveOpBefore(alloca, &entry, entry.begin());
   return success();
+}
+
+void Lowering::populateLeafPatterns(RewritePatternSet &patterns) {
+  populateSequentialLeafPatterns(*this, patterns);
+}
+
+LogicalResult Lowering::lowerLeaf(Operation *op) {
+  if (!leafPatterns) {
+    RewritePatternSet patterns(getContext());
+    populateLeafPatterns(patterns);
+    leafPatterns = std::make_unique<FrozenRewritePatternSet>(
+        std::move(patterns));
+    placeholders = ModuleOp::create(UnknownLoc::get(getContext()));
+  }
+  // The copy's operands: the lowered values, and for operands with none (a
+  // barrier on the CPU) a placeholder of their type outside the output,
+  // never the input's value, whose uses the device lowering inspects.
+  IRMapping operands;
+  for (Value v : op->getOperands()) {
+    if (Value lowered = map.lookupOrNull(v)) {
+      operands.map(v, lowered);
+      continue;
+    }
+    Value &placeholder = placeholderOf[v.getType()];
+    if (!placeholder) {
+      OpBuilder pb = OpBuilder::atBlockEnd(placeholders->getBody());
+      placeholder = UnrealizedConversionCastOp::create(
+                        pb, op->getLoc(), v.getType(), ValueRange())
+                        .getResult(0);
+    }
+    operands.map(v, placeholder);
+  }
+  Operation *copy = b.clone(*op, operands);
+  // What the patterns build is legal; the copy neither legal nor illegal,
+  // so that a copy no pattern lowers stays (unlegalized) with only the
+  // error its pattern gave (or the one below).
+  ConversionTarget target(*getContext());
+  target.markUnknownOpDynamicallyLegal(
+      [copy](Operation *other) -> std::optional<bool> {
+        if (other == copy)
+          return std::nullopt;
+        return true;
+      });
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  DenseSet<Operation *> unlegalized;
+  config.unlegalizedOps = &unlegalized;
+  bool reported = false;
+  LogicalResult converted = failure();
+  {
+    ScopedDiagnosticHandler errors(getContext(), [&](Diagnostic &d) {
+      reported |= d.getSeverity() == DiagnosticSeverity::Error;
+      return failure(); // and on to the context's handler
+    });
+    currentLeaf = op;
+    converted = applyPartialConversion(copy, target, *leafPatterns, config);
+    currentLeaf = nullptr;
+  }
+  if (succeeded(converted) && !unlegalized.contains(copy))
+    return success();
+  copy->erase();
+  // A pattern that refuses the statement says why, at the statement; every
+  // leaf the visitor routes here has a pattern, so this is a lowering bug.
+  if (!reported)
+    return op->emitOpError() << "was not lowered and no pattern said why "
+                                "(an internal error of the lowering)";
+  return failure();
 }
 
 LogicalResult Lowering::visitOther(Operation *op) {

@@ -387,26 +387,6 @@ LogicalResult DeviceLowering::visitScope(Operation *op, Block &body) {
   return Lowering::visitScope(op, body);
 }
 
-LogicalResult DeviceLowering::visitSync(Operation *op) {
-  return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](FenceOp fence) { return lowerFence(fence); })
-      .Case([&](ArriveOp arrive) { return lowerArrive(arrive); })
-      .Case([&](AwaitOp await) { return lowerAwait(await); });
-}
-
-LogicalResult DeviceLowering::visitAccess(AccessOpInterface access) {
-  if (auto window = dyn_cast<WindowOp>(access.getOperation()))
-    return lowerLocalWindow(window);
-  if (failed(checkNotSwizzled(access, access.getBuffer())))
-    return failure();
-  return Lowering::visitAccess(access);
-}
-
-LogicalResult DeviceLowering::visitInstr(InstrOpInterface instr) {
-  noteAsyncRegisters(instr);
-  return instr.buildDeviceInKernel(b, instrOperands(instr), *this);
-}
-
 /// A sequential loop; loops with constant bounds over register buffers
 /// are marked for unrolling.
 LogicalResult DeviceLowering::lowerSeqLoop(ForOp loop) {

@@ -3,9 +3,10 @@
 // The lowering of a GpuIR procedure whose body is a device function to a
 // gpu.func kernel (private to the GpuIRToNVVM library). Its member functions
 // are defined by concern: DeviceLowering.cpp (the kernel, warp paths, the
-// task nest, loops and the dispatch of ops), DeviceMemory.cpp (shared and
-// register memory, TMA) and DeviceBarriers.cpp (mbarriers, arrives, awaits,
-// commit groups and fences).
+// task nest and loops), DevicePatterns.cpp (the leaf statements' conversion
+// patterns), DeviceMemory.cpp (shared and register memory, TMA) and
+// DeviceBarriers.cpp (mbarriers, arrives, awaits, commit groups and
+// fences).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,16 +66,28 @@ private:
     return success();
   }
 
-  // What the statements mean on the device (the StmtVisitor handlers the
-  // sequential lowering's are replaced by); the rest lower as there.
+  // What the structural statements mean on the device (the StmtVisitor
+  // handlers the sequential lowering's are replaced by); the rest lower as
+  // there.
   using Lowering::visitStmt;
   LogicalResult visitStmt(ForOp loop) override;
   LogicalResult visitStmt(AllocOp alloc) override;
   LogicalResult visitStmt(FreeOp freeOp) override;
   LogicalResult visitScope(Operation *op, Block &body) override;
-  LogicalResult visitSync(Operation *op) override;
-  LogicalResult visitAccess(AccessOpInterface access) override;
-  LogicalResult visitInstr(InstrOpInterface instr) override;
+
+  // The leaf statements: the shared access patterns and the device's own
+  // (DevicePatterns.cpp), which call the handlers below.
+  void populateLeafPatterns(RewritePatternSet &patterns) override;
+  template <typename> friend struct DeviceSyncPattern;
+  friend struct DeviceWindowPattern;
+  friend struct DeviceInstrPattern;
+  LogicalResult checkAccess(Operation *op, Value buffer) override {
+    return checkNotSwizzled(op, buffer);
+  }
+  LogicalResult lowerInstr(InstrOpInterface instr);
+  LogicalResult lowerSync(FenceOp fence) { return lowerFence(fence); }
+  LogicalResult lowerSync(ArriveOp arrive) { return lowerArrive(arrive); }
+  LogicalResult lowerSync(AwaitOp await) { return lowerAwait(await); }
 
   // The kernel's structure and loops (DeviceLowering.cpp).
   LogicalResult lowerPaths(DeviceFunctionOp device);

@@ -3,9 +3,11 @@
 // The lowering of GpuIR's statements to func/scf/memref/arith that both the
 // sequential meaning (convert-gpuir-to-cpu) and the device code
 // (convert-gpuir-to-nvvm) start from (library RakeConversionCommon). It is
-// a StmtVisitor whose handlers are virtual: the device lowering overrides
-// what parallelism, synchronization, memory and instructions mean and
-// keeps the rest.
+// a StmtVisitor over the structural statements (procedures, loops, ifs,
+// scopes, allocations), whose handlers are virtual: the device lowering
+// overrides what parallelism and memory mean. Leaf statements (accesses,
+// synchronization, instructions) are lowered by conversion patterns
+// (LeafPatterns.h), run on a copy of each at the walker's position.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +23,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace mlir::rake::gpuir {
 
@@ -62,7 +67,7 @@ public:
   /// Lowers one statement at the builder's insertion point.
   LogicalResult lowerOp(Operation *op) { return dispatchStmt(op); }
 
-  // The statements (StmtVisitor): each lowered to its sequential meaning.
+  // The structural statements (StmtVisitor).
   using StmtVisitor::visitStmt;
   virtual LogicalResult visitStmt(ForOp loop);
   virtual LogicalResult visitStmt(IfOp ifOp);
@@ -71,15 +76,60 @@ public:
   virtual LogicalResult visitStmt(CallOp call);
   /// device_function, warps and fused: the body, in place.
   virtual LogicalResult visitScope(Operation *op, Block &body);
-  /// Fences, arrives and awaits: nothing.
-  virtual LogicalResult visitSync(Operation *op);
-  /// Reads, writes and reductions as loads and stores; windows as views.
-  virtual LogicalResult visitAccess(AccessOpInterface access);
-  /// An instruction's sequential behavior.
-  virtual LogicalResult visitInstr(InstrOpInterface instr);
+  /// Fences, arrives, awaits, accesses and instructions: by the leaf
+  /// patterns (lowerLeaf).
+  LogicalResult visitSync(Operation *op) { return lowerLeaf(op); }
+  LogicalResult visitAccess(AccessOpInterface access) {
+    return lowerLeaf(access);
+  }
+  LogicalResult visitInstr(InstrOpInterface instr) { return lowerLeaf(instr); }
   /// Arithmetic, cloned.
-  virtual LogicalResult visitOther(Operation *op);
+  LogicalResult visitOther(Operation *op);
   LogicalResult visitUnhandledStmt(Operation *op);
+
+  // What the leaf patterns use (LeafPatterns.h).
+  MLIRContext *getContext() { return b.getContext(); }
+  /// The statement of the input program whose copy the leaf patterns are
+  /// lowering (null outside lowerLeaf).
+  Operation *leafSource() const { return currentLeaf; }
+  /// The lowered values of the input program's values.
+  IRMapping &getMapping() { return map; }
+  /// For a pattern's `lower`: the lowering's builder builds before the copy
+  /// it rewrites, reporting to the conversion (as the pattern's rewriter
+  /// does), so that the helpers below and the device's own build into the
+  /// same rewrite.
+  class BuildAt {
+  public:
+    BuildAt(Lowering &l, Operation *copy, RewriterBase &rewriter)
+        : b(l.b), guard(l.b), listener(l.b.getListener()) {
+      b.setInsertionPoint(copy);
+      b.setListener(rewriter.getListener());
+    }
+    ~BuildAt() { b.setListener(listener); }
+
+  private:
+    OpBuilder &b;
+    OpBuilder::InsertionGuard guard;
+    OpBuilder::Listener *listener;
+  };
+  /// A read, write or reduction as a load and a store, at the builder's
+  /// insertion point.
+  LogicalResult lowerAccess(AccessOpInterface access);
+  /// What the target refuses of an element-by-element access to `buffer`
+  /// (nothing on the CPU).
+  virtual LogicalResult checkAccess(Operation *op, Value buffer) {
+    return success();
+  }
+  /// An instruction's sequential behavior, at the builder's insertion
+  /// point, its scratch buffers moved to the function's entry by `rewriter`.
+  LogicalResult lowerInstrSequential(InstrOpInterface instr,
+                                     RewriterBase &rewriter);
+  /// A window as a subview of its lowered source. The first `dropped`
+  /// dimensions of the source are absent from the lowered source (a
+  /// thread's part of a distributed buffer): their coordinates are skipped,
+  /// and those the window keeps as intervals are absent from the view too;
+  /// their number is returned.
+  FailureOr<unsigned> lowerWindow(WindowOp window, unsigned dropped = 0);
 
 protected:
   ProcOp currentProc;
@@ -110,15 +160,23 @@ protected:
   virtual SmallVector<Value> accessIndices(Value buffer, AffineMap m,
                                            ValueRange operands, Location loc);
 
-  /// A window as a subview of its lowered source. The first `dropped`
-  /// dimensions of the source are absent from the lowered source (a
-  /// thread's part of a distributed buffer): their coordinates are skipped,
-  /// and those the window keeps as intervals are absent from the view too;
-  /// their number is returned.
-  FailureOr<unsigned> lowerWindow(WindowOp window, unsigned dropped = 0);
+  /// The patterns that lower the leaf statements (default:
+  /// populateSequentialLeafPatterns).
+  virtual void populateLeafPatterns(RewritePatternSet &patterns);
+  /// Lowers a leaf statement: copies it to the insertion point with its
+  /// operands as lowered (those without a lowered value, barriers on the
+  /// CPU, as placeholders) and converts the copy with the leaf patterns.
+  LogicalResult lowerLeaf(Operation *op);
 
-  OpBuilder &b;
-  IRMapping map;
+  OpBuilder &b;  IRMapping map;
+
+private:
+  Operation *currentLeaf = nullptr;
+  std::unique_ptr<FrozenRewritePatternSet> leafPatterns;
+  /// Where the placeholders of unlowered operands live (never in the
+  /// output): one per type.
+  OwningOpRef<ModuleOp> placeholders;
+  DenseMap<Type, Value> placeholderOf;
 };
 
 } // namespace mlir::rake::gpuir
