@@ -104,47 +104,73 @@ std::string rake::verifier::internalName(const std::string &symbol) {
   return s.substr(dollar + 1).str();
 }
 
+std::vector<ControlFlow>
+rake::verifier::controlFlow(const std::vector<Instr> &code) {
+  size_t n = code.size();
+  std::unordered_map<int64_t, size_t> at;
+  for (size_t k = 0; k < n; ++k)
+    at[code[k].offset] = k;
+  auto instructionAt = [&](const std::string &o) -> std::optional<size_t> {
+    int64_t t = 0;
+    if (llvm::StringRef(o).trim().getAsInteger(0, t))
+      return std::nullopt;
+    auto it = at.find(t);
+    return it == at.end() ? std::nullopt : std::optional<size_t>(it->second);
+  };
+  std::vector<ControlFlow> out(n);
+  for (size_t k = 0; k < n; ++k) {
+    const Instr &in = code[k];
+    ControlFlow &c = out[k];
+    std::string b = in.base();
+    std::vector<std::string> ops = in.operandList();
+    bool always = in.unconditional();
+    if (b == "BRA" || b == "JMP") {
+      c.kind = ControlFlow::Branch;
+      if (!ops.empty())
+        c.target = instructionAt(ops.back());
+      c.fallsThrough = !(always && ops.size() <= 1);
+      continue;
+    }
+    if (b == "BRX" || b == "JMX")
+      c.kind = ControlFlow::Indirect;
+    else if (b == "CALL")
+      c.kind = ControlFlow::Call;
+    else if (b == "RET")
+      c.kind = ControlFlow::Return;
+    else if (b == "EXIT" || (b == "BPT" && in.has("TRAP")))
+      c.kind = ControlFlow::Exit;
+    if (c.kind != ControlFlow::Straight && c.kind != ControlFlow::Call)
+      c.fallsThrough = !always;
+    // Address operands of other control instructions (a WARPSYNC's lone
+    // immediate is its mask).
+    if (b == "CALL" || b == "BSSY" || b == "BREAK" || b == "BMOV" ||
+        (b == "WARPSYNC" && ops.size() > 1))
+      for (const std::string &o : ops)
+        if (std::optional<size_t> t = instructionAt(o))
+          c.named.push_back(*t);
+  }
+  return out;
+}
+
 std::vector<std::vector<size_t>>
 rake::verifier::successors(const Function &f) {
   size_t n = f.code.size();
-  std::unordered_map<int64_t, size_t> at;
-  for (size_t k = 0; k < n; ++k)
-    at[f.code[k].offset] = k;
+  std::vector<ControlFlow> flow = controlFlow(f.code);
   std::vector<std::vector<size_t>> succ(n);
   for (size_t k = 0; k < n; ++k) {
-    const Instr &in = f.code[k];
-    std::string b = in.base();
-    std::vector<std::string> ops = in.operandList();
-    // A branch whose target is not an instruction address we can read (a
-    // register, a label, text) and a return (whose target is a register)
-    // may go anywhere.
-    auto target = [&](const std::string &o) -> std::optional<size_t> {
-      int64_t t = 0;
-      if (llvm::StringRef(o).trim().getAsInteger(0, t))
-        return std::nullopt;
-      auto it = at.find(t);
-      return it == at.end() ? std::nullopt : std::optional<size_t>(it->second);
-    };
-    bool branch = b == "BRA" || b == "JMP";
-    if (b == "BRX" || b == "JMX" || b == "RET" ||
-        (branch && (ops.empty() || !target(ops.back())))) {
+    const ControlFlow &c = flow[k];
+    // An indirect branch, a return (whose target is a register) and a
+    // branch whose target is no instruction we can read may go anywhere.
+    if (c.kind == ControlFlow::Indirect || c.kind == ControlFlow::Return ||
+        (c.kind == ControlFlow::Branch && !c.target)) {
       for (size_t x = 0; x < n; ++x)
         succ[k].push_back(x);
       continue;
     }
-    // Control instructions' address operands (a branch's target, a BSSY's
-    // convergence point, a WARPSYNC.COLLECTIVE's; a WARPSYNC's lone
-    // immediate is its mask).
-    if (branch || b == "BSSY" || b == "BREAK" || b == "BMOV" || b == "CALL" ||
-        (b == "WARPSYNC" && ops.size() > 1))
-      for (const std::string &o : ops)
-        if (std::optional<size_t> t = target(o))
-          succ[k].push_back(*t);
-    bool ends = in.unconditional() &&
-                (((b == "BRA" || b == "JMP") && ops.size() <= 1) ||
-                 b == "EXIT" || b == "RET" ||
-                 (b == "BPT" && in.has("TRAP")));
-    if (!ends && k + 1 < n)
+    if (c.target)
+      succ[k].push_back(*c.target);
+    llvm::append_range(succ[k], c.named);
+    if (c.fallsThrough && k + 1 < n)
       succ[k].push_back(k + 1);
   }
   return succ;

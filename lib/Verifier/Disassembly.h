@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,39 @@ struct Disassembly {
   std::string producer;
   std::map<std::string, Function> functions;
 };
+
+/// What one instruction does to control flow. Every rule's control-flow
+/// graph (reachability and loops, the fused-region loops, reaching writes,
+/// the lanes' dataflow) is built from this one reading of SASS, so that no
+/// two rules disagree on which instructions branch, where to, and whether
+/// they may fall through.
+struct ControlFlow {
+  enum Kind : uint8_t {
+    Straight, ///< on to the next instruction
+    Branch,   ///< BRA, JMP: to the address of its last operand
+    Indirect, ///< BRX, JMX: to an address computed at run time
+    Call,     ///< CALL: into a function, and back
+    Return,   ///< RET: to the caller (or, as ptxas may use it, anywhere)
+    Exit,     ///< EXIT, BPT.TRAP: the thread ends
+  };
+  Kind kind = Straight;
+  /// A branch's target, as an index into the code; none where its last
+  /// operand names no instruction of the code (a register, a label,
+  /// another function's address): such a branch may go anywhere.
+  std::optional<size_t> target;
+  /// The instructions that a control instruction's other address operands
+  /// name: a BSSY's, BREAK's, BMOV's or WARPSYNC's convergence point, a
+  /// CALL's target inside the code.
+  llvm::SmallVector<size_t, 1> named;
+  /// Whether control may go on to the next instruction: always, but after
+  /// an unconditional exit, trap, return, indirect branch, or branch with
+  /// no operand besides its target (BRA.DIV's uniform register and BRA.U's
+  /// predicate operand make a branch conditional).
+  bool fallsThrough = true;
+};
+
+/// The control flow of each instruction of `code`.
+std::vector<ControlFlow> controlFlow(const std::vector<Instr> &code);
 
 /// The successors of each instruction of `f` (indices into f.code), an
 /// over-approximation of the machine's control flow: the next instruction

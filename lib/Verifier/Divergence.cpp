@@ -28,30 +28,24 @@ using llvm::StringRef;
 
 namespace rake::verifier::lanes {
 
-static std::optional<int64_t> branchTarget(const Instr &in) {
-  std::vector<std::string> ops = operandsOf(in);
-  if (ops.empty())
-    return std::nullopt;
-  return immediate(ops.back());
-}
-
+/// Basic blocks and their successors, from the verifier's one reading of
+/// control flow (controlFlow). A block ends after a branch, an indirect
+/// branch, an exit, a trap, a return or a breakpoint.
 void Analysis::buildBlocks() {
   size_t n = code.size();
-  std::map<int64_t, size_t> index;
-  for (size_t k = 0; k < n; ++k)
-    index[start + 16 * int64_t(k)] = k;
+  std::vector<ControlFlow> flow = controlFlow(code);
   std::set<size_t> leaders = {0};
   for (size_t k = 0; k < n; ++k) {
-    StringRef b = baseOf(code[k].opcode);
-    if (b == "BRA" || b == "BRX" || b == "JMP" || b == "JMX" || b == "EXIT" ||
-        b == "RET" || b == "BPT") {
-      if (k + 1 < n)
-        leaders.insert(k + 1);
-      if (b == "BRA" || b == "JMP")
-        if (std::optional<int64_t> t = branchTarget(code[k]))
-          if (auto it = index.find(*t); it != index.end())
-            leaders.insert(it->second);
-    }
+    ControlFlow::Kind kind = flow[k].kind;
+    bool ends = kind == ControlFlow::Branch || kind == ControlFlow::Indirect ||
+                kind == ControlFlow::Exit || kind == ControlFlow::Return ||
+                baseOf(code[k].opcode) == "BPT";
+    if (!ends)
+      continue;
+    if (k + 1 < n)
+      leaders.insert(k + 1);
+    if (flow[k].target)
+      leaders.insert(*flow[k].target);
   }
   std::vector<size_t> l(leaders.begin(), leaders.end());
   blockOf.assign(n, 0);
@@ -65,37 +59,26 @@ void Analysis::buildBlocks() {
   succs.assign(nb, {});
   exits.assign(nb, false);
   for (size_t j = 0; j < nb; ++j) {
-    auto [s, e] = blocks[j];
-    const Instr &in = code[e - 1];
-    StringRef b = baseOf(in.opcode);
-    bool conditional = !in.predicate.empty() && in.predicate != "@PT";
+    size_t e = blocks[j].second;
+    const ControlFlow &c = flow[e - 1];
     auto add = [&](size_t x) {
       if (!llvm::is_contained(succs[j], x))
         succs[j].push_back(x);
     };
-    if (b == "BRA" || b == "JMP") {
-      std::optional<int64_t> t = branchTarget(in);
-      auto it = t ? index.find(*t) : index.end();
-      if (it == index.end()) {
-        // An unknown target: anywhere.
-        for (size_t x = 0; x < nb; ++x)
-          add(x);
-        continue;
-      }
-      add(blockOf[it->second]);
-      if ((conditional || operandsOf(in).size() > 1) && e < n)
-        add(blockOf[e]);
-    } else if (b == "EXIT" || b == "RET" ||
-               (b == "BPT" && opcodeHas(in.opcode, "TRAP"))) {
-      exits[j] = true;
-      if (conditional && e < n)
-        add(blockOf[e]);
-    } else if (b == "BRX" || b == "JMX") {
+    // An indirect branch, and a branch whose target is no instruction of
+    // the code: anywhere.
+    if (c.kind == ControlFlow::Indirect ||
+        (c.kind == ControlFlow::Branch && !c.target)) {
       for (size_t x = 0; x < nb; ++x)
         add(x);
-    } else if (e < n) {
-      add(blockOf[e]);
+      continue;
     }
+    if (c.target)
+      add(blockOf[*c.target]);
+    if (c.kind == ControlFlow::Exit || c.kind == ControlFlow::Return)
+      exits[j] = true;
+    if (c.fallsThrough && e < n)
+      add(blockOf[e]);
   }
 }
 

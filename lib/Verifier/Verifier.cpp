@@ -103,9 +103,10 @@ private:
   void checkFunction(const cubin::Kernel &k, const Function &f, bool trusted,
                      bool isKernel, const std::set<std::string> &trustedNames,
                      KernelReport &rep);
-  std::vector<bool> reachable(const cubin::Kernel &k, const Function &f);
+  std::vector<bool> reachable(const cubin::Kernel &k, const Function &f,
+                              const std::vector<ControlFlow> &flow);
   void checkCallsAndLoops(const cubin::Kernel &k, const Function &f, size_t i,
-                          bool reached, bool counted,
+                          const ControlFlow &flow, bool reached, bool counted,
                           const std::set<std::string> &trustedNames,
                           KernelReport &rep);
   void checkReciprocal(const cubin::Kernel &k, const Function &f, size_t i,
@@ -232,42 +233,26 @@ static bool residualOfReciprocal(const Function &f, size_t j) {
   return false;
 }
 
-/// The target of a branch (its last operand), or -1.
-static int64_t branchTarget(const Instr &in) {
-  std::vector<std::string> ops = in.operandList();
-  if (ops.empty())
-    return -1;
-  int64_t t = 0;
-  if (llvm::StringRef(ops.back()).getAsInteger(0, t))
-    return -1;
-  return t;
-}
-
 /// The instructions whose write of `reg` (their first operand) reaches
-/// instruction i along the function's control flow (the model of
-/// `reachable`: unconditional BRA, EXIT and RET end a path), or nothing when
-/// some path reaches the function's entry, a call or a branch out of the
-/// function without writing it. Code order alone is not enough: ptxas may
+/// instruction i along the function's control flow (controlFlow), or
+/// nothing when some path reaches the function's entry or a call without
+/// writing it, or the function has a branch that may go anywhere. Code order alone is not enough: ptxas may
 /// lay out another branch's writes (a slow path's arguments) between the
 /// write and the use.
 static std::optional<std::vector<size_t>>
 reachingWrites(const Function &f, size_t i, const std::string &reg) {
   size_t n = f.code.size();
+  std::vector<ControlFlow> flow = controlFlow(f.code);
   std::vector<std::vector<size_t>> preds(n);
   for (size_t k = 0; k < n; ++k) {
-    const Instr &in = f.code[k];
-    std::string b = in.base();
-    bool ends = in.unconditional() && (b == "EXIT" || b == "RET" || b == "BRA");
-    if (!ends && k + 1 < n)
+    const ControlFlow &c = flow[k];
+    if (c.fallsThrough && k + 1 < n)
       preds[k + 1].push_back(k);
-    if (b == "BRA" || b == "BRX" || b == "JMP" || b == "JMX") {
-      int64_t t = branchTarget(in);
-      int64_t idx = (t - f.start) / 16;
-      if (b != "BRA" || t < f.start || idx >= int64_t(n) ||
-          (t - f.start) % 16)
-        return std::nullopt;
-      preds[size_t(idx)].push_back(k);
-    }
+    if (c.kind == ControlFlow::Indirect ||
+        (c.kind == ControlFlow::Branch && !c.target))
+      return std::nullopt;
+    if (c.target)
+      preds[*c.target].push_back(k);
   }
   std::vector<size_t> writes;
   std::vector<bool> seen(n, false);
@@ -299,8 +284,8 @@ reachingWrites(const Function &f, size_t i, const std::string &reg) {
 
 /// Which instructions of the function its first one reaches; a branch to
 /// no instruction of it is an evidence error.
-std::vector<bool> Checker::reachable(const cubin::Kernel &k,
-                                     const Function &f) {
+std::vector<bool> Checker::reachable(const cubin::Kernel &k, const Function &f,
+                                     const std::vector<ControlFlow> &flow) {
   size_t n = f.code.size();
   std::vector<bool> reach(n, false);
   std::vector<size_t> work;
@@ -313,29 +298,25 @@ std::vector<bool> Checker::reachable(const cubin::Kernel &k,
     size_t i = work.back();
     work.pop_back();
     const Instr &in = f.code[i];
-    std::string b = in.base();
+    const ControlFlow &c = flow[i];
     std::vector<size_t> next;
-    // A BRA with an operand besides its target (BRA.DIV's uniform register,
-    // BRA's or BRA.U's predicate) is conditional: it may fall through (an
-    // adversarial review: the code after an unconditional-looking BRA.DIV
-    // was taken for unreachable and left unchecked).
-    bool ends = in.unconditional() &&
-                (b == "EXIT" || b == "RET" ||
-                 (b == "BRA" && in.operandList().size() <= 1));
-    if (!ends && i + 1 < n)
+    if (c.fallsThrough && i + 1 < n)
       next.push_back(i + 1);
-    if (b == "BRA") {
-      int64_t t = branchTarget(in);
-      int64_t idx = (t - f.start) / 16;
-      if (t < 0 || t < f.start || idx >= int64_t(n) || (t - f.start) % 16) {
+    if (c.kind == ControlFlow::Branch) {
+      if (c.target) {
+        next.push_back(*c.target);
+      } else {
         if (cfOk)
           error(k.name, in.offset, in.text(), "evidence",
                 "a branch whose target is not an instruction of " + f.name);
         cfOk = false;
-      } else {
-        next.push_back(size_t(idx));
       }
     }
+    // An indirect branch may go to any instruction: all are reached (and
+    // checked).
+    if (c.kind == ControlFlow::Indirect)
+      for (size_t j = 0; j < n; ++j)
+        next.push_back(j);
     for (size_t j : next)
       if (!reach[j]) {
         reach[j] = true;
@@ -349,7 +330,8 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
                             bool trusted, bool isKernel,
                             const std::set<std::string> &trustedNames,
                             KernelReport &rep) {
-  std::vector<bool> reach = reachable(k, f);
+  std::vector<ControlFlow> flow = controlFlow(f.code);
+  std::vector<bool> reach = reachable(k, f, flow);
   for (size_t i = 0; i < f.code.size(); ++i) {
     const Instr &in = f.code[i];
     std::string b = in.base();
@@ -363,7 +345,8 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
     }
     if (p.isTensorCore(in.opcode))
       ++rep.tensorCore[in.opcode];
-    checkCallsAndLoops(k, f, i, reach[i], isKernel || !trusted, trustedNames,
+    checkCallsAndLoops(k, f, i, flow[i], reach[i], isKernel || !trusted,
+                       trustedNames,
                        rep);
     if (trusted)
       continue;
@@ -384,7 +367,8 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
 /// source does not explain. `counted`: the instruction is the kernel's or
 /// of an untrusted function (loops in trusted subroutines are theirs).
 void Checker::checkCallsAndLoops(const cubin::Kernel &k, const Function &f,
-                                 size_t i, bool reached, bool counted,
+                                 size_t i, const ControlFlow &flow,
+                                 bool reached, bool counted,
                                  const std::set<std::string> &trustedNames,
                                  KernelReport &rep) {
   const std::string &kn = k.name;
@@ -410,22 +394,30 @@ void Checker::checkCallsAndLoops(const cubin::Kernel &k, const Function &f,
           std::string("a local memory ") + (b == "LDL" ? "load" : "store") +
               " (a spill or a local array); profile " + p.name +
               " forbids local memory");
-  // Loops: a reachable branch back to itself or an earlier instruction.
-  if (b == "BRA" && reached && counted) {
-    int64_t t = branchTarget(in);
-    if (t >= 0 && t <= in.offset) {
-      ++rep.backwardBranches;
-      if (rep.sourceLoops == 0)
-        error(kn, in.offset, in.text(), "loop",
-              "a backward branch (a loop) to 0x" +
-                  llvm::utohexstr(t, false, 4) +
-                  " in the machine code, but the source has no loop");
-      else if (rep.sourceLoops < 0)
-        error(kn, in.offset, in.text(), "evidence",
-              "a backward branch (a loop), and no evidence of the "
-              "source's loops (no PTX, no manifest field) to explain it");
-    }
+  // Loops: a reachable branch back to itself or an earlier instruction;
+  // an indirect branch, or a return in the kernel itself (which ends with
+  // EXIT, so a RET there jumps through a register), may go back too.
+  if (!reached || !counted)
+    return;
+  std::string what, to;
+  if (flow.kind == ControlFlow::Branch && flow.target &&
+      f.code[*flow.target].offset <= in.offset) {
+    what = "a backward branch (a loop)";
+    to = " to 0x" + llvm::utohexstr(f.code[*flow.target].offset, false, 4);
+  } else if (flow.kind == ControlFlow::Indirect ||
+             (flow.kind == ControlFlow::Return && f.name == k.name)) {
+    what = "an indirect jump (" + b + ", which may go back: a loop)";
+  } else {
+    return;
   }
+  ++rep.backwardBranches;
+  if (rep.sourceLoops == 0)
+    error(kn, in.offset, in.text(), "loop",
+          what + to + " in the machine code, but the source has no loop");
+  else if (rep.sourceLoops < 0)
+    error(kn, in.offset, in.text(), "evidence",
+          what + ", and no evidence of the source's loops (no PTX, no "
+                 "manifest field) to explain it");
 }
 
 /// MUFU: only the reciprocal of a correctly rounded divide, reciprocal or
