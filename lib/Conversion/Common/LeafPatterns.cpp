@@ -19,13 +19,11 @@ struct AccessPattern : LeafPattern<AccessOp> {
   using LeafPattern<AccessOp>::LeafPattern;
   using OpAdaptor = typename LeafPattern<AccessOp>::OpAdaptor;
 
-  LogicalResult lower(AccessOp source, AccessOp copy, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(this->lowering.checkAccess(source, source.getBuffer())) ||
-        failed(this->lowering.lowerAccess(source)))
+  LogicalResult lower(AccessOp source, AccessOp, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
+    if (failed(this->lowering.checkAccess(source, source.getBuffer())))
       return failure();
-    rewriter.eraseOp(copy);
-    return success();
+    return this->lowering.lowerAccess(source);
   }
 };
 
@@ -33,12 +31,9 @@ struct AccessPattern : LeafPattern<AccessOp> {
 struct WindowPattern : LeafPattern<WindowOp> {
   using LeafPattern::LeafPattern;
 
-  LogicalResult lower(WindowOp source, WindowOp copy, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(lowering.lowerWindow(source)))
-      return failure();
-    rewriter.eraseOp(copy);
-    return success();
+  LogicalResult lower(WindowOp source, WindowOp, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
+    return success(succeeded(lowering.lowerWindow(source)));
   }
 };
 
@@ -49,9 +44,8 @@ struct SequentialSyncPattern : LeafPattern<SyncOp> {
   using LeafPattern<SyncOp>::LeafPattern;
   using OpAdaptor = typename LeafPattern<SyncOp>::OpAdaptor;
 
-  LogicalResult lower(SyncOp, SyncOp copy, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    rewriter.eraseOp(copy);
+  LogicalResult lower(SyncOp, SyncOp, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
     return success();
   }
 };
@@ -60,13 +54,10 @@ struct SequentialSyncPattern : LeafPattern<SyncOp> {
 struct SequentialInstrPattern : LeafInterfacePattern<InstrOpInterface> {
   using LeafInterfacePattern::LeafInterfacePattern;
 
-  LogicalResult lower(InstrOpInterface source, InstrOpInterface copy,
+  LogicalResult lower(InstrOpInterface source, InstrOpInterface,
                       ArrayRef<Value>,
                       ConversionPatternRewriter &rewriter) const override {
-    if (failed(lowering.lowerInstrSequential(source, rewriter)))
-      return failure();
-    rewriter.eraseOp(copy);
-    return success();
+    return lowering.lowerInstrSequential(source, rewriter);
   }
 };
 
@@ -75,13 +66,14 @@ struct SequentialInstrPattern : LeafInterfacePattern<InstrOpInterface> {
 void mlir::rake::gpuir::populateLeafAccessPatterns(
     Lowering &lowering, RewritePatternSet &patterns) {
   patterns.add<AccessPattern<ReadOp>, AccessPattern<WriteOp>,
-               AccessPattern<ReduceOp>, WindowPattern>(lowering);
+               AccessPattern<ReduceOp>>(lowering);
 }
 
 void mlir::rake::gpuir::populateSequentialLeafPatterns(
     Lowering &lowering, RewritePatternSet &patterns) {
   populateLeafAccessPatterns(lowering, patterns);
-  patterns.add<SequentialSyncPattern<FenceOp>, SequentialSyncPattern<ArriveOp>,
+  patterns.add<WindowPattern, SequentialSyncPattern<FenceOp>,
+               SequentialSyncPattern<ArriveOp>,
                SequentialSyncPattern<AwaitOp>, SequentialInstrPattern>(
       lowering);
 }

@@ -355,10 +355,19 @@ LogicalResult Lowering::lowerLeaf(Operation *op) {
           return std::nullopt;
         return true;
       });
+  // Whether the conversion erased the copy (its patterns do when they
+  // succeed): notified once the conversion has committed its changes.
+  struct Erased : RewriterBase::Listener {
+    Operation *copy;
+    bool erased = false;
+    explicit Erased(Operation *copy) : copy(copy) {}
+    void notifyOperationErased(Operation *op) override {
+      erased |= op == copy;
+    }
+  } watch(copy);
   ConversionConfig config;
   config.foldingMode = DialectConversionFoldingMode::Never;
-  DenseSet<Operation *> unlegalized;
-  config.unlegalizedOps = &unlegalized;
+  config.listener = &watch;
   bool reported = false;
   LogicalResult converted = failure();
   {
@@ -366,13 +375,17 @@ LogicalResult Lowering::lowerLeaf(Operation *op) {
       reported |= d.getSeverity() == DiagnosticSeverity::Error;
       return failure(); // and on to the context's handler
     });
+    assert(!currentLeaf && "a leaf pattern lowered another statement");
     currentLeaf = op;
     converted = applyPartialConversion(copy, target, *leafPatterns, config);
     currentLeaf = nullptr;
   }
-  if (succeeded(converted) && !unlegalized.contains(copy))
+  if (succeeded(converted) && watch.erased)
     return success();
-  copy->erase();
+  // The copy never stays: its operands include placeholders that die with
+  // this lowering.
+  if (!watch.erased)
+    copy->erase();
   // A pattern that refuses the statement says why, at the statement; every
   // leaf the visitor routes here has a pattern, so this is a lowering bug.
   if (!reported)

@@ -4,9 +4,11 @@
 // patterns (whose indices DeviceLowering::accessIndices narrows to a
 // thread's part of a distributed buffer, and which refuse swizzled shared
 // memory through DeviceLowering::checkAccess), and the device's own for the
-// statements that mean something else on the GPU: windows of distributed
-// buffers, fences, arrives, awaits (DeviceBarriers.cpp) and instructions
-// (InstrOpInterface::buildDeviceInKernel).
+// statements that mean something else on the GPU: windows (of a thread's
+// part of a distributed buffer), fences, arrives, awaits
+// (DeviceBarriers.cpp) and instructions
+// (InstrOpInterface::buildDeviceInKernel). No two patterns match the same
+// statement, so a refusal is never followed by a second attempt.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,18 +23,14 @@ using namespace mlir::rake::gpuir;
 namespace mlir::rake::nvvm_detail {
 
 /// A window views a thread's part of a buffer distributed over threads
-/// (DeviceLowering::lowerLocalWindow); preferred to the shared window
-/// pattern.
+/// (DeviceLowering::lowerLocalWindow).
 struct DeviceWindowPattern : LeafPattern<WindowOp> {
   DeviceWindowPattern(DeviceLowering &device)
-      : LeafPattern(device, /*benefit=*/2), device(device) {}
+      : LeafPattern(device), device(device) {}
 
-  LogicalResult lower(WindowOp source, WindowOp copy, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(device.lowerLocalWindow(source)))
-      return failure();
-    rewriter.eraseOp(copy);
-    return success();
+  LogicalResult lower(WindowOp source, WindowOp, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
+    return device.lowerLocalWindow(source);
   }
 
   DeviceLowering &device;
@@ -46,12 +44,9 @@ struct DeviceSyncPattern : LeafPattern<SyncOp> {
   DeviceSyncPattern(DeviceLowering &device)
       : LeafPattern<SyncOp>(device), device(device) {}
 
-  LogicalResult lower(SyncOp source, SyncOp copy, OpAdaptor,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(device.lowerSync(source)))
-      return failure();
-    rewriter.eraseOp(copy);
-    return success();
+  LogicalResult lower(SyncOp source, SyncOp, OpAdaptor,
+                      ConversionPatternRewriter &) const override {
+    return device.lowerSync(source);
   }
 
   DeviceLowering &device;
@@ -63,13 +58,10 @@ struct DeviceInstrPattern : LeafInterfacePattern<InstrOpInterface> {
   DeviceInstrPattern(DeviceLowering &device)
       : LeafInterfacePattern(device), device(device) {}
 
-  LogicalResult lower(InstrOpInterface source, InstrOpInterface copy,
+  LogicalResult lower(InstrOpInterface source, InstrOpInterface,
                       ArrayRef<Value>,
-                      ConversionPatternRewriter &rewriter) const override {
-    if (failed(device.lowerInstr(source)))
-      return failure();
-    rewriter.eraseOp(copy);
-    return success();
+                      ConversionPatternRewriter &) const override {
+    return device.lowerInstr(source);
   }
 
   DeviceLowering &device;

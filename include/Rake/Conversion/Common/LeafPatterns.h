@@ -21,11 +21,11 @@
 // asynchronously written registers still to fence, depends on it), and
 // the output identical to building at the walker's position.
 //
-//   populateLeafAccessPatterns: reads, writes, reductions and windows, for
-//     both lowerings (the device narrows an access to a thread's part of a
+//   populateLeafAccessPatterns: reads, writes and reductions, for both
+//     lowerings (the device narrows an access to a thread's part of a
 //     distributed buffer through Lowering::accessIndices);
-//   populateSequentialLeafPatterns: those, and synchronization as nothing
-//     and an instruction as its behavior;
+//   populateSequentialLeafPatterns: those, windows as subviews,
+//     synchronization as nothing and an instruction as its behavior;
 //   the device lowering's own (lib/Conversion/GpuIRToNVVM/DevicePatterns.cpp):
 //     windows of distributed buffers, fences, arrives, awaits and
 //     instructions as device code.
@@ -48,7 +48,9 @@ namespace mlir::rake::gpuir {
 /// A pattern that lowers a copy of one leaf statement of the walk that
 /// `lowering` runs. `lower` builds at the copy's position with the
 /// lowering's builder (tracked by the conversion, as the rewriter's own
-/// ops are) and erases the copy.
+/// ops are) and records the values of the source's results in the
+/// lowering's map; the copy is then erased here, so that no pattern can
+/// leave it behind.
 template <typename SourceOp>
 class LeafPattern : public OpConversionPattern<SourceOp> {
 public:
@@ -64,8 +66,13 @@ public:
     auto source = dyn_cast_or_null<SourceOp>(lowering.leafSource());
     if (!source)
       return rewriter.notifyMatchFailure(copy, "not the statement lowered");
-    Lowering::BuildAt at(lowering, copy, rewriter);
-    return lower(source, copy, adaptor, rewriter);
+    {
+      Lowering::BuildAt at(lowering, copy, rewriter);
+      if (failed(lower(source, copy, adaptor, rewriter)))
+        return failure();
+    }
+    rewriter.eraseOp(copy);
+    return success();
   }
 
 protected:
@@ -91,8 +98,13 @@ public:
     auto source = dyn_cast_or_null<SourceIface>(lowering.leafSource());
     if (!source)
       return rewriter.notifyMatchFailure(copy, "not the statement lowered");
-    Lowering::BuildAt at(lowering, copy, rewriter);
-    return lower(source, copy, operands, rewriter);
+    {
+      Lowering::BuildAt at(lowering, copy, rewriter);
+      if (failed(lower(source, copy, operands, rewriter)))
+        return failure();
+    }
+    rewriter.eraseOp(copy);
+    return success();
   }
 
 protected:
@@ -103,17 +115,16 @@ protected:
   Lowering &lowering;
 };
 
-/// Reads, writes, reductions and windows, for both lowerings: loads and
-/// stores at Lowering::accessIndices (the device's drop the dimensions
-/// distributed over threads) after Lowering::checkAccess (the device
-/// refuses swizzled shared memory), with the bounds checks of
-/// Lowering::boundsSites; windows as subviews.
+/// Reads, writes and reductions, for both lowerings: loads and stores at
+/// Lowering::accessIndices (the device's drop the dimensions distributed
+/// over threads) after Lowering::checkAccess (the device refuses swizzled
+/// shared memory), with the bounds checks of Lowering::boundsSites.
 void populateLeafAccessPatterns(Lowering &lowering,
                                 RewritePatternSet &patterns);
 
 /// The sequential meaning of every leaf statement: the access patterns,
-/// synchronization as nothing (an annotation), instructions as their
-/// behavior (InstrOpInterface::buildSequential).
+/// windows as subviews, synchronization as nothing (an annotation),
+/// instructions as their behavior (InstrOpInterface::buildSequential).
 void populateSequentialLeafPatterns(Lowering &lowering,
                                     RewritePatternSet &patterns);
 
