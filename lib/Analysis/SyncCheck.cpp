@@ -546,11 +546,20 @@ void Interpreter::checkPhasesBalanced(FreeOp freeOp, const Var &var) {
       task = a.task;
     }
     llvm::sort(set);
+    AwaiterSet arrivers;
+    for (const Phase &p : elem.phases)
+      for (const ThreadSet &a : p.arrivers)
+        arrivers.push_back(
+            {SmallVector<int64_t, 8>(a.lo.begin(), a.lo.end()),
+             SmallVector<int64_t, 8>(a.hi.begin(), a.hi.end())});
+    llvm::sort(arrivers);
+    arrivers.erase(std::unique(arrivers.begin(), arrivers.end()),
+                   arrivers.end());
     if (task < 0 && !elem.phases.front().arrivers.empty())
       task = elem.phases.front().arrivers.front().task;
     auto [it, first] =
-        awaiterSetsSeen.insert({{var.alloc, e}, {task, set}});
-    if (first || it->second.second == set)
+        awaiterSetsSeen.insert({{var.alloc, e}, {task, {set, arrivers}}});
+    if (first || it->second.second == std::make_pair(set, arrivers))
       continue;
     auto name = [&](const AwaiterSet &s) -> std::string {
       if (s.empty())
@@ -574,13 +583,36 @@ void Interpreter::checkPhasesBalanced(FreeOp freeOp, const Var &var) {
     };
     SmallVector<std::pair<Operation *, std::string>> notes;
     Operation *site = freeSite(freeOp, var, notes);
+    const auto &[seenAwaiters, seenArrivers] = it->second.second;
+    if (seenAwaiters == set) {
+      // The same awaiters, other arrivers: the last awaits of a task were
+      // ordered before its own arrivers only (checkAcrossTasks), while
+      // another task's may complete phases first (an adversarial review:
+      // a CTA's remote arrive in the next task completed two phases of an
+      // element before the await of the task before; a hang on the GPU).
+      report(site,
+             "mbarrier arrived on by different threads in different tasks: "
+             "element " + std::to_string(e) + " of " + var.name +
+                 " completes phases in task " + std::to_string(task) +
+                 " with arrivals from " + name(arrivers) + ", but in task " +
+                 std::to_string(it->second.first) + " from " +
+                 name(seenArrivers) +
+                 "; its phases carry over to the CTA's next task (an "
+                 "mbarrier is initialized once per kernel), and a task's "
+                 "last awaits are ordered only before the threads that "
+                 "arrive in it, so another task's arrivals could complete "
+                 "two phases before such an await: arrive on each element "
+                 "with the same threads in every task",
+             notes);
+      return;
+    }
     report(site,
            "mbarrier awaited by different threads in different tasks: "
            "element " + std::to_string(e) + " of " + var.name +
                " completes phases in task " + std::to_string(task) +
                " and is awaited there by " + name(set) + ", but in task " +
                std::to_string(it->second.first) + " by " +
-               name(it->second.second) +
+               name(seenAwaiters) +
                "; each thread's phase parity carries over to the CTA's "
                "next task (an mbarrier is initialized once per kernel), "
                "so a thread that skips an element's phases in one task "

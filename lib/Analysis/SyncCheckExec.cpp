@@ -16,17 +16,22 @@ using namespace mlir::rake::amir;
 
 namespace mlir::rake::sync_check_detail {
 
-SmallVector<int64_t> allocExtents(AllocOp alloc,
-                                  function_ref<int64_t(Value)> valueOf) {
+SmallVector<int64_t>
+allocExtents(AllocOp alloc, function_ref<int64_t(Value)> valueOf,
+             SmallVectorImpl<std::pair<unsigned, int64_t>> *negative) {
   SmallVector<int64_t> extents(alloc.getShape());
   if (std::optional<AffineMap> map = alloc.getExtents()) {
     SmallVector<int64_t> dims;
     for (Value v : alloc.getExtentOperands())
       dims.push_back(valueOf(v));
     SmallVector<int64_t> declared = evalMap(*map, dims);
-    for (auto [d, extent] : llvm::enumerate(extents))
-      if (extent < 0)
-        extent = declared[d];
+    for (auto [d, extent] : llvm::enumerate(extents)) {
+      if (extent >= 0)
+        continue;
+      extent = std::max<int64_t>(declared[d], 0);
+      if (declared[d] < 0 && negative)
+        negative->push_back({unsigned(d), declared[d]});
+    }
   }
   return extents;
 }
@@ -211,7 +216,17 @@ void Interpreter::visitStmt(AllocOp alloc) {
     var->isBarrier = true;
     var->mechanism = bt.getMechanism();
   }
-  var->extents = allocExtents(alloc, [&](Value v) { return env.lookup(v); });
+  SmallVector<std::pair<unsigned, int64_t>> negative;
+  var->extents = allocExtents(
+      alloc, [&](Value v) { return env.lookup(v); }, &negative);
+  for (auto [d, extent] : negative)
+    report(alloc,
+           "negative extent: dimension " + std::to_string(d) + " of " +
+               var->name + " is declared " + std::to_string(extent) +
+               " long at these sizes; no index is inside it (declare "
+               "extents that are sizes: zero or more for every size the "
+               "kernel runs at)",
+           {});
   if (std::optional<int64_t> arrivals = alloc.getArrivals())
     var->arrivals = *arrivals;
   vars[alloc.getResult()] = var.get();

@@ -401,9 +401,13 @@ struct TaskPlan {
 
 /// The extents of an allocation's dimensions: its static shape, the
 /// declared extents (evaluated with `valueOf` for their operands) where it
-/// is dynamic, -1 where neither says (SyncCheckExec.cpp).
-SmallVector<int64_t> allocExtents(amir::AllocOp alloc,
-                                  function_ref<int64_t(Value)> valueOf);
+/// is dynamic, -1 where neither says (SyncCheckExec.cpp). A declared extent
+/// that evaluates negative is 0 (no index is inside it: an adversarial
+/// review found it taken for "none declared", and every index passed);
+/// `negative` gets its dimension.
+SmallVector<int64_t>
+allocExtents(amir::AllocOp alloc, function_ref<int64_t(Value)> valueOf,
+             SmallVectorImpl<std::pair<unsigned, int64_t>> *negative = nullptr);
 
 /// The all-sizes mode (SyncCheckAllSizes.cpp): the check for every size of
 /// the task grid, the other parameters at `controls`.
@@ -512,13 +516,16 @@ public:
   unsigned run(amir::ProcOp proc, ArrayRef<int64_t> controls);
   int64_t tasksRun() const;
   /// The threads that awaited each element of each mbarrier (by its
-  /// allocation) in the tasks where the element completed phases, as boxes
-  /// of the device function's coordinates: the same in every task, since
-  /// each thread's phase parity carries over to the CTA's next task.
+  /// allocation) in the tasks where the element completed phases, and those
+  /// that arrived on it, as boxes of the device function's coordinates: the
+  /// same in every task, since each thread's phase parity carries over to
+  /// the CTA's next task and the check of a task's last awaits
+  /// (checkAcrossTasks) takes its arrivers for the next task's.
   using AwaiterSet = std::vector<std::pair<SmallVector<int64_t, 8>,
                                            SmallVector<int64_t, 8>>>;
   using AwaiterSets =
-      std::map<std::pair<Operation *, int64_t>, std::pair<int64_t, AwaiterSet>>;
+      std::map<std::pair<Operation *, int64_t>,
+               std::pair<int64_t, std::pair<AwaiterSet, AwaiterSet>>>;
   const AwaiterSets &awaiterSets() const { return awaiterSetsSeen; }
   /// For the symmetry reduction: interpret only the device tasks in `only`
   /// (the others are numbered, not run), count hazards without reporting

@@ -180,6 +180,14 @@ static rake_status checkDescriptor(
       if (!evalExtent(sp.extents[dim], pos, env, want, why))
         return fail(err, RAKE_ERR_BUFFER, "kernel '%s' buffer '%s': %s",
                     kernel, name, why.c_str());
+      // The check refuses a negative extent at the sizes it checks; at
+      // others it must not pass for "none declared".
+      if (want < 0)
+        return fail(err, RAKE_ERR_BUFFER,
+                    "kernel '%s' buffer '%s': dimension %zu's declared "
+                    "extent %s is %lld at these index values: negative",
+                    kernel, name, dim, sp.extents[dim].c_str(),
+                    (long long)want);
     }
     if (it == d.sizes.end() && want < 0)
       return fail(err, RAKE_ERR_BUFFER,

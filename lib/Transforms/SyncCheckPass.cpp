@@ -27,6 +27,67 @@ using namespace mlir::rake;
 
 namespace {
 
+/// The check takes a kernel's buffer parameters as row-major arrays indexed
+/// from their first element (the runtime refuses callers' buffers that are
+/// not), while code generation addresses a parameter through its layout: a
+/// device parameter with any other layout (a stride, a static offset) is
+/// refused, since elements the check takes as distinct could be one
+/// address or lie outside the buffer (an adversarial review: a stride of 0
+/// made every thread's write one word's; an offset wrote past the end).
+/// Whether a layout is row-major from the first element wherever it is
+/// static (the identity; strides and an offset left dynamic are the
+/// caller's, which the runtime checks).
+bool rowMajorFromStart(MemRefType type) {
+  if (type.getLayout().isIdentity())
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  if (!ShapedType::isDynamic(offset) && offset != 0)
+    return false;
+  int64_t expect = 1;
+  bool known = true;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (!ShapedType::isDynamic(strides[d]) && (!known || strides[d] != expect))
+      return false;
+    if (type.isDynamicDim(d))
+      known = false;
+    else
+      expect *= type.getDimSize(d);
+  }
+  return true;
+}
+
+LogicalResult checkParameterLayouts(gpuir::ProcOp proc) {
+  bool device = false;
+  proc.walk([&](gpuir::DeviceFunctionOp) { device = true; });
+  if (!device)
+    return success();
+  ArrayAttr names = proc.getArgNamesAttr();
+  for (auto [i, t] : llvm::enumerate(proc.getArgumentTypes())) {
+    auto memref = dyn_cast<MemRefType>(t);
+    if (!memref || rowMajorFromStart(memref))
+      continue;
+    std::string name = "#" + std::to_string(i);
+    if (names && i < names.size())
+      if (auto n = dyn_cast<StringAttr>(names[i]))
+        name = n.str();
+    std::string layout;
+    llvm::raw_string_ostream os(layout);
+    os << memref.getLayout();
+    return proc.emitError()
+           << "buffer parameter " << name << " of a kernel has layout "
+           << layout
+           << "; the check takes a kernel's buffer parameters as row-major "
+              "arrays from their first element (as the runtime requires of "
+              "the caller's buffers), and code generation would address it "
+              "through the layout: give the parameter the identity layout "
+              "(windows of it may be strided)";
+  }
+  return success();
+}
+
 using SizeSet = llvm::StringMap<int64_t>;
 
 /// Parses `M=960,N=800;M=64,N=64`.
@@ -330,6 +391,10 @@ struct SyncCheckPass : rake::impl::SyncCheckPassBase<SyncCheckPass> {
     OpBuilder b(module.getContext());
     b.setInsertionPointToEnd(scratch->getBody());
     for (gpuir::ProcOp proc : module.getOps<gpuir::ProcOp>()) {
+      if (failed(checkParameterLayouts(proc))) {
+        failedAny = true;
+        continue;
+      }
       FailureOr<amir::ProcOp> amirProc = convertProcToAMIR(proc, coll, b);
       if (failed(amirProc) || failed(check(*amirProc, proc)))
         failedAny = true;
