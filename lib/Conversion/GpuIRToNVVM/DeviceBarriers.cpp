@@ -396,10 +396,13 @@ static void forEachMemoryAccess(
 /// global memory too.
 void DeviceLowering::collectGenericWrites(DeviceFunctionOp device) {
   genericWrites.clear();
+  asyncGlobalWrites.clear();
   device.walk([&](Operation *op) {
     forEachMemoryAccess(op, [&](Value buffer, bool asyncProxy, bool write) {
       if (write && !asyncProxy)
         genericWrites.insert(buffer);
+      if (write && asyncProxy && isGlobalParam(buffer))
+        asyncGlobalWrites.insert(buffer);
     });
   });
   asyncGlobalAfterGeneric = false;
@@ -504,6 +507,20 @@ bool DeviceLowering::anyAwaitingOp(Value barrier,
 /// not publish to them.
 bool DeviceLowering::remoteReleaseAtClusterScope(Value barrier) {
   if (awaitersTouchGenericWrites(barrier, /*asyncOnly=*/false))
+    return true;
+  // What a TMA store wrote to global memory, waited for before the arrive
+  // and read by the awaiters in another CTA, is published to them only by a
+  // release at cluster scope too: a CTA-scope release and acquire do not
+  // synchronize threads of different CTAs (an adversarial review: a relay
+  // through a TMA store and a TMA load was accepted with CTA scope).
+  if (!asyncGlobalWrites.empty() &&
+      anyAwaitingOp(barrier, [&](Operation *op) {
+        bool found = false;
+        forEachMemoryAccess(op, [&](Value buffer, bool, bool) {
+          found |= asyncGlobalWrites.contains(buffer);
+        });
+        return found;
+      }))
     return true;
   bool crossCta = llvm::any_of(genericWrites, [&](Value w) {
     return isGlobalParam(w) || (isShared(w) && dist.getSharding(w));

@@ -179,6 +179,9 @@ private:
   /// some thread writes through the generic proxy (a write, a reduction,
   /// or an instruction other than a TMA copy).
   llvm::SmallPtrSet<Value, 8> genericWrites;
+  /// The buffer parameters that some thread writes through the async proxy
+  /// (TMA stores).
+  llvm::SmallPtrSet<Value, 8> asyncGlobalWrites;
   /// Whether a TMA copy accesses a buffer parameter that the generic proxy
   /// writes: proxy fences then cover global memory too.
   bool asyncGlobalAfterGeneric = false;
