@@ -380,6 +380,9 @@ extern "C" rake_status rake_kernel_buffer_shape(
                     kernel, indexCount);
       env[p.name] = indexValues[next++];
     }
+  bool negativeIndex = false;
+  for (uint32_t i = 0; i < indexCount; ++i)
+    negativeIndex |= indexValues[i] < 0;
   const rake::artifact::SourceParam &sp = k->signature[arg];
   *rank = uint32_t(sp.extents.size());
   for (uint32_t d = 0; d < *rank && d < maxRank; ++d) {
@@ -390,6 +393,13 @@ extern "C" rake_status rake_kernel_buffer_shape(
       if (!evalExtent(sp.extents[d], pos, env, v, why))
         return fail(err, RAKE_ERR_BUFFER, "kernel '%s' buffer '%s': %s",
                     kernel, sp.name.c_str(), why.c_str());
+      // (A negative index value is the launch's to refuse, by name.)
+      if (v < 0 && !negativeIndex)
+        return fail(err, RAKE_ERR_BUFFER,
+                    "kernel '%s' buffer '%s': dimension %u's declared "
+                    "extent %s is %lld at these index values: negative",
+                    kernel, sp.name.c_str(), d, sp.extents[d].c_str(),
+                    (long long)v);
     }
     sizes[d] = v;
   }

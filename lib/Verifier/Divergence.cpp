@@ -145,7 +145,8 @@ Lanes Analysis::refine(StringRef opcode, const std::vector<std::string> &ops,
     return i < ops.size() && value(st, ops[i]) == l;
   };
   if (base == "S2R" && ops.size() == 2) {
-    res = ops[1] == "SR_TID.X" || ops[1] == "SR_LANEID" ? LaneIndex
+    res = ops[1] == "SR_LANEID" || (ops[1] == "SR_TID.X" && tidIsLane)
+              ? LaneIndex
           : isUniformSpecialRegister(ops[1])             ? Uniform
                                                           : Varying;
   } else if (base == "CS2R" && ops.size() == 2) {
@@ -380,8 +381,10 @@ bool Analysis::conditionVaries(const Instr &in, const State &st) const {
   StringRef b = baseOf(opcode);
   if (b == "BRX" || b == "JMX")
     return true;
-  // BRA.U and BRA.ANY/ALL branch the whole warp together.
-  if (opcodeHas(opcode, "U") || opcodeHas(opcode, "ANY") || opcodeHas(opcode, "ALL"))
+  // BRA.ANY/ALL branch the whole warp together. (BRA.U only claims to:
+  // its guard and predicate operands are judged as any branch's, an
+  // adversarial review's @P0 BRA.U on a lane-varying P0 having passed.)
+  if (opcodeHas(opcode, "ANY") || opcodeHas(opcode, "ALL"))
     return false;
   llvm::SmallVector<std::string> conds;
   if (!in.predicate.empty() && in.predicate != "@PT")
@@ -504,9 +507,9 @@ LaneFindings Analysis::run() {
 
 LaneFindings rake::verifier::analyzeLanes(
     const std::vector<Instr> &code, int64_t start,
-    const std::map<std::string, const Function *> &callees) {
+    const std::map<std::string, const Function *> &callees, bool tidIsLane) {
   std::map<std::string, CalleeSummary> summaries;
   for (const auto &[name, f] : callees)
-    summaries[name] = Analysis(f->code, f->start).summarize();
-  return Analysis(code, start, &summaries).run();
+    summaries[name] = Analysis(f->code, f->start, tidIsLane).summarize();
+  return Analysis(code, start, tidIsLane, &summaries).run();
 }

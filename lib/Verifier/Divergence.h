@@ -65,9 +65,14 @@ struct LaneFindings {
 /// passes the data origins of the registers the callee reads before writing
 /// them to the registers it writes; one it may not write keeps its origin
 /// too. A call to a function not given makes every register data.
+/// `tidIsLane`: SR_TID.X is 32 w + lane with w the same in every lane of
+/// a warp, as in a one-dimensional block or one whose width is a multiple
+/// of 32; otherwise (a block of 48 x 2: warp 1 holds x = 32..47 of row 0
+/// and x = 0..15 of row 1) it is any lane-varying value.
 LaneFindings
 analyzeLanes(const std::vector<Instr> &code, int64_t start,
-             const std::map<std::string, const Function *> &callees);
+             const std::map<std::string, const Function *> &callees,
+             bool tidIsLane);
 
 } // namespace rake::verifier
 

@@ -145,9 +145,9 @@ struct CalleeSummary {
 
 class Analysis {
 public:
-  Analysis(const std::vector<Instr> &code, int64_t start,
+  Analysis(const std::vector<Instr> &code, int64_t start, bool tidIsLane,
            const std::map<std::string, CalleeSummary> *callees = nullptr)
-      : code(code), start(start), callees(callees) {}
+      : code(code), start(start), tidIsLane(tidIsLane), callees(callees) {}
   LaneFindings run();
   CalleeSummary summarize();
 
@@ -175,6 +175,9 @@ private:
 
   const std::vector<Instr> &code;
   int64_t start;
+  /// Whether SR_TID.X is 32 w + lane (w the same in every lane): in a
+  /// one-dimensional block, or one whose width is a multiple of 32.
+  bool tidIsLane;
   const std::map<std::string, CalleeSummary> *callees;
   /// Basic blocks [begin, end) of instruction indices.
   std::vector<std::pair<size_t, size_t>> blocks;

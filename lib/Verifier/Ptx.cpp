@@ -223,6 +223,7 @@ struct PtxParser {
       size_t open = line.find('(');
       line = open == std::string::npos ? "" : line.substr(open + 1);
     } else if (isFunc) {
+      out.functions.insert(function);
       state = Params;
       entry = nullptr;
       // The parameter list opens after the name.

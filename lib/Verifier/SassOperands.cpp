@@ -163,6 +163,9 @@ const llvm::StringSet<> &noDestination() {
   return s;
 }
 
+// Not ELECT: ptxas's own loops that make a value warp-uniform for a TMA
+// or an mbarrier instruction elect among the lanes that are active, under
+// a branch that splits the warp (the project's GEMMs have them).
 bool isCollective(StringRef base) {
   static const llvm::StringSet<> s = {
       "SHFL", "VOTE", "VOTEU", "MATCH", "REDUX", "WARPSYNC", "HMMA", "IMMA",

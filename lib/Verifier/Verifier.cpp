@@ -350,11 +350,16 @@ void Checker::checkFunction(const cubin::Kernel &k, const Function &f,
                        rep);
     if (trusted)
       continue;
-    // Floating point, outside NVIDIA's correctly rounded subroutines.
-    bool fpArith = cls == "float32" || cls == "half" || cls == "float64";
+    // Floating point, outside NVIDIA's correctly rounded subroutines; the
+    // uniform datapath's too (an adversarial review: UFADD.FTZ and
+    // UFFMA.RZ, of the profile's uniform class, were never judged).
+    bool fpArith = cls == "float32" || cls == "half" || cls == "float64" ||
+                   b == "UFADD" || b == "UFMUL" || b == "UFFMA" ||
+                   b == "UFSETP" || b == "UFMNMX";
     if (b == "MUFU")
       checkReciprocal(k, f, i, trustedNames);
-    if (in.has("FTZ") && (fpArith || b == "F2F" || b == "F2I"))
+    if (in.has("FTZ") &&
+        (fpArith || b == "F2F" || b == "F2I" || b == "UF2I" || b == "UF2FP"))
       checkFlushToZero(k, f, i);
     if (fpArith && (in.has("RM") || in.has("RP") || in.has("RZ")))
       error(k.name, in.offset, in.text(), "fp-rounding",
@@ -588,8 +593,20 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
     covered += int64_t(f->second.code.size()) * 16;
     fns.push_back(&f->second);
     std::string nm = internalName(s.name);
-    if (!nm.empty() && llvm::is_contained(p.arithmeticSubroutines, nm))
-      trustedNames.insert(s.name);
+    if (nm.empty() || !llvm::is_contained(p.arithmeticSubroutines, nm))
+      continue;
+    // A function of the PTX's own with that name gets the same machine
+    // name (an adversarial review: a .func named __cuda_sm20_rem_u64 was
+    // trusted, and its approximations, directed rounding and divergent
+    // shuffle went unchecked).
+    if (o.ptx && o.ptx->functions.count(nm)) {
+      error(k.name, -1, "", "call",
+            "the PTX defines a function named " + nm +
+                ", as NVIDIA's arithmetic subroutine is; its code (" +
+                s.name + ") is the PTX's and is checked as such: rename it");
+      continue;
+    }
+    trustedNames.insert(s.name);
   }
   if (covered != int64_t(k.textSize)) {
     error(k.name, -1, "", "evidence",
@@ -632,7 +649,16 @@ void Checker::checkKernel(const cubin::Kernel &k, KernelReport &rep,
 void Checker::checkDivergence(
     const cubin::Kernel &k, const Function &f,
     const std::map<std::string, const Function *> &callees) {
-  LaneFindings lanes = analyzeLanes(f.code, f.start, callees);
+  // SR_TID.X is 32 w + lane only where a warp's threads share their y and
+  // z: a one-dimensional block, or one whose width is a multiple of 32 (an
+  // adversarial review: a divergent shuffle under tid.x >= 32 in a block
+  // of 48 x 2 verified). The block is the kernel's .maxntid, which a
+  // bundle records as its launch shape and the runtime launches exactly;
+  // without one the runtime launches nothing, and the block is taken as
+  // one-dimensional.
+  const std::vector<uint32_t> &b = k.maxThreads;
+  bool tidIsLane = b.size() != 3 || b[0] % 32 == 0 || b[1] * b[2] == 1;
+  LaneFindings lanes = analyzeLanes(f.code, f.start, callees, tidIsLane);
   for (const DataAddress &d : lanes.dataAddresses) {
     const Instr &in = f.code[d.at], &from = f.code[d.origin];
     error(k.name, in.offset, in.text(), "address-pattern",

@@ -71,6 +71,10 @@ struct PtxInfo {
   std::string version, target;
   unsigned addressSize = 0;
   std::vector<PtxEntry> entries;
+  /// The names of the .func functions the PTX defines: ptxas names them
+  /// as it names NVIDIA's own subroutines ($__internal_N_$name), so one
+  /// named like an allowed subroutine is the PTX's, not NVIDIA's.
+  std::set<std::string> functions;
   std::vector<Finding> fpFindings; ///< .ftz, .approx, directed rounding
   const PtxEntry *findEntry(const std::string &name) const;
 };

@@ -84,6 +84,21 @@ CASES = {
                    "ISETP.NE.U32.AND P1,PT,R9,0x180,PT",
                    "@P1 BRA 0x130",
                    "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    # BRA.U only claims the warp branches together: its lane-varying guard
+    # splits the warp as a plain BRA's does; BRA.ANY does branch together
+    # (an adversarial review found the BRA.U case accepted).
+    "bra_u_varying_guard": ["ISETP.GE.U32.AND P1,PT,R0,0x10,PT",
+                            "@P1 BRA.U 0x130",
+                            "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    "ok_bra_any": ["ISETP.GE.U32.AND P1,PT,R0,0x10,PT",
+                   "@P1 BRA.ANY 0x130",
+                   "SHFL.BFLY PT,R5,R0,0x1,0x1f"],
+    # ELECT is not judged as a collective: ptxas's loops that make a value
+    # warp-uniform for a TMA or mbarrier instruction elect among the active
+    # lanes under a branch that splits the warp (the GEMMs' code).
+    "ok_elect_divergent": ["ISETP.GE.U32.AND P1,PT,R0,0x10,PT",
+                           "@P1 BRA 0x130",
+                           "ELECT P2,URZ,PT"],
 }
 
 
