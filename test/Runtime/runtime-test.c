@@ -577,58 +577,6 @@ static int tensorMaps(const char *dir) {
   return 0;
 }
 
-/* A kernel whose first index parameter is n and whose buffers' extents
- * depend on it (Inputs/shifted_extent.bundle: X of 64, A of n - 64): the
- * shapes the runtime gives for n, then a launch with buffers made for
- * `good` and n set to `n` in the parameters. */
-static int extents(const char *dir, long long n, long long good) {
-  rake_bundle *b = NULL;
-  rake_module *m = NULL;
-  rake_error e;
-  struct Cuda c;
-  int sms = 0;
-  int status = openAndLoad(dir, &c, &b, &m, &sms);
-  if (status)
-    return status;
-  const char *k = rake_bundle_kernel_name(b, 0);
-  int64_t idx[1] = {n};
-  for (uint32_t arg = 1; arg <= 2; ++arg) {
-    int64_t sizes[8];
-    uint32_t rank = 0;
-    if (rake_kernel_buffer_shape(b, k, arg, idx, 1, sizes, 8, &rank, &e) !=
-        RAKE_OK)
-      printf("shape of argument %u at n = %lld: %d: %s\n", arg, n,
-             (int)e.code, e.message);
-    else
-      printf("shape of argument %u at n = %lld: %lld\n", arg, n,
-             (long long)sizes[0]);
-  }
-  uint32_t version, bytes, count;
-  rake_kernel_layout(b, k, &version, &bytes, &count, &e);
-  unsigned char *params = calloc(1, bytes + 8);
-  CUdeviceptr bufs[3] = {0, 0, 0};
-  for (int i = 1; i <= 2; ++i)
-    if (c.alloc(&bufs[i], 64 * sizeof(float))) {
-      printf("cuMemAlloc failed\n");
-      return 1;
-    }
-  if (pack(b, k, params, good, bufs))
-    return 1;
-  setRole(b, k, params, "arg0.index", n);
-  rake_launch_shape shape;
-  rake_launch_config cfg;
-  if (recordedConfig(b, k, sms, &shape, &cfg, &e))
-    return refused(&e);
-  if (rake_launch(m, k, &cfg, NULL, 1, params, bytes, &e) != RAKE_OK)
-    printf("launch at n = %lld: %d: %s\n", n, (int)e.code, e.message);
-  else
-    printf("launch at n = %lld: launched\n", n);
-  rake_module_unload(m, &e);
-  rake_bundle_close(b);
-  free(params);
-  return 0;
-}
-
 int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "tensormaps"))
     return tensorMaps(argv[2]);
@@ -640,9 +588,7 @@ int main(int argc, char **argv) {
     return load(argv[2]);
   if (argc >= 4 && !strcmp(argv[1], "run"))
     return run(argv[2], atoll(argv[3]));
-  if (argc >= 5 && !strcmp(argv[1], "extents"))
-    return extents(argv[2], atoll(argv[3]), atoll(argv[4]));
   fprintf(stderr, "usage: rake-runtime-test open DIR | load DIR | checks DIR | "
-                  "tensormaps DIR | run DIR N | extents DIR N GOOD_N\n");
+                  "tensormaps DIR | run DIR N\n");
   return 2;
 }
