@@ -376,10 +376,17 @@ struct PtxParser {
       return;
     ++statement;
     std::vector<std::string> w = words(s);
-    size_t op = (!w.empty() && w[0][0] == '@') ? 1 : 0;
+    // A guard (`@%p`, `@!%p`, or `@ %p` with a space), then the opcode,
+    // whose modifiers ptxas also takes apart from it (`rsqrt .approx.f32`
+    // is rsqrt.approx.f32: an adversarial review hid .approx so).
+    size_t op = 0;
+    if (!w.empty() && w[0][0] == '@')
+      op = (w[0] == "@" || w[0] == "@!") ? 2 : 1;
     if (op >= w.size())
       return;
-    const std::string &opcode = w[op];
+    std::string opcode = w[op];
+    while (op + 1 < w.size() && w[op + 1][0] == '.')
+      opcode += w[++op];
     ++position;
     if ((opcode == "bra" || opcode == "bra.uni") && op + 1 < w.size()) {
       branches.emplace_back(w[op + 1], statement);
@@ -473,8 +480,10 @@ struct PtxParser {
       // A label ends with one ':' ("kind::f8f6f4" is part of an opcode).
       bool doubleColon = (i + 1 < line.size() && line[i + 1] == ':') ||
                          (i > 0 && line[i - 1] == ':');
+      // (`L1 :` is a label too: a space before the colon hid the
+      // instruction after it from the rules.)
       if (c == ':' && !doubleColon &&
-          cur.find_first_of(" \t[") == std::string::npos &&
+          trim(cur).find_first_of(" \t[") == std::string::npos &&
           !trim(cur).empty()) {
         labels[trim(cur)] = statement;
         labelAt[trim(cur)] = ++position;

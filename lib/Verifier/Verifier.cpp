@@ -481,11 +481,35 @@ void Checker::checkReciprocal(const cubin::Kernel &k, const Function &f,
     bool slow = false;
     for (const std::string &t : trustedNames)
       slow |= llvm::StringRef(t).contains("sqrt_rn");
-    if (!slow)
+    // ... and the estimate r of x^-1/2 is the square root's: its fast
+    // path multiplies it by x (s = x r, then refines s) within a few
+    // instructions (an adversarial review: a second, unrefined MUFU.RSQ
+    // passed in a kernel that also had a square root).
+    std::string r = ops.empty() ? "" : regOf(ops[0]);
+    std::string x = ops.size() > 1 ? regOf(ops[1]) : "";
+    bool refined = false;
+    for (size_t j = i + 1; j < n && j <= i + 12 && !refined; ++j) {
+      const Instr &use = f.code[j];
+      std::vector<std::string> uo = use.operandList();
+      if (use.base() == "FMUL" && uo.size() > 2 && !r.empty() &&
+          !x.empty()) {
+        std::string a = regOf(uo[1]), b2 = regOf(uo[2]);
+        refined = (a == x && b2 == r) || (a == r && b2 == x);
+      }
+      // Either register written again first ends the search.
+      if (!uo.empty() && use.unconditional() &&
+          (regOf(uo[0]) == r || regOf(uo[0]) == x) && !refined)
+        break;
+    }
+    if (!slow || !refined)
       error(kn, in.offset, in.text(), "fp-approx",
-            "an approximate reciprocal square root outside the correctly "
-            "rounded square root (no call of its slow path); profile " +
-                p.name + " requires correctly rounded square root");
+            std::string("an approximate reciprocal square root outside the "
+                        "correctly rounded square root (") +
+                (!slow ? "no call of its slow path"
+                       : "its estimate is not multiplied by its input, as "
+                         "that square root's fast path does") +
+                "); profile " + p.name +
+                " requires correctly rounded square root");
   } else {
     error(kn, in.offset, in.text(), "fp-approx",
           "MUFU." + fn + " is an approximation; profile " + p.name +
