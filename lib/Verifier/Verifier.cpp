@@ -482,32 +482,37 @@ void Checker::checkReciprocal(const cubin::Kernel &k, const Function &f,
     for (const std::string &t : trustedNames)
       slow |= llvm::StringRef(t).contains("sqrt_rn");
     // ... and the estimate r of x^-1/2 is the square root's: its fast
-    // path multiplies it by x (s = x r, then refines s) within a few
-    // instructions (an adversarial review: a second, unrefined MUFU.RSQ
-    // passed in a kernel that also had a square root).
+    // path only multiplies it, by x (s = x r, refined after) and by 0.5
+    // (h = r / 2). Any other read of r before it is written again is an
+    // approximation let out (an adversarial review: a second MUFU.RSQ,
+    // scaled and stored, passed in a kernel that had a square root).
     std::string r = ops.empty() ? "" : regOf(ops[0]);
     std::string x = ops.size() > 1 ? regOf(ops[1]) : "";
-    bool refined = false;
-    for (size_t j = i + 1; j < n && j <= i + 12 && !refined; ++j) {
+    bool multiplied = false, other = r.empty() || x.empty();
+    for (size_t j = i + 1; j < n && !other; ++j) {
       const Instr &use = f.code[j];
       std::vector<std::string> uo = use.operandList();
-      if (use.base() == "FMUL" && uo.size() > 2 && !r.empty() &&
-          !x.empty()) {
-        std::string a = regOf(uo[1]), b2 = regOf(uo[2]);
-        refined = (a == x && b2 == r) || (a == r && b2 == x);
+      for (size_t a = 1; a < uo.size() && !other; ++a) {
+        if (regOf(uo[a]) != r)
+          continue;
+        std::string with = uo.size() == 3 ? uo[3 - a] : "";
+        bool byX = regOf(with) == x, byHalf = llvm::StringRef(with).trim() == "0.5";
+        if (use.base() != "FMUL" || !(byX || byHalf))
+          other = true;
+        multiplied |= byX;
       }
-      // Either register written again first ends the search.
-      if (!uo.empty() && use.unconditional() &&
-          (regOf(uo[0]) == r || regOf(uo[0]) == x) && !refined)
+      if (!uo.empty() && use.unconditional() && regOf(uo[0]) == r)
         break;
     }
+    bool refined = multiplied && !other;
     if (!slow || !refined)
       error(kn, in.offset, in.text(), "fp-approx",
             std::string("an approximate reciprocal square root outside the "
                         "correctly rounded square root (") +
                 (!slow ? "no call of its slow path"
-                       : "its estimate is not multiplied by its input, as "
-                         "that square root's fast path does") +
+                       : "its estimate is used otherwise than that square "
+                         "root's fast path uses it: multiplied by its input "
+                         "and by 0.5") +
                 "); profile " + p.name +
                 " requires correctly rounded square root");
   } else {
