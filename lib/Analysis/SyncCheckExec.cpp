@@ -16,33 +16,6 @@ using namespace mlir::rake::amir;
 
 namespace mlir::rake::sync_check_detail {
 
-SmallVector<int64_t>
-allocExtents(AllocOp alloc, function_ref<int64_t(Value)> valueOf,
-             SmallVectorImpl<std::pair<unsigned, int64_t>> *negative) {
-  SmallVector<int64_t> extents(alloc.getShape());
-  if (std::optional<AffineMap> map = alloc.getExtents()) {
-    SmallVector<int64_t> dims;
-    for (Value v : alloc.getExtentOperands())
-      dims.push_back(valueOf(v));
-    SmallVector<int64_t> declared = evalMap(*map, dims);
-    for (auto [d, extent] : llvm::enumerate(extents)) {
-      if (extent >= 0)
-        continue;
-      extent = std::max<int64_t>(declared[d], 0);
-      if (declared[d] < 0 && negative)
-        negative->push_back({unsigned(d), declared[d]});
-    }
-  }
-  return extents;
-}
-
-SmallVector<int64_t> evalMap(AffineMap map, ArrayRef<int64_t> dims) {
-  SmallVector<int64_t> out;
-  for (AffineExpr e : map.getResults())
-    out.push_back(evaluateControlExpr(e, dims));
-  return out;
-}
-
 unsigned Interpreter::run(ProcOp proc, ArrayRef<int64_t> controls) {
   for (auto [arg, v] :
        llvm::zip(proc.getBody().front().getArguments(), controls))

@@ -261,3 +261,49 @@ std::vector<std::pair<size_t, size_t>> rake::verifier::loopsThroughRegion(
   llvm::sort(out);
   return out;
 }
+
+/// Code order alone is not enough: ptxas may lay out another branch's
+/// writes (a slow path's arguments) between the write and the use.
+std::optional<std::vector<size_t>>
+rake::verifier::reachingWrites(const Function &f, size_t i,
+                               const std::string &reg) {
+  size_t n = f.code.size();
+  std::vector<ControlFlow> flow = controlFlow(f.code);
+  std::vector<std::vector<size_t>> preds(n);
+  for (size_t k = 0; k < n; ++k) {
+    const ControlFlow &c = flow[k];
+    if (c.fallsThrough && k + 1 < n)
+      preds[k + 1].push_back(k);
+    if (c.kind == ControlFlow::Indirect ||
+        (c.kind == ControlFlow::Branch && !c.target))
+      return std::nullopt;
+    if (c.target)
+      preds[*c.target].push_back(k);
+  }
+  std::vector<size_t> writes;
+  std::vector<bool> seen(n, false);
+  std::vector<size_t> work = {i};
+  while (!work.empty()) {
+    size_t j = work.back();
+    work.pop_back();
+    if (preds[j].empty())
+      return std::nullopt; // the entry, or code nothing reaches
+    for (size_t k : preds[j]) {
+      if (seen[k])
+        continue;
+      seen[k] = true;
+      const Instr &in = f.code[k];
+      if (in.base() == "CALL")
+        return std::nullopt;
+      std::vector<std::string> ops = in.operandList();
+      if (!ops.empty() && regOf(ops[0]) == reg) {
+        writes.push_back(k);
+        // A predicated write may not happen: look further back too.
+        if (in.unconditional())
+          continue;
+      }
+      work.push_back(k);
+    }
+  }
+  return writes;
+}

@@ -116,6 +116,13 @@ struct ControlFlow {
 /// The control flow of each instruction of `code`.
 std::vector<ControlFlow> controlFlow(const std::vector<Instr> &code);
 
+/// The instructions whose write of `reg` (their first operand) reaches
+/// instruction i of `f` along its control flow (controlFlow), or nothing
+/// when some path reaches the function's entry or a call without writing
+/// it, or the function has a branch that may go anywhere.
+std::optional<std::vector<size_t>>
+reachingWrites(const Function &f, size_t i, const std::string &reg);
+
 /// The successors of each instruction of `f` (indices into f.code), an
 /// over-approximation of the machine's control flow: the next instruction
 /// unless an unconditional branch, exit, return or trap ends the path;

@@ -233,55 +233,6 @@ static bool residualOfReciprocal(const Function &f, size_t j) {
   return false;
 }
 
-/// The instructions whose write of `reg` (their first operand) reaches
-/// instruction i along the function's control flow (controlFlow), or
-/// nothing when some path reaches the function's entry or a call without
-/// writing it, or the function has a branch that may go anywhere. Code order alone is not enough: ptxas may
-/// lay out another branch's writes (a slow path's arguments) between the
-/// write and the use.
-static std::optional<std::vector<size_t>>
-reachingWrites(const Function &f, size_t i, const std::string &reg) {
-  size_t n = f.code.size();
-  std::vector<ControlFlow> flow = controlFlow(f.code);
-  std::vector<std::vector<size_t>> preds(n);
-  for (size_t k = 0; k < n; ++k) {
-    const ControlFlow &c = flow[k];
-    if (c.fallsThrough && k + 1 < n)
-      preds[k + 1].push_back(k);
-    if (c.kind == ControlFlow::Indirect ||
-        (c.kind == ControlFlow::Branch && !c.target))
-      return std::nullopt;
-    if (c.target)
-      preds[*c.target].push_back(k);
-  }
-  std::vector<size_t> writes;
-  std::vector<bool> seen(n, false);
-  std::vector<size_t> work = {i};
-  while (!work.empty()) {
-    size_t j = work.back();
-    work.pop_back();
-    if (preds[j].empty())
-      return std::nullopt; // the entry, or code nothing reaches
-    for (size_t k : preds[j]) {
-      if (seen[k])
-        continue;
-      seen[k] = true;
-      const Instr &in = f.code[k];
-      if (in.base() == "CALL")
-        return std::nullopt;
-      std::vector<std::string> ops = in.operandList();
-      if (!ops.empty() && regOf(ops[0]) == reg) {
-        writes.push_back(k);
-        // A predicated write may not happen: look further back too.
-        if (in.unconditional())
-          continue;
-      }
-      work.push_back(k);
-    }
-  }
-  return writes;
-}
-
 /// Which instructions of the function its first one reaches; a branch to
 /// no instruction of it is an evidence error.
 std::vector<bool> Checker::reachable(const cubin::Kernel &k, const Function &f,
@@ -481,40 +432,11 @@ void Checker::checkReciprocal(const cubin::Kernel &k, const Function &f,
     bool slow = false;
     for (const std::string &t : trustedNames)
       slow |= llvm::StringRef(t).contains("sqrt_rn");
-    // ... and the estimate r of x^-1/2 is the square root's: its fast
-    // path only multiplies it, by x (s = x r, refined after) and by 0.5
-    // (h = r / 2). Any other read of r before it is written again is an
-    // approximation let out (an adversarial review: a second MUFU.RSQ,
-    // scaled and stored, passed in a kernel that had a square root).
-    std::string r = ops.empty() ? "" : regOf(ops[0]);
-    std::string x = ops.size() > 1 ? regOf(ops[1]) : "";
-    bool multiplied = false, other = r.empty() || x.empty();
-    for (size_t j = i + 1; j < n && !other; ++j) {
-      const Instr &use = f.code[j];
-      std::vector<std::string> uo = use.operandList();
-      for (size_t a = 1; a < uo.size() && !other; ++a) {
-        if (regOf(uo[a]) != r)
-          continue;
-        std::string with = uo.size() == 3 ? uo[3 - a] : "";
-        bool byX = regOf(with) == x, byHalf = llvm::StringRef(with).trim() == "0.5";
-        if (use.base() != "FMUL" || !(byX || byHalf))
-          other = true;
-        multiplied |= byX;
-      }
-      if (!uo.empty() && use.unconditional() && regOf(uo[0]) == r)
-        break;
-    }
-    bool refined = multiplied && !other;
-    if (!slow || !refined)
+    if (!slow)
       error(kn, in.offset, in.text(), "fp-approx",
-            std::string("an approximate reciprocal square root outside the "
-                        "correctly rounded square root (") +
-                (!slow ? "no call of its slow path"
-                       : "its estimate is used otherwise than that square "
-                         "root's fast path uses it: multiplied by its input "
-                         "and by 0.5") +
-                "); profile " + p.name +
-                " requires correctly rounded square root");
+            "an approximate reciprocal square root outside the correctly "
+            "rounded square root (no call of its slow path); profile " +
+                p.name + " requires correctly rounded square root");
   } else {
     error(kn, in.offset, in.text(), "fp-approx",
           "MUFU." + fn + " is an approximation; profile " + p.name +
