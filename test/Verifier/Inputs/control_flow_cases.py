@@ -15,11 +15,10 @@ import json
 import subprocess
 import sys
 
-from sass_text import parse, text
+from sass_text import write_edited
 
 verify, recorded, cubin, outdir = sys.argv[1:5]
 BASE = json.load(open(recorded))
-ORIG = [text(i) for i in BASE[1][0]["sass-instructions"]]
 
 CASES = {
     # The fixture: a backward BRA.
@@ -42,13 +41,8 @@ CASES = {
 }
 
 for name, (edits, evidence) in CASES.items():
-    lines = list(ORIG)
-    for off, t in edits.items():
-        lines[off // 16] = t
-    d = json.loads(json.dumps(BASE))
-    d[1][0]["sass-instructions"] = [parse(l) for l in lines]
     path = f"{outdir}/{name}.json"
-    json.dump(d, open(path, "w"))
+    write_edited(BASE, edits, path)
     runs = [(name, ["--source-loops=0"])]
     if evidence:
         runs.append((name + "_evidence", []))

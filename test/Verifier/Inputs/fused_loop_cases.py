@@ -13,13 +13,12 @@ import json
 import subprocess
 import sys
 
-from sass_text import parse, text
+from sass_text import write_edited
 
 verify, recorded, cubin, ptx, outdir = sys.argv[1:6]
 BASE = json.load(open(recorded))
 
 
-ORIG = [text(i) for i in BASE[1][0]["sass-instructions"]]
 
 # The loop ptxas made at 0x130 ... 0x1d0 (@!P1 BRA 0x130) taken out, and an
 # out-of-line path in its place as ptxas writes a warp collective's
@@ -70,13 +69,8 @@ for name, edits in CASES.items():
     if isinstance(edits, tuple):
         edits, other = edits
         source = ptx.rsplit("/", 1)[0] + "/" + other
-    lines = list(ORIG)
-    for off, t in edits.items():
-        lines[off // 16] = t
-    d = json.loads(json.dumps(BASE))
-    d[1][0]["sass-instructions"] = [parse(l) for l in lines]
     path = f"{outdir}/{name}.json"
-    json.dump(d, open(path, "w"))
+    write_edited(BASE, edits, path)
     r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--ptx=" + source, cubin],
                        capture_output=True, text=True)
     out = r.stdout + r.stderr

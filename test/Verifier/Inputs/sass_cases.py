@@ -15,20 +15,11 @@ import json
 import subprocess
 import sys
 
-from sass_text import ok_add_program
+from sass_text import write_ok_add
 
 verify, recorded, cubin, outdir = sys.argv[1:5]
 BASE = json.load(open(recorded))
 
-# The thread's index in R0, A's address in R2:R3, C's base in R6:R7.
-PRE = """LDC R1,c[0x0][0x28]
-S2R R0,SR_TID.X
-LDC.64 R2,c[0x0][0x210]
-ULDC.64 UR4,c[0x0][0x208]
-LDC.64 R6,c[0x0][0x218]
-IMAD.WIDE.U32 R2,R0,0x4,R2
-ISETP.GE.U32.AND P0,PT,R0,0x1000,PT
-@P0 EXIT"""
 LD = "LDG.E R5,desc[UR4][R2.64]"
 STORE = "STG.E desc[UR4][R6.64],R9"
 
@@ -128,10 +119,8 @@ CASES = {
 
 
 for name, body in CASES.items():
-    d = json.loads(json.dumps(BASE))
-    d[1][0]["sass-instructions"] = ok_add_program(PRE, body)
     path = f"{outdir}/{name}.json"
-    json.dump(d, open(path, "w"))
+    write_ok_add(BASE, body, path)
     r = subprocess.run([verify, "--nvdisasm=never", "--disasm=" + path, "--source-loops=0",
                         cubin], capture_output=True, text=True)
     out = r.stdout + r.stderr
