@@ -45,6 +45,25 @@
 
 namespace mlir::rake::gpuir {
 
+/// What both pattern bases do with a copy: find the statement it copies
+/// (as `Source`), let `lower` build at the copy with the lowering's
+/// builder, and erase the copy once it has.
+template <typename Source, typename Lower>
+LogicalResult lowerLeafCopy(Lowering &lowering, Operation *copy,
+                            ConversionPatternRewriter &rewriter,
+                            Lower lower) {
+  auto source = dyn_cast_or_null<Source>(lowering.leafSource());
+  if (!source)
+    return rewriter.notifyMatchFailure(copy, "not the statement lowered");
+  {
+    Lowering::BuildAt at(lowering, copy, rewriter);
+    if (failed(lower(source)))
+      return failure();
+  }
+  rewriter.eraseOp(copy);
+  return success();
+}
+
 /// A pattern that lowers a copy of one leaf statement of the walk that
 /// `lowering` runs. `lower` builds at the copy's position with the
 /// lowering's builder (tracked by the conversion, as the rewriter's own
@@ -63,16 +82,9 @@ public:
   LogicalResult
   matchAndRewrite(SourceOp copy, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    auto source = dyn_cast_or_null<SourceOp>(lowering.leafSource());
-    if (!source)
-      return rewriter.notifyMatchFailure(copy, "not the statement lowered");
-    {
-      Lowering::BuildAt at(lowering, copy, rewriter);
-      if (failed(lower(source, copy, adaptor, rewriter)))
-        return failure();
-    }
-    rewriter.eraseOp(copy);
-    return success();
+    return lowerLeafCopy<SourceOp>(lowering, copy, rewriter, [&](SourceOp source) {
+      return lower(source, copy, adaptor, rewriter);
+    });
   }
 
 protected:
@@ -95,16 +107,9 @@ public:
   LogicalResult
   matchAndRewrite(SourceIface copy, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const final {
-    auto source = dyn_cast_or_null<SourceIface>(lowering.leafSource());
-    if (!source)
-      return rewriter.notifyMatchFailure(copy, "not the statement lowered");
-    {
-      Lowering::BuildAt at(lowering, copy, rewriter);
-      if (failed(lower(source, copy, operands, rewriter)))
-        return failure();
-    }
-    rewriter.eraseOp(copy);
-    return success();
+    return lowerLeafCopy<SourceIface>(
+        lowering, copy, rewriter,
+        [&](SourceIface source) { return lower(source, copy, operands, rewriter); });
   }
 
 protected:
